@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// bivouac: the command line of the local service (contract §9.1).
+//   bivouac serve  [--host H] [--port N] [--data-dir DIR] [--seed FILE] [--log-level L] [--no-demo]
+//   bivouac token  [--data-dir DIR]            print the local API token
+//   bivouac export [--data-dir DIR] [--out F]  the whole account as JSON (a backup)
+//   bivouac import FILE [--data-dir DIR]       restore a backup, or import a seed, into an empty data dir
+
+import { parseArgs } from 'node:util';
+import { homedir, platform } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { openStore, ownerToken, serve, DB_FILE } from './server.ts';
+import { exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
+
+export const DEFAULT_PORT = 4817;
+
+/** Per-user data directory: XDG on Linux, Application Support on macOS, APPDATA on Windows. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, os = platform()): string {
+  if (env.BIVOUAC_DATA_DIR) return env.BIVOUAC_DATA_DIR;
+  if (os === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Bivouac');
+  if (os === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Bivouac');
+  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'bivouac');
+}
+
+const USAGE = `usage: bivouac <command> [options]
+commands:
+  serve             run the local API and UI (default)
+  token             print the local API token
+  export [--out F]  write the whole account as JSON (stdout without --out)
+  import FILE       restore a backup or import a seed into an empty data directory
+options:
+  --host H          address to bind (default 127.0.0.1)
+  --port N          port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --data-dir DIR    where the store lives (default ${defaultDataDir()})
+  --seed FILE       fixture imported when the data directory holds no store yet
+  --no-demo         start empty-handed instead of with the demo account
+  --allow-host H    also accept this Host header (repeatable)
+  --log-level L     fatal, error, warn, info, debug or silent (default warn)`;
+
+class UsageError extends Error {}
+
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv, allowPositionals: true, strict: true,
+      options: {
+        host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, seed: { type: 'string' },
+        'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    process.stderr.write(`bivouac: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const o = args.values;
+  if (o.help) { process.stdout.write(`${USAGE}\n`); return 0; }
+  const [cmd = 'serve', ...rest] = args.positionals;
+  const dataDir = resolve(o['data-dir'] ?? defaultDataDir());
+  try {
+    switch (cmd) {
+      case 'serve': return await runServe(dataDir, o);
+      case 'token': {
+        if (!existsSync(join(dataDir, DB_FILE))) throw new UsageError(`no store in ${dataDir}: run 'bivouac serve' first`);
+        const store = await openStore(dataDir, null, false);
+        const t = await ownerToken(store);
+        await store.close();
+        if (!t) throw new UsageError('the account has no people yet');
+        process.stdout.write(`${t.token}\n`);
+        return 0;
+      }
+      case 'export': {
+        if (!existsSync(join(dataDir, DB_FILE))) throw new UsageError(`no store in ${dataDir}`);
+        const store = await openStore(dataDir, null, false);
+        const json = `${JSON.stringify(await exportAccount(store), null, 1)}\n`;
+        await store.close();
+        if (o.out) await writeFile(o.out, json);
+        else process.stdout.write(json);
+        return 0;
+      }
+      case 'import': {
+        const file = rest[0];
+        if (!file) throw new UsageError('import needs a FILE');
+        const data = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+        const store = await openStore(dataDir, null, false);
+        try {
+          if (!(await store.isEmpty())) throw new UsageError(`${dataDir} already holds an account; import needs an empty data directory`);
+          if (data.format === 'bivouac-backup/1') await importBackup(store, data);
+          else await importSeed(store, data);
+        } finally {
+          await store.close();
+        }
+        process.stdout.write(`imported ${file} into ${dataDir}\n`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command '${cmd}'\n${USAGE}`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof SeedError || e instanceof SyntaxError) {
+      process.stderr.write(`bivouac: ${e.message}\n`);
+      return e instanceof UsageError ? 2 : 1;
+    }
+    throw e;
+  }
+}
+
+async function runServe(dataDir: string, o: Record<string, string | boolean | string[] | undefined>): Promise<number> {
+  const port = o.port === undefined ? DEFAULT_PORT : Number(o.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(o.port)}`);
+  if (o.seed && !existsSync(o.seed as string)) throw new SeedError(`seed file not found: ${String(o.seed)}`);
+  const uiDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
+  const running = await serve({
+    dataDir, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
+    uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
+    allowedHosts: (o['allow-host'] as string[]) ?? [],
+  });
+  process.stdout.write(`Bivouac is running at ${running.url}/\n  data: ${dataDir}\n  API token: ${running.tokenFile} (or: bivouac token)\n`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+  return -1; // keep running
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => { if (code >= 0) process.exit(code); },
+    (e: unknown) => {
+      process.stderr.write(`bivouac: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,196 @@
+// The route layer shared by every resource plugin. A route is declared once with its style,
+// methods and handlers; this module registers it (plus its `.json` twin), checks methods (405),
+// path ids (404), reads the body (400), and renders the handler's reply as XML or JSON from the
+// registry. Handlers are plain operations: the action-style routes reuse the same ones.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Field, Resource, WireRecord } from '../../shared/registry.ts';
+import {
+  jsonMany, jsonOne, jsonPlain, xmlErrors, xmlMany, xmlOne, xmlPlain, type Row,
+} from '../../shared/codec/out.ts';
+import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
+import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
+import type { Store } from '../store/types.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
+export const BODY_LIMIT = 1024 * 1024;
+
+/** What a handler answers; the route layer turns it into XML or JSON. */
+export type Reply =
+  | { kind: 'one'; resource: Resource; row: Row; fields?: readonly Field[]; element?: string; me?: boolean; status?: number; headers?: Record<string, string> }
+  | { kind: 'many'; resource: Resource; rows: readonly Row[]; fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number>; headers?: Record<string, string> }
+  | { kind: 'plain'; root: string; entries: readonly (readonly [string, Field['type'], unknown])[]; headers?: Record<string, string> }
+  | { kind: 'empty' };
+
+export interface Req {
+  readonly ctx: Ctx;
+  readonly method: Method;
+  readonly params: Readonly<Record<string, string>>;
+  /** Path id parameter (already checked to be decimal digits). */
+  id(name: string): number;
+  /** First value of a query parameter; '' and absent are both undefined unless raw. */
+  query(name: string, raw?: boolean): string | undefined;
+  /** Parsed body (routes with `body: true`), null for an empty one. */
+  readonly root: XNode | null;
+}
+
+export type Handler = (r: Req) => Promise<Reply>;
+
+export interface RouteSpec {
+  readonly style: 'resource' | 'action';
+  /** The route reads a request body (creates, updates, reorders, selectors). */
+  readonly body?: boolean;
+  /** Action routes: one handler for GET, POST, PUT and DELETE. */
+  readonly any?: Handler;
+  readonly GET?: Handler;
+  readonly POST?: Handler;
+  readonly PUT?: Handler;
+  readonly DELETE?: Handler;
+  /** Params that are not ids (checked by the handler). */
+  readonly free?: readonly string[];
+  /** Get-one-message routes: a comma in this param is 400 (§2.1). */
+  readonly commaIs400?: string;
+}
+
+export interface RouteConfig {
+  readonly allow: readonly Method[];
+  readonly spec: RouteSpec;
+  readonly json: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest { caller?: Caller; wantsJson?: boolean }
+  interface FastifyInstance { store: Store }
+}
+
+const MAX_ID = Number.MAX_SAFE_INTEGER;
+export const isId = (s: string | undefined): boolean => s !== undefined && /^\d{1,16}$/.test(s) && Number(s) > 0 && Number(s) <= MAX_ID;
+
+/** Register a route and its `.json` twin. */
+export function route(app: FastifyInstance, path: string, spec: RouteSpec): void {
+  const allow = spec.any ? METHODS : METHODS.filter((m) => spec[m]);
+  const paths = path.endsWith('.xml') ? [[path, false], [`${path.slice(0, -4)}.json`, true]] as const : [[path, false]] as const;
+  for (const [url, json] of paths) {
+    const config: RouteConfig = { allow, spec, json };
+    app.route({ method: [...METHODS], url, config, handler: (req, reply) => dispatch(app, req, reply, spec) });
+  }
+}
+
+/** Checks that belong before the body is read: method (405) and path ids (404), §4.5. */
+export function preflight(req: FastifyRequest): ApiError | null {
+  const cfg = req.routeOptions.config as unknown as Partial<RouteConfig>;
+  if (!cfg.allow) return null;
+  if (!cfg.allow.includes(req.method as Method)) {
+    return new ApiError(405, [`${req.method} is not allowed here`], { Allow: cfg.allow.join(', ') });
+  }
+  const params = req.params as Record<string, string>;
+  for (const [k, v] of Object.entries(params)) {
+    if (cfg.spec!.free?.includes(k)) continue;
+    if (cfg.spec!.commaIs400 === k && v.includes(',')) return new ApiError(400, ['Only one message id may be given']);
+    if (!isId(v)) return new ApiError(404, ['Record not found']);
+  }
+  return null;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+async function readRaw(req: FastifyRequest): Promise<Buffer | undefined> {
+  const raw = req.raw;
+  if (!raw.headers['content-length'] && !raw.headers['transfer-encoding']) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of raw) {
+    size += (c as Buffer).length;
+    if (size > BODY_LIMIT) throw new ApiError(413, ['Request body is too large (maximum is 1 MiB)']);
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Parse a body as XML, or as JSON when the client says it sent JSON (§8.14). */
+export function parseBody(buf: Buffer | undefined, contentType: string | undefined): XNode | null {
+  if (!buf || buf.length === 0) return null;
+  let text: string;
+  try { text = decoder.decode(buf); } catch { throw new ApiError(400, ['Request body is not valid UTF-8']); }
+  try {
+    return /^application\/([\w.+-]*\+)?json/i.test(contentType ?? '') ? parseJson(text) : parseXml(text);
+  } catch (e) {
+    if (e instanceof BodyError) throw new ApiError(400, [e.message]);
+    throw e;
+  }
+}
+
+async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, spec: RouteSpec): Promise<void> {
+  const method = req.method as Method;
+  const handler = spec.any ?? spec[method]!;
+  let root: XNode | null = null;
+  if (spec.body) {
+    const buf = Buffer.isBuffer(req.body) ? req.body : method === 'GET' ? await readRaw(req) : undefined;
+    root = parseBody(buf, req.headers['content-type']);
+  }
+  const params = req.params as Record<string, string>;
+  const q = req.query as Record<string, string | string[] | undefined>;
+  const r: Req = {
+    ctx: { store: app.store, caller: req.caller! },
+    method, params, root,
+    id: (name) => Number(params[name]),
+    query(name, raw = false) {
+      const v = q[name];
+      const first = Array.isArray(v) ? v[0] : v;
+      return first === '' && !raw ? undefined : first;
+    },
+  };
+  const out = await handler(r);
+  send(reply, req.caller!, out, req.wantsJson === true);
+}
+
+export function send(reply: FastifyReply, caller: Caller, out: Reply, json: boolean): void {
+  if (out.kind === 'empty') {
+    reply.code(200).send('');
+    return;
+  }
+  if ('headers' in out && out.headers) reply.headers(out.headers);
+  if (out.kind === 'one' && out.status) reply.code(out.status);
+  const view = viewOf(caller, out.kind === 'one' && out.me === true);
+  let body: string;
+  if (json) {
+    let data: WireRecord | WireRecord[];
+    if (out.kind === 'one') data = jsonOne(out.resource, out.row, view, out.fields);
+    else if (out.kind === 'many') {
+      data = jsonMany(out.resource, out.rows, view, out.fields);
+      if (out.attrs?.count !== undefined) reply.header('X-Count', String(out.attrs.count));
+      if (out.attrs?.['continued-at'] !== undefined) reply.header('X-Continued-At', String(out.attrs['continued-at']));
+    } else data = jsonPlain(out.entries);
+    body = JSON.stringify(data);
+    reply.type('application/json; charset=utf-8');
+  } else {
+    if (out.kind === 'one') body = xmlOne(out.resource, out.row, view, out.fields, out.element);
+    else if (out.kind === 'many') body = xmlMany(out.resource, out.rows, view, out);
+    else body = xmlPlain(out.root, out.entries);
+    reply.type('application/xml; charset=utf-8');
+  }
+  reply.send(body);
+}
+
+/** Render an error as XML or JSON (§4.4, §8.14). */
+export function sendError(reply: FastifyReply, e: ApiError, json: boolean): void {
+  reply.code(e.status).headers(e.headers);
+  if (e.status === 401) reply.header('WWW-Authenticate', 'Basic realm="Bivouac"');
+  if (json) reply.type('application/json; charset=utf-8').send(JSON.stringify({ errors: e.messages }));
+  else reply.type('application/xml; charset=utf-8').send(xmlErrors(e.messages));
+}
+
+/** Does the client prefer JSON over XML (§8.14)? A `.json` route always answers JSON. */
+export function prefersJson(accept: string | undefined): boolean {
+  if (!accept || !accept.includes('json')) return false;
+  let json = 0, xml = 0;
+  for (const part of accept.split(',')) {
+    const [type, ...ps] = part.trim().toLowerCase().split(';');
+    const qp = ps.find((p) => p.trim().startsWith('q='));
+    const qv = qp ? Number(qp.trim().slice(2)) : 1;
+    if (type === 'application/json' || type.endsWith('+json')) json = Math.max(json, qv);
+    if (type === 'application/xml' || type === 'text/xml') xml = Math.max(xml, qv);
+  }
+  return json > 0 && json > xml;
+}

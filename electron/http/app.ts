@@ -1,0 +1,138 @@
+// The HTTP server: Fastify with one plugin per resource. Cross-cutting rules live here, in the
+// order the contract gives (§4.5): local security (Host, Origin), authentication (401), route
+// and method (404/405), body size (413, Fastify's body limit), then the handlers.
+
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { ApiError } from '../service/context.ts';
+import { Authenticator } from '../service/auth.ts';
+import type { Store } from '../store/types.ts';
+import { BODY_LIMIT, preflight, prefersJson, sendError } from './api.ts';
+import { uiPlugin } from './ui.ts';
+import projects from './plugins/projects.ts';
+import people from './plugins/people.ts';
+import companies from './plugins/companies.ts';
+import categories from './plugins/categories.ts';
+import posts from './plugins/posts.ts';
+import comments from './plugins/comments.ts';
+import milestones from './plugins/milestones.ts';
+import todoLists from './plugins/todo-lists.ts';
+import todoItems from './plugins/todo-items.ts';
+import timeEntries from './plugins/time-entries.ts';
+
+export interface AppOptions {
+  readonly store: Store;
+  /** The host the server is bound to; with a loopback host, other Host headers are refused. */
+  readonly host?: string;
+  /** Extra Host names to accept (a team server behind a name). */
+  readonly allowedHosts?: readonly string[];
+  /** Directory of the built renderer, served at `/`. */
+  readonly uiDir?: string | null;
+  readonly logLevel?: string;
+  readonly requestTimeoutMs?: number;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Is the Host header one this server answers to (DNS-rebinding guard)? */
+export function hostAllowed(hostHeader: string | undefined, bound: string, extra: readonly string[]): boolean {
+  if (!LOOPBACK.has(bound)) return true; // a team server bound to a routable address decides by its proxy
+  if (!hostHeader) return false;
+  const name = hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.replace(/:\d+$/, '');
+  return LOOPBACK.has(name.toLowerCase()) || extra.includes(name.toLowerCase());
+}
+
+/** A web page from another origin may not call the API with the user's cached credentials. */
+function originAllowed(req: FastifyRequest): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const bound = opts.host ?? '127.0.0.1';
+  const extraHosts = (opts.allowedHosts ?? []).map((h) => h.toLowerCase());
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: opts.logLevel && opts.logLevel !== 'silent' ? { level: opts.logLevel } : false,
+    requestTimeout: opts.requestTimeoutMs ?? 30_000,
+    connectionTimeout: 0,
+    keepAliveTimeout: 5_000,
+    // `//projects/7.xml` is `/projects/7.xml` (§2.1); nothing else is rewritten.
+    rewriteUrl: (req) => (req.url ?? '/').replace(/^\/{2,}/, '/'),
+    routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 },
+    return503OnClosing: true,
+  });
+  app.decorate('store', opts.store);
+  const auth = new Authenticator(opts.store);
+
+  // Bodies are read as bytes whatever the Content-Type (§2.4): never a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (req, reply) => {
+    const path = req.url.split('?')[0];
+    req.wantsJson = path.endsWith('.json') || prefersJson(req.headers.accept);
+    if (!hostAllowed(req.headers.host, bound, extraHosts)) {
+      sendError(reply, new ApiError(403, ['Host not allowed']), req.wantsJson);
+      return reply;
+    }
+    if (!originAllowed(req)) {
+      sendError(reply, new ApiError(403, ['Cross-origin requests are not allowed']), req.wantsJson);
+      return reply;
+    }
+    const cfg = req.routeOptions.config as { public?: boolean };
+    if (cfg.public) return;
+    const caller = await auth.authenticate(req.headers.authorization);
+    if (!caller) {
+      sendError(reply, new ApiError(401, ['Authentication required: HTTP Basic with user name and password, or token:X']), req.wantsJson);
+      return reply;
+    }
+    req.caller = caller;
+    const pre = preflight(req);
+    if (pre) {
+      sendError(reply, pre, req.wantsJson);
+      return reply;
+    }
+  });
+
+  // Every response carries a bare Status header (§4.1; an old PHP client reads it).
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('Status', String(reply.statusCode));
+    return payload;
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const json = req.wantsJson === true;
+    if (err instanceof ApiError) return sendError(reply, err, json);
+    const e = err as { statusCode?: number; code?: string; message: string };
+    const status = e.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const msg = e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body is too large (maximum is 1 MiB)' : e.message;
+      return sendError(reply, new ApiError(status === 415 ? 400 : status, [msg]), json);
+    }
+    req.log.error(err);
+    return sendError(reply, new ApiError(500, ['Internal server error']), json);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    sendError(reply, new ApiError(404, ['No such route']), req.wantsJson === true);
+  });
+
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'DELETE'], url: '/health', config: { public: true },
+    handler: async (req, reply) => {
+      if (req.method !== 'GET') return sendError(reply, new ApiError(405, ['Use GET'], { Allow: 'GET' }), req.wantsJson === true);
+      reply.type('application/json').send('{"status":"ok"}');
+    },
+  });
+
+  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries]) {
+    await app.register(plugin);
+  }
+  if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });
+  return app;
+}

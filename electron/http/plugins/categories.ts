@@ -1,0 +1,5 @@
+// categories routes: not written yet.
+
+import type { FastifyInstance } from 'fastify';
+
+export default async function categories(_app: FastifyInstance): Promise<void> {}

@@ -1,0 +1,89 @@
+// Starting and stopping the local service: store + HTTP app + UI. Used by the CLI, by the
+// Electron main process and by the tests (plain Node, no Electron).
+
+import { existsSync } from 'node:fs';
+import { readFile, writeFile, chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './http/app.ts';
+import { SqliteStore } from './store/sqlite.ts';
+import { importSeed } from './service/account.ts';
+import { seedDemo } from './service/demo.ts';
+import type { Store } from './store/types.ts';
+
+export interface ServeOptions {
+  readonly dataDir: string;
+  readonly host?: string;
+  readonly port?: number;
+  /** A fixture imported when the data directory holds no store yet (§9.1). */
+  readonly seed?: string | null;
+  /** Without a seed, a new store gets the demo account. */
+  readonly demo?: boolean;
+  readonly uiDir?: string | null;
+  readonly logLevel?: string;
+  readonly allowedHosts?: readonly string[];
+}
+
+export interface Running {
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  readonly url: string;
+  readonly tokenFile: string;
+  close(): Promise<void>;
+}
+
+export const DB_FILE = 'bivouac.sqlite';
+
+/** Open the store in a data directory, importing the seed (or the demo) if it is new. */
+export async function openStore(dataDir: string, seed?: string | null, demo = true): Promise<SqliteStore> {
+  const fresh = !existsSync(join(dataDir, DB_FILE));
+  let fixture: unknown;
+  if (fresh && seed) fixture = JSON.parse(await readFile(seed, 'utf8')); // read before creating anything
+  const store = new SqliteStore(join(dataDir, DB_FILE));
+  try {
+    if (await store.isEmpty()) {
+      if (fixture !== undefined) await importSeed(store, fixture);
+      else if (demo) await seedDemo(store);
+    }
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  return store;
+}
+
+/** The token of the account's first administrator: the local user of the desktop app. */
+export async function ownerToken(store: Store): Promise<{ token: string; userName: string } | undefined> {
+  const r = await store.get<{ token: string; user_name: string }>(
+    'SELECT p.token, p.user_name FROM people p JOIN companies c ON c.id = p.company_id WHERE c.firm = 1 ORDER BY p.administrator DESC, p.id LIMIT 1');
+  return r ? { token: r.token, userName: r.user_name } : undefined;
+}
+
+export async function serve(o: ServeOptions): Promise<Running> {
+  const store = await openStore(o.dataDir, o.seed, o.demo ?? true);
+  const host = o.host ?? '127.0.0.1';
+  const app = await buildApp({ store, host, uiDir: o.uiDir, logLevel: o.logLevel, allowedHosts: o.allowedHosts });
+  const tokenFile = join(o.dataDir, 'api-token');
+  const owner = await ownerToken(store);
+  if (owner) {
+    await writeFile(tokenFile, `${owner.token}\n`, { mode: 0o600 });
+    await chmod(tokenFile, 0o600);
+  }
+  try {
+    await app.listen({ host, port: o.port ?? 4817 });
+  } catch (e) {
+    await app.close();
+    await store.close();
+    throw e;
+  }
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : o.port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    app, store, url: `http://${shown}:${port}`, tokenFile,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}

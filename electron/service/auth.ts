@@ -1,0 +1,90 @@
+// HTTP Basic authentication (contract §3): user name + password (scrypt), then API token.
+// A password check costs milliseconds by design, so verified credentials are cached per
+// process: the key is a hash of the header, and each hit is checked against the person's
+// current password hash and token, so a changed password or token drops it at once and two
+// server processes can never disagree.
+
+import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { Queryable } from '../store/types.ts';
+import type { Caller } from './context.ts';
+
+const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, o: object) => Promise<Buffer>;
+const N = 16384, R = 8, P = 1, LEN = 32;
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, LEN, { N, r: R, p: P });
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  if (!stored) return false;
+  const [alg, n, r, p, salt, hash] = stored.split('$');
+  if (alg !== 'scrypt') return false;
+  const want = Buffer.from(hash, 'base64');
+  const got = await scrypt(password, Buffer.from(salt, 'base64'), want.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
+/** 40 lowercase hex digits (§3). */
+export const newToken = (): string => randomBytes(20).toString('hex');
+
+interface PersonAuthRow {
+  [k: string]: unknown;
+  id: number; company_id: number; administrator: number | null; first_name: string; last_name: string;
+  password_hash: string | null; token: string; firm: number;
+}
+const PERSON = `SELECT p.id, p.company_id, p.administrator, p.first_name, p.last_name, p.password_hash, p.token, c.firm
+  FROM people p JOIN companies c ON c.id = p.company_id`;
+
+const toCaller = (r: PersonAuthRow): Caller => ({
+  id: r.id, companyId: r.company_id, firm: r.firm === 1, admin: r.firm === 1 && r.administrator === 1,
+  name: `${r.first_name} ${r.last_name}`,
+});
+
+/** Decode `Basic base64(user:password)`; null when it is not that. */
+export function decodeBasic(header: string | undefined): { user: string; pass: string } | null {
+  if (!header) return null;
+  const m = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!m) return null;
+  const text = Buffer.from(m[1], 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  if (i < 0) return null;
+  return { user: text.slice(0, i), pass: text.slice(i + 1) };
+}
+
+export class Authenticator {
+  private readonly cache = new Map<string, { id: number; hash: string | null; token: string }>();
+  private readonly db: Queryable;
+  private readonly max: number;
+  constructor(db: Queryable, max = 1024) {
+    this.db = db;
+    this.max = max;
+  }
+
+  /** The caller for an Authorization header, or null (401). */
+  async authenticate(header: string | undefined): Promise<Caller | null> {
+    const cred = decodeBasic(header);
+    if (!cred) return null;
+    const key = createHash('sha256').update(header!).digest('base64');
+    const hit = this.cache.get(key);
+    if (hit) {
+      const row = await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.id = ?`, [hit.id]);
+      if (row && row.password_hash === hit.hash && row.token === hit.token) {
+        this.cache.delete(key); // refresh LRU position
+        this.cache.set(key, hit);
+        return toCaller(row);
+      }
+      this.cache.delete(key);
+    }
+    let row = await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.user_name = ?`, [cred.user]);
+    if (!(row && await verifyPassword(cred.pass, row.password_hash))) {
+      row = cred.user ? await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.token = ?`, [cred.user]) : undefined;
+    }
+    if (!row) return null;
+    this.cache.set(key, { id: row.id, hash: row.password_hash, token: row.token });
+    if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value!);
+    return toCaller(row);
+  }
+}

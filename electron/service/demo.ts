@@ -1,0 +1,26 @@
+// The demo account a newcomer sees on first run (no --seed).
+
+import type { Store } from '../store/types.ts';
+import { importSeed } from './account.ts';
+
+export const DEMO_ACCOUNT = {
+  format: 'bivouac-seed/1',
+  account: { name: 'Bivouac Demo' },
+  companies: [
+    { key: 'firm', firm: true, name: 'Summit Firm Ltd', city: 'Chamonix', country: 'France', 'time-zone-id': 'Europe/Paris' },
+    { key: 'client', name: 'Valley Client Co', city: 'Grenoble', country: 'France' },
+  ],
+  people: [
+    { key: 'you', company: 'firm', 'first-name': 'Alex', 'last-name': 'Guide', 'email-address': 'alex@summit.example', 'user-name': 'alex', password: 'bivouac', administrator: true, title: 'Lead guide' },
+    { key: 'sam', company: 'firm', 'first-name': 'Sam', 'last-name': 'Rope', 'email-address': 'sam@summit.example', 'user-name': 'sam', password: 'bivouac', title: 'Surveyor' },
+    { key: 'cleo', company: 'client', 'first-name': 'Cleo', 'last-name': 'Client', 'email-address': 'cleo@valley.example', 'user-name': 'cleo', password: 'bivouac', title: 'Product owner' },
+  ],
+  projects: [
+    { key: 'north', name: 'North Face Route', company: 'client', members: ['you', 'sam', 'cleo'] },
+    { key: 'base', name: 'Base Camp Logistics', members: ['you', 'sam'] },
+  ],
+};
+
+export async function seedDemo(store: Store): Promise<void> {
+  await importSeed(store, DEMO_ACCOUNT);
+}

@@ -1,0 +1,55 @@
+// Project operations (contract §8.1, extensions: count, create, update).
+
+import { RESOURCES } from '../../shared/registry.ts';
+import { recordElement, fieldNode, type XNode } from '../../shared/codec/in.ts';
+import { readValue, toColumns, validate } from '../../shared/values.ts';
+import { countProjects, getProject, listProjects } from '../store/queries/projects.ts';
+import { check, forbidden, notFound, type Ctx } from './context.ts';
+import type { Row } from '../store/types.ts';
+
+const R = RESOURCES.project;
+
+export const list = (ctx: Ctx): Promise<Row[]> => listProjects(ctx.store, ctx.caller);
+export const count = (ctx: Ctx): Promise<Record<string, number>> => countProjects(ctx.store, ctx.caller);
+
+/** A visible project, or 404. */
+export async function get(ctx: Ctx, id: number): Promise<Row> {
+  const p = await getProject(ctx.store, ctx.caller, id);
+  if (!p) throw notFound('Project');
+  return p;
+}
+
+export async function create(ctx: Ctx, root: XNode | null): Promise<Row> {
+  if (!ctx.caller.admin) throw forbidden('Only administrators can create projects');
+  const rec = recordElement(root, R.recordNames);
+  const v = validate(R, 'create', root, rec, ctx.caller);
+  let companyId: number | null = null;
+  const cnode = fieldNode(root, rec, 'company-id');
+  if (cnode) {
+    const c = readValue({ name: 'company-id', type: 'integer', inputKind: 'reference' }, cnode);
+    if (!c.ok) v.errors.push('Company is invalid');
+    else if (c.value !== null) {
+      if (await ctx.store.get('SELECT id FROM companies WHERE id = ?', [c.value as number])) companyId = c.value as number;
+      else v.errors.push('Company is invalid');
+    }
+  }
+  check(v.errors);
+  const id = await ctx.store.write(async (w) => {
+    const firm = companyId ?? (await w.get<{ id: number }>('SELECT id FROM companies WHERE firm = 1'))!.id;
+    const pid = await w.insert('projects', {
+      ...toColumns(v.values), company_id: firm, created_on: w.now.slice(0, 10), last_changed_on: w.now,
+    });
+    await w.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [pid, ctx.caller.id]);
+    return pid;
+  });
+  return get(ctx, id);
+}
+
+export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+  await get(ctx, id);
+  if (!ctx.caller.admin) throw forbidden('Only administrators can change projects');
+  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  check(v.errors);
+  if (v.values.size) await ctx.store.write((w) => w.update('projects', id, toColumns(v.values), id));
+  return get(ctx, id);
+}

@@ -1,0 +1,157 @@
+// SQLite implementation of the store, on node:sqlite (built into Node 24 and Electron 37+).
+// One connection, WAL, foreign keys on, statements cached. Write transactions are serialised
+// by a promise queue; a write function awaits only the Writer, whose calls complete
+// synchronously, so no other request's work runs inside an open transaction.
+
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MIGRATIONS, registrySync } from './schema.ts';
+import type { Clock, Param, Row, Store, Writer } from './types.ts';
+import { isoSeconds } from '../../shared/values.ts';
+
+type SqlValue = string | number | bigint | null;
+const bind = (params: readonly Param[]): SqlValue[] =>
+  params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
+
+export class SqliteStore implements Store {
+  readonly dialect = 'sqlite' as const;
+  readonly db: DatabaseSync;
+  private readonly stmts = new Map<string, StatementSync>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly clock: Clock;
+
+  constructor(path: string, opts: { clock?: Clock } = {}) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new DatabaseSync(path);
+    this.clock = opts.clock ?? (() => new Date());
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
+    this.migrate();
+  }
+
+  /** Apply pending numbered migrations, then bring tables in line with the registry. */
+  private migrate(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    const done = new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const s of m.sql('sqlite')) this.db.exec(s);
+        this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, isoSeconds(this.clock()));
+        this.db.exec('COMMIT');
+      } catch (e) {
+        this.db.exec('ROLLBACK');
+        throw e;
+      }
+    }
+    const existing = new Map<string, Set<string>>();
+    for (const { name } of this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]) {
+      existing.set(name, new Set((this.db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name)));
+    }
+    for (const s of registrySync('sqlite', existing)) this.db.exec(s);
+  }
+
+  private stmt(sql: string): StatementSync {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  allSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T[] {
+    return this.stmt(sql).all(...bind(params)) as T[];
+  }
+  getSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T | undefined {
+    return this.stmt(sql).get(...bind(params)) as T | undefined;
+  }
+  runSync(sql: string, params: readonly Param[] = []): { changes: number; lastId: number } {
+    const r = this.stmt(sql).run(...bind(params));
+    return { changes: Number(r.changes), lastId: Number(r.lastInsertRowid) };
+  }
+
+  async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.allSync<T>(sql, params); }
+  async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.getSync<T>(sql, params); }
+  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> { return this.runSync(sql, params); }
+
+  write<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
+    const next = this.queue.then(() => this.transaction(fn));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async transaction<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
+    const w = new SqliteWriter(this, isoSeconds(this.clock()));
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const out = await fn(w);
+      w.finish();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (e) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return this.getSync('SELECT id FROM companies LIMIT 1') === undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    this.stmts.clear();
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+class SqliteWriter implements Writer {
+  private readonly projects = new Set<number>();
+  private readonly s: SqliteStore;
+  readonly now: string;
+  constructor(s: SqliteStore, now: string) {
+    this.s = s;
+    this.now = now;
+  }
+
+  async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.s.allSync<T>(sql, params); }
+  async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.s.getSync<T>(sql, params); }
+  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> { return this.s.runSync(sql, params); }
+
+  private log(table: string, id: number, op: 'insert' | 'update' | 'delete'): number {
+    return this.s.runSync('INSERT INTO changes (tbl, record_id, op, at) VALUES (?, ?, ?, ?)', [table, id, op, this.now]).lastId;
+  }
+
+  async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
+    const cols = Object.keys(values);
+    const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+    const id = this.s.runSync(sql, cols.map((c) => values[c] as Param)).lastId;
+    const v = this.log(table, id, 'insert');
+    this.s.runSync(`UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
+    if (projectId) this.projects.add(projectId);
+    return id;
+  }
+
+  async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
+    const cols = Object.keys(values);
+    const v = this.log(table, id, 'update');
+    const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
+    this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
+    if (projectId) this.projects.add(projectId);
+  }
+
+  async remove(table: string, id: number, projectId?: number | null): Promise<void> {
+    this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
+    this.log(table, id, 'delete');
+    if (projectId) this.projects.add(projectId);
+  }
+
+  touch(projectId: number): void { this.projects.add(projectId); }
+
+  /** Stamp last-changed-on of every project this transaction changed. */
+  finish(): void {
+    for (const p of this.projects) this.s.runSync('UPDATE projects SET last_changed_on = ? WHERE id = ?', [this.now, p]);
+  }
+}

@@ -1,0 +1,40 @@
+// The store seam: the service layer talks to these interfaces only. SQLite (node:sqlite) is the
+// implementation today; PostgreSQL (pg) implements the same interfaces for the team server.
+// SQL is written in the portable subset both engines share: `?` placeholders (rewritten to
+// `$n` for PostgreSQL), COALESCE, lower(), RETURNING, integers for booleans.
+
+export type Row = Record<string, unknown>;
+export type Param = string | number | bigint | boolean | null | undefined;
+
+export interface Queryable {
+  all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]>;
+  get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined>;
+  run(sql: string, params?: readonly Param[]): Promise<{ changes: number }>;
+}
+
+/**
+ * Every change to a record goes through a Writer inside one transaction. It stamps each row
+ * with a server version, appends to the change feed (`changes`, which also holds tombstones
+ * and is the outbox sync reads), and bumps the project's last-changed-on.
+ */
+export interface Writer extends Queryable {
+  insert(table: string, values: Row, projectId?: number | null): Promise<number>;
+  update(table: string, id: number, values: Row, projectId?: number | null): Promise<void>;
+  remove(table: string, id: number, projectId?: number | null): Promise<void>;
+  /** Count a change inside a project without changing a row of it (reorders that move nothing). */
+  touch(projectId: number): void;
+  /** The transaction's timestamp (second precision, UTC). */
+  readonly now: string;
+}
+
+export interface Store extends Queryable {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Run fn in one transaction; it commits when fn resolves and rolls back when it throws. */
+  write<T>(fn: (w: Writer) => Promise<T>): Promise<T>;
+  /** True when the store holds no account yet (a seed may be imported). */
+  isEmpty(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Current time as the API shows it: `YYYY-MM-DDTHH:MM:SSZ`. Overridable for tests. */
+export type Clock = () => Date;

@@ -1,0 +1,219 @@
+// Output codec: records as Rails-2-style typed XML (contract §4.1, §4.2) and as JSON (§8.14),
+// both driven by the registry's field lists. XML is written with escaped templates: see
+// docs/decisions.md for the measurement against fast-xml-parser's XMLBuilder.
+
+import { column, RESOURCES, type Field, type Resource, type WireRecord, type WireValue } from '../registry.ts';
+
+/** Who is looking: decides the caller-dependent elements (§5.4). */
+export interface View {
+  readonly callerId: number;
+  readonly firm: boolean;
+  readonly admin: boolean;
+  /** /me.xml: the caller's own record with its token. */
+  readonly me?: boolean;
+}
+
+/** A record as the store returns it: snake_case keys, booleans as 0/1 or booleans. */
+export type Row = Record<string, unknown>;
+
+export const XML_DECL = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
+const ESC_RE = /[&<>"\r]/;
+const ESC_ALL = /[&<>"\r]/g;
+const ESC_MAP: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;' };
+/** Escape text or an attribute value. `\r` becomes a character reference so that it survives parsing. */
+export function esc(s: string): string {
+  return ESC_RE.test(s) ? s.replace(ESC_ALL, (c) => ESC_MAP[c]) : s;
+}
+
+/** Floats always carry a fractional part: 2 -> "2.0", 1.5 -> "1.5" (§4.2). */
+export function formatFloat(n: number): string {
+  const r = Math.round(n * 100) / 100;
+  return Number.isInteger(r) ? r.toFixed(1) : String(r);
+}
+
+const truthy = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 'true';
+
+/** Is a field shown for this record and viewer? undefined value = leave out. */
+function shown(fl: Field, row: Row, view: View, value: unknown): boolean {
+  switch (fl.show) {
+    case undefined: return true;
+    case 'firm': return view.firm;
+    case 'admin': return view.admin;
+    case 'adminOrSelf': return view.admin || row.id === view.callerId;
+    case 'me': return view.me === true && row.id === view.callerId;
+    case 'announcement': return view.admin || truthy(row.show_announcement);
+    case 'firmRecord': return truthy(row.firm);
+    case 'set': return value !== null && value !== undefined;
+  }
+}
+
+interface Compiled {
+  readonly f: Field;
+  readonly col: string;
+  readonly open: string;     // `<name type="t">`
+  readonly close: string;    // `</name>`
+  readonly nilEl: string;    // `<name type="t" nil="true"></name>`
+  readonly json: string;     // json key
+  readonly sub?: readonly Compiled[];
+  readonly of?: Resource;
+}
+const cache = new WeakMap<readonly Field[], readonly Compiled[]>();
+const TYPED = new Set(['integer', 'boolean', 'datetime', 'date', 'float']);
+
+function compile(fields: readonly Field[]): readonly Compiled[] {
+  let c = cache.get(fields);
+  if (c) return c;
+  c = fields.map((f) => {
+    const t = TYPED.has(f.type) ? ` type="${f.type}"` : f.type === 'array' ? ' type="array"' : '';
+    return {
+      f, col: column(f.name), open: `<${f.name}${t}>`, close: `</${f.name}>`,
+      nilEl: `<${f.name}${t} nil="true"></${f.name}>`, json: column(f.name),
+      sub: f.type === 'nested' && f.fields ? compile(f.fields) : undefined,
+      of: f.type === 'array' ? Object.values(RESOURCES).find((r) => r.element === f.of) : undefined,
+    };
+  });
+  cache.set(fields, c);
+  return c;
+}
+
+/** Scalar text of a value of a given type, or null for nil. */
+function scalar(type: Field['type'], nil: boolean | undefined, v: unknown): string | null {
+  if (v === null || v === undefined) {
+    if (nil) return null;
+    // Non-nil integers that are unset read 0 (post milestone-id, client-id); strings read "".
+    if (type === 'integer') return '0';
+    if (type === 'boolean' || type === 'untyped-boolean') return 'false';
+    return '';
+  }
+  switch (type) {
+    case 'boolean': case 'untyped-boolean': return truthy(v) ? 'true' : 'false';
+    case 'float': return formatFloat(Number(v));
+    case 'integer': return String(Math.trunc(Number(v)));
+    default: return String(v);
+  }
+}
+
+function xmlFields(out: string[], cs: readonly Compiled[], row: Row, view: View, indent: string): void {
+  for (const c of cs) {
+    const f = c.f;
+    if (f.type === 'nested') {
+      const idv = row[`${c.col}_id`];
+      if (f.show === 'set' && (idv === null || idv === undefined)) continue;
+      out.push(indent, `<${f.name}>\n`);
+      const inner: Row = {};
+      for (const s of c.sub!) inner[s.col] = row[`${c.col}_${s.col}`];
+      xmlFields(out, c.sub!, inner, view, indent + '  ');
+      out.push(indent, `</${f.name}>\n`);
+      continue;
+    }
+    const v = row[c.col];
+    if (!shown(f, row, view, v)) continue;
+    if (f.type === 'array') {
+      const items = v as Row[];
+      out.push(indent, c.open, '\n');
+      for (const it of items) xmlRecord(out, c.of!, c.of!.fields, it, view, indent + '  ');
+      out.push(indent, c.close, '\n');
+      continue;
+    }
+    const s = scalar(f.type, f.nil, v);
+    if (s === null) out.push(indent, c.nilEl, '\n');
+    else out.push(indent, c.open, esc(s), c.close, '\n');
+  }
+}
+
+function xmlRecord(out: string[], r: Resource | string, fields: readonly Field[], row: Row, view: View, indent: string): void {
+  const el = typeof r === 'string' ? r : r.element;
+  out.push(indent, `<${el}>\n`);
+  xmlFields(out, compile(fields), row, view, indent + '  ');
+  out.push(indent, `</${el}>\n`);
+}
+
+/** A whole XML document holding one record. */
+export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string): string {
+  const out: string[] = [XML_DECL];
+  xmlRecord(out, element ?? r, fields, row, view, '');
+  return out.join('');
+}
+
+/** A whole XML document holding a collection (`type="array"` root, optional extra attributes). */
+export function xmlMany(
+  r: Resource, rows: readonly Row[], view: View,
+  opts: { fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number> } = {},
+): string {
+  const root = opts.root ?? r.collection;
+  let attrs = '';
+  for (const [k, v] of Object.entries(opts.attrs ?? {})) attrs += ` ${k}="${esc(String(v))}"`;
+  const out: string[] = [XML_DECL, `<${root}${attrs} type="array">\n`];
+  const fields = opts.fields ?? r.fields;
+  for (const row of rows) xmlRecord(out, opts.element ?? r, fields, row, view, '  ');
+  out.push(`</${root}>\n`);
+  return out.join('');
+}
+
+/** A plain element holding typed scalars (count.xml, templates): [name, type, value|null]. */
+export function xmlPlain(root: string, entries: readonly (readonly [string, Field['type'], unknown])[]): string {
+  const out: string[] = [XML_DECL, `<${root}>\n`];
+  for (const [name, type, v] of entries) {
+    const t = TYPED.has(type) ? ` type="${type}"` : '';
+    if (v === null || v === undefined) out.push(`  <${name}${t} nil="true"></${name}>\n`);
+    else out.push(`  <${name}${t}>${esc(scalar(type, false, v)!)}</${name}>\n`);
+  }
+  out.push(`</${root}>\n`);
+  return out.join('');
+}
+
+export function xmlErrors(messages: readonly string[]): string {
+  return `${XML_DECL}<errors>\n${messages.map((m) => `  <error>${esc(m)}</error>\n`).join('')}</errors>\n`;
+}
+
+// ---- JSON (§8.14) -------------------------------------------------------------------------
+
+function jsonValue(type: Field['type'], nil: boolean | undefined, v: unknown): WireValue {
+  const s = scalar(type, nil, v);
+  if (s === null) return null;
+  switch (type) {
+    case 'integer': return Number(s);
+    case 'float': return Math.round(Number(v ?? 0) * 100) / 100;
+    case 'boolean': case 'untyped-boolean': return s === 'true';
+    default: return s;
+  }
+}
+
+function jsonFields(cs: readonly Compiled[], row: Row, view: View): WireRecord {
+  const o: WireRecord = {};
+  for (const c of cs) {
+    const f = c.f;
+    if (f.type === 'nested') {
+      const idv = row[`${c.col}_id`];
+      if (f.show === 'set' && (idv === null || idv === undefined)) continue;
+      const inner: Row = {};
+      for (const s of c.sub!) inner[s.col] = row[`${c.col}_${s.col}`];
+      o[c.json] = jsonFields(c.sub!, inner, view);
+      continue;
+    }
+    const v = row[c.col];
+    if (!shown(f, row, view, v)) continue;
+    if (f.type === 'array') {
+      o[c.json] = (v as Row[]).map((it) => jsonFields(compile(c.of!.fields), it, view));
+      continue;
+    }
+    o[c.json] = jsonValue(f.type, f.nil, v);
+  }
+  return o;
+}
+
+export function jsonOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields): WireRecord {
+  return jsonFields(compile(fields), row, view);
+}
+
+export function jsonMany(r: Resource, rows: readonly Row[], view: View, fields: readonly Field[] = r.fields): WireRecord[] {
+  const cs = compile(fields);
+  return rows.map((row) => jsonFields(cs, row, view));
+}
+
+export function jsonPlain(entries: readonly (readonly [string, Field['type'], unknown])[]): WireRecord {
+  const o: WireRecord = {};
+  for (const [name, type, v] of entries) o[column(name)] = jsonValue(type, true, v);
+  return o;
+}

@@ -1,0 +1,339 @@
+// The resource registry: every resource's fields, wire names, types, write rules and
+// visibility conditions, declared once. The XML/JSON codec, input validation, the store
+// schema, the API client types and the UI all read this table (contract §8).
+//
+// No Node, no DOM: this file runs in the server, the renderer and the tests alike.
+
+/** Wire types (contract §4.2). `untyped-boolean` is `<complete>` of todo lists. */
+export type FieldType =
+  | 'integer' | 'string' | 'boolean' | 'datetime' | 'date' | 'float'
+  | 'untyped-boolean' | 'nested' | 'array';
+
+/** How a writable field's input text is read (contract §2.6). */
+export type InputKind =
+  | 'string' | 'boolean' | 'integer' | 'reference' | 'party' | 'date' | 'datetime' | 'hours' | 'enum';
+
+/**
+ * When a field is shown. Viewer conditions depend on who asks; data conditions depend on the
+ * record (the field is left out when its value is null).
+ */
+export type ShowWhen =
+  | 'firm'          // the caller is a firm person (private flags)
+  | 'admin'         // the caller is an administrator
+  | 'adminOrSelf'   // the caller is an administrator or the record is the caller
+  | 'me'            // only on /me.xml
+  | 'announcement'  // admin, or the project's show-announcement is true
+  | 'firmRecord'    // the record is the firm (companies' url-name)
+  | 'set';          // only when the value is not null
+
+export interface Field {
+  /** Element name on the wire (dasherized). JSON uses it with `_`. */
+  readonly name: string;
+  readonly type: FieldType;
+  /** May be sent as nil="true". */
+  readonly nil?: boolean;
+  /** Stored in the resource's table (column = snake_case name); otherwise computed by queries. */
+  readonly stored?: boolean;
+  /** Writable: W on create and update, C on create only. Absent = read-only. */
+  readonly write?: 'W' | 'C';
+  /** Who may write it: others' values are ignored (private) or refused (admin, see service). */
+  readonly writeBy?: 'firm' | 'admin';
+  /** Input element name when it differs from `name` (responsible-party, notify). */
+  readonly input?: string;
+  readonly inputKind?: InputKind;
+  readonly required?: boolean;
+  /** Default on create (stored value form). */
+  readonly default?: string | number | boolean | null;
+  /** Maximum length in code points. */
+  readonly max?: number;
+  /** Allowed values (output form). */
+  readonly values?: readonly string[];
+  /** Extra accepted input spellings, mapped to stored values. */
+  readonly aliases?: Readonly<Record<string, string>>;
+  readonly show?: ShowWhen;
+  /** Nested record fields (`nested`) or the element name of array children (`array`). */
+  readonly fields?: readonly Field[];
+  readonly of?: string;
+  /** SQL type override for stored columns. */
+  readonly sql?: string;
+}
+
+export interface TemplateField { readonly name: string; readonly type: FieldType; readonly firmOnly?: boolean }
+
+export interface Resource {
+  readonly key: ResourceKey;
+  /** Record element name and its collection root. */
+  readonly element: string;
+  readonly collection: string;
+  /** Element names that hold the record in request bodies (contract §2.5). */
+  readonly recordNames: readonly string[];
+  readonly table: string;
+  readonly fields: readonly Field[];
+  /** Stored columns that never go on the wire. */
+  readonly internal?: readonly { readonly column: string; readonly sql: string }[];
+  /** Fields of new.xml / edit.xml (§8.11). */
+  readonly template?: readonly TemplateField[];
+  /** Location header of a created record (§4.7). */
+  readonly location?: (id: number) => string;
+  /** Extra indexes, as `name: columns`. */
+  readonly indexes?: Readonly<Record<string, string>>;
+  /** Parent link for ON DELETE and the change feed: column -> table. */
+  readonly references?: Readonly<Record<string, string>>;
+}
+
+export type ResourceKey =
+  | 'company' | 'person' | 'project' | 'category' | 'post' | 'comment'
+  | 'milestone' | 'todoList' | 'todoItem' | 'timeEntry';
+
+// ---- field constructors -------------------------------------------------------------------
+type Opts = Omit<Field, 'name' | 'type'>;
+const f = (type: FieldType) => (name: string, o: Opts = {}): Field => ({ name, type, ...o });
+const int = f('integer');
+const str = f('string');
+const bool = f('boolean');
+const dt = f('datetime');
+const date = f('date');
+const float = f('float');
+const S = { stored: true } as const;
+const id = int('id', S);
+
+/** snake_case column name of a field. */
+export const column = (name: string): string => name.replace(/-/g, '_');
+
+const RESPONSIBLE: Field[] = [
+  int('responsible-party-id', { ...S, write: 'W', input: 'responsible-party', inputKind: 'party', show: 'set' }),
+  str('responsible-party-type', { ...S, show: 'set', values: ['Person', 'Company'] }),
+  str('responsible-party-name', { show: 'set' }),
+];
+const COMPLETION: Field[] = [
+  dt('completed-at', { ...S, show: 'set' }),
+  dt('completed-on', { show: 'set' }),
+  int('completer-id', { ...S, show: 'set' }),
+  str('completer-name', { show: 'set' }),
+];
+const privateField = bool('private', { ...S, write: 'W', writeBy: 'firm', inputKind: 'boolean', default: false, show: 'firm' });
+
+// ---- resources ----------------------------------------------------------------------------
+const company: Resource = {
+  key: 'company', element: 'company', collection: 'companies', recordNames: ['company'], table: 'companies',
+  fields: [
+    str('address-one', { ...S, nil: true }), str('address-two', { ...S, nil: true }),
+    bool('can-see-private'), str('city', { ...S, nil: true }), str('country', { ...S, nil: true }), id,
+    str('name', S), str('phone-number-fax', { ...S, nil: true }), str('phone-number-office', { ...S, nil: true }),
+    str('state', { ...S, nil: true }), str('time-zone-id', { ...S, nil: true }),
+    str('url-name', { ...S, nil: true, show: 'firmRecord' }), str('web-address', { ...S, nil: true }),
+    str('zip', { ...S, nil: true }),
+  ],
+  internal: [{ column: 'firm', sql: 'INTEGER NOT NULL DEFAULT 0' }],
+};
+
+const person: Resource = {
+  key: 'person', element: 'person', collection: 'people', recordNames: ['person'], table: 'people',
+  fields: [
+    bool('administrator', { ...S, show: 'adminOrSelf' }), str('avatar-url', { ...S, nil: true }),
+    int('client-id'), int('company-id', S), dt('created-at', S), str('email-address', S),
+    str('first-name', S), id, str('im-handle', { ...S, nil: true }), str('im-service', { ...S, nil: true }),
+    str('last-name', S), str('phone-number-fax', { ...S, nil: true }), str('phone-number-home', { ...S, nil: true }),
+    str('phone-number-mobile', { ...S, nil: true }), str('phone-number-office', { ...S, nil: true }),
+    str('phone-number-office-ext', { ...S, nil: true }), str('time-zone-name', S), str('title', S),
+    str('token', { ...S, show: 'me' }), dt('updated-at', S), str('user-name', { ...S, show: 'adminOrSelf' }),
+  ],
+  internal: [{ column: 'password_hash', sql: 'TEXT' }],
+  indexes: { people_company: 'company_id' },
+  references: { company_id: 'companies' },
+};
+
+const project: Resource = {
+  key: 'project', element: 'project', collection: 'projects', recordNames: ['project'], table: 'projects',
+  location: (n) => `/projects/${n}.xml`,
+  fields: [
+    str('announcement', { ...S, nil: true, write: 'W', inputKind: 'string', default: null, show: 'announcement' }),
+    f('nested')('company', { fields: [int('id'), str('name')] }),
+    date('created-on', S), id, dt('last-changed-on', S),
+    str('name', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    bool('show-announcement', { ...S, write: 'W', inputKind: 'boolean', default: false, show: 'admin' }),
+    bool('show-writeboards', { ...S, write: 'W', inputKind: 'boolean', default: false, show: 'admin' }),
+    str('start-page', {
+      ...S, write: 'W', inputKind: 'enum', default: 'log', show: 'admin',
+      values: ['log', 'all', 'todos', 'milestones', 'posts'],
+    }),
+    str('status', {
+      ...S, write: 'W', inputKind: 'enum', default: 'active',
+      values: ['active', 'on_hold', 'archived'], aliases: { 'on-hold': 'on_hold' },
+    }),
+  ],
+  internal: [{ column: 'company_id', sql: 'INTEGER NOT NULL REFERENCES companies(id)' }],
+};
+
+const category: Resource = {
+  key: 'category', element: 'category', collection: 'categories', recordNames: ['category'], table: 'categories',
+  location: (n) => `/categories/${n}.xml`,
+  fields: [
+    int('elements-count'), id,
+    str('name', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    int('project-id', S),
+    str('type', { ...S, write: 'C', inputKind: 'enum', required: true, values: ['post', 'attachment'] }),
+  ],
+  indexes: { categories_project: 'project_id, type' },
+  references: { project_id: 'projects' },
+};
+
+const post: Resource = {
+  key: 'post', element: 'post', collection: 'posts', recordNames: ['post'], table: 'posts',
+  location: (n) => `/posts/${n}.xml`,
+  fields: [
+    int('attachments-count'), int('author-id', S), str('author-name'),
+    str('body', { ...S, write: 'W', inputKind: 'string', default: '' }),
+    int('category-id', { ...S, nil: true, write: 'W', inputKind: 'reference', default: null }),
+    dt('commented-at', { nil: true }), int('comments-count'),
+    str('display-body'), str('display-extended-body', { nil: true }),
+    str('extended-body', { ...S, write: 'W', inputKind: 'string', default: '' }),
+    id,
+    // 0 when none, never nil (as real Basecamp sent); stored as NULL.
+    int('milestone-id', { ...S, write: 'W', inputKind: 'reference', default: null }),
+    dt('posted-on', S), privateField, int('project-id', S),
+    str('title', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    bool('use-textile', { ...S, write: 'W', inputKind: 'boolean', default: false }),
+  ],
+  template: [
+    { name: 'title', type: 'string' }, { name: 'body', type: 'string' }, { name: 'extended-body', type: 'string' },
+    { name: 'category-id', type: 'integer' }, { name: 'milestone-id', type: 'integer' },
+    { name: 'use-textile', type: 'boolean' }, { name: 'private', type: 'boolean', firmOnly: true },
+  ],
+  indexes: { posts_project: 'project_id, posted_on', posts_category: 'category_id', posts_milestone: 'milestone_id' },
+  references: { project_id: 'projects' },
+};
+
+/** The summary form of a post (archive routes, §8.5). */
+export const postSummaryFields: readonly Field[] = [
+  int('attachments-count'), str('author-name'),
+  f('nested')('category', { show: 'set', fields: [int('id'), str('name'), str('type')] }),
+  dt('commented-at', { nil: true }), id, dt('posted-on'), str('title'),
+];
+
+const comment: Resource = {
+  key: 'comment', element: 'comment', collection: 'comments', recordNames: ['comment'], table: 'comments',
+  location: (n) => `/comments/${n}.xml`,
+  fields: [
+    int('attachments-count'), int('author-id', S), str('author-name'),
+    str('body', { ...S, write: 'W', inputKind: 'string', required: true }),
+    int('commentable-id', S), str('commentable-type', { ...S, values: ['Post', 'Milestone', 'TodoItem'] }),
+    dt('created-at', S), str('emailed-from', { nil: true }), id,
+    int('post-id', { show: 'set' }), dt('posted-on'), privateField,
+  ],
+  template: [{ name: 'body', type: 'string' }, { name: 'private', type: 'boolean', firmOnly: true }],
+  internal: [{ column: 'project_id', sql: 'INTEGER NOT NULL REFERENCES projects(id)' }],
+  indexes: { comments_parent: 'commentable_type, commentable_id, id' },
+};
+
+const milestone: Resource = {
+  key: 'milestone', element: 'milestone', collection: 'milestones', recordNames: ['milestone'], table: 'milestones',
+  location: (n) => `/milestones/${n}`,
+  fields: [
+    dt('commented-at', { nil: true }), int('comments-count'),
+    bool('completed', { ...S, default: false }), ...COMPLETION,
+    dt('created-on', S), int('creator-id', S), str('creator-name'),
+    date('deadline', { ...S, write: 'W', inputKind: 'date', required: true }),
+    id, privateField, int('project-id', S),
+    ...RESPONSIBLE,
+    str('title', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    bool('wants-notification', { ...S, write: 'W', input: 'notify', inputKind: 'boolean', default: false }),
+  ],
+  indexes: { milestones_project: 'project_id, deadline' },
+  references: { project_id: 'projects' },
+};
+
+const todoItem: Resource = {
+  key: 'todoItem', element: 'todo-item', collection: 'todo-items', recordNames: ['todo-item', 'item'], table: 'todo_items',
+  location: (n) => `/todo_items/${n}`,
+  fields: [
+    int('comments-count'), dt('commented-at', { nil: true }),
+    bool('completed', { ...S, default: false }), ...COMPLETION,
+    str('content', { ...S, write: 'W', inputKind: 'string', required: true }),
+    dt('created-at', S), dt('created-on'), int('creator-id', S), str('creator-name'),
+    dt('due-at', { ...S, write: 'W', inputKind: 'datetime', default: null, show: 'set' }),
+    id, int('position', S), ...RESPONSIBLE,
+    int('todo-list-id', S), dt('updated-at', S),
+  ],
+  template: [
+    { name: 'content', type: 'string' }, { name: 'due-at', type: 'datetime' }, { name: 'responsible-party', type: 'string' },
+  ],
+  internal: [{ column: 'project_id', sql: 'INTEGER NOT NULL REFERENCES projects(id)' }],
+  indexes: {
+    todo_items_list: 'todo_list_id, position',
+    todo_items_party: 'responsible_party_type, responsible_party_id, completed',
+    todo_items_project: 'project_id',
+  },
+};
+
+const todoList: Resource = {
+  key: 'todoList', element: 'todo-list', collection: 'todo-lists', recordNames: ['todo-list', 'list'], table: 'todo_lists',
+  location: (n) => `/todo_lists/${n}`,
+  fields: [
+    int('completed-count'),
+    str('description', { ...S, write: 'W', inputKind: 'string', default: '' }),
+    id,
+    int('milestone-id', { ...S, nil: true, write: 'W', inputKind: 'reference', default: null }),
+    str('name', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    int('position', S), privateField, int('project-id', S),
+    bool('tracked', { ...S, write: 'W', inputKind: 'boolean', default: false }),
+    int('uncompleted-count'),
+    f('untyped-boolean')('complete'), bool('completed'),
+    f('array')('todo-items', { of: 'todo-item', show: 'set' }),
+  ],
+  template: [
+    { name: 'name', type: 'string' }, { name: 'description', type: 'string' }, { name: 'milestone-id', type: 'integer' },
+    { name: 'tracked', type: 'boolean' }, { name: 'private', type: 'boolean', firmOnly: true },
+  ],
+  indexes: { todo_lists_project: 'project_id, position' },
+  references: { project_id: 'projects' },
+};
+
+const timeEntry: Resource = {
+  key: 'timeEntry', element: 'time-entry', collection: 'time-entries', recordNames: ['time-entry', 'entry'], table: 'time_entries',
+  location: (n) => `/time_entries/${n}`,
+  fields: [
+    date('date', { ...S, write: 'W', inputKind: 'date', required: true }),
+    str('description', { ...S, write: 'W', inputKind: 'string', default: '' }),
+    float('hours', { ...S, write: 'W', inputKind: 'hours', required: true }),
+    id,
+    int('person-id', { ...S, write: 'W', inputKind: 'reference' }),
+    str('person-name'), privateField, int('project-id', S),
+    int('todo-item-id', { ...S, nil: true, write: 'W', inputKind: 'reference', default: null }),
+  ],
+  template: [
+    { name: 'date', type: 'date' }, { name: 'hours', type: 'float' }, { name: 'description', type: 'string' },
+    { name: 'person-id', type: 'integer' }, { name: 'todo-item-id', type: 'integer' },
+    { name: 'private', type: 'boolean', firmOnly: true },
+  ],
+  indexes: {
+    time_entries_project: 'project_id, date',
+    time_entries_person: 'person_id, date',
+    time_entries_item: 'todo_item_id',
+    time_entries_date: 'date',
+  },
+};
+
+export const RESOURCES = {
+  company, person, project, category, post, comment, milestone, todoList, todoItem, timeEntry,
+} as const satisfies Record<ResourceKey, Resource>;
+
+/** Tables in creation order (parents first). */
+export const TABLE_ORDER: readonly ResourceKey[] = [
+  'company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry',
+];
+
+export function field(r: Resource, name: string): Field {
+  const x = r.fields.find((fl) => fl.name === name);
+  if (!x) throw new Error(`${r.key} has no field ${name}`);
+  return x;
+}
+
+/** Fields a request may write (create or update). */
+export function writableFields(r: Resource, mode: 'create' | 'update'): readonly Field[] {
+  return r.fields.filter((fl) => fl.write === 'W' || (fl.write === 'C' && mode === 'create'));
+}
+
+/** The value types of a record as the JSON representation and the API client see them. */
+export type WireValue = string | number | boolean | null | WireRecord | WireRecord[];
+export interface WireRecord { [key: string]: WireValue | undefined }

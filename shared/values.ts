@@ -1,0 +1,186 @@
+// Value forms of requests (contract §2.3, §2.6) and the field validation driven by the
+// registry (§2.5 partial updates, §4.4 one error per problem). Pure functions: the UI uses
+// the same parsers to check a form before it sends it.
+
+import { column, writableFields, type Field, type Resource } from './registry.ts';
+import { fieldNode, type XNode } from './codec/in.ts';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const bad = (message: string): Parsed<never> => ({ ok: false, message });
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+function realDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1 || y < 1) return false;
+  const dim = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return d <= dim;
+}
+
+/** `YYYY-MM-DD` or `YYYYMMDD` (query form: nothing after it). Returns `YYYY-MM-DD` or null. */
+export function parseQueryDate(s: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(s);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return realDate(y, mo, d) ? `${m[1]}-${m[2]}-${m[3]}` : null;
+}
+
+/** Body date: a date form optionally followed by `T` or a space and anything (§2.6). */
+export function parseDate(s: string): Parsed<string> {
+  const t = s.trim();
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/s.exec(t) ?? /^(\d{4})(\d{2})(\d{2})(?:[T ].*)?$/s.exec(t);
+  if (!m) return bad('is not a valid date');
+  return realDate(Number(m[1]), Number(m[2]), Number(m[3])) ? ok(`${m[1]}-${m[2]}-${m[3]}`) : bad('is not a valid date');
+}
+
+/** Datetime: ISO with Z or offset, `YYYY-MM-DD HH:MM:SS` (UTC), or a date (midnight UTC). */
+export function parseDateTime(s: string): Parsed<string> {
+  const t = s.trim();
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(t);
+  if (m) {
+    const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number);
+    if (!realDate(y, mo, d) || h > 23 || mi > 59 || se > 59) return bad('is not a valid datetime');
+    let ms = Date.UTC(y, mo - 1, d, h, mi, se);
+    const tz = m[7];
+    if (tz && tz !== 'Z') {
+      const sign = tz[0] === '-' ? -1 : 1;
+      const digits = tz.slice(1).replace(':', '');
+      const oh = Number(digits.slice(0, 2)), om = Number(digits.slice(2));
+      if (oh > 23 || om > 59) return bad('is not a valid datetime');
+      ms -= sign * (oh * 60 + om) * 60000;
+    }
+    return ok(isoSeconds(new Date(ms)));
+  }
+  const d = parseDate(t);
+  return d.ok ? ok(`${d.value}T00:00:00Z`) : bad('is not a valid datetime');
+}
+
+export const isoSeconds = (d: Date): string =>
+  `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z`;
+
+export function parseBoolean(s: string): Parsed<boolean> {
+  const t = s.trim().toLowerCase();
+  if (t === 'true' || t === '1') return ok(true);
+  if (t === 'false' || t === '0' || t === '') return ok(false);
+  return bad('is not a boolean');
+}
+
+export function parseInteger(s: string): Parsed<number> {
+  const t = s.trim();
+  if (!/^\d+$/.test(t) || t.length > 15) return bad('is not a number');
+  return ok(Number(t));
+}
+
+/** Hours: `1.5`, `.25`, `2`, `1:30`, `:15`. Rounded to 2 decimals. */
+export function parseHours(s: string): Parsed<number> {
+  const t = s.trim();
+  if (t.startsWith('-')) return bad('must be greater than or equal to 0');
+  let v: number;
+  const hm = /^(\d*):([0-5]\d)$/.exec(t);
+  if (hm) v = Number(hm[1] || 0) + Number(hm[2]) / 60;
+  else if (/^(\d+(\.\d*)?|\.\d+)$/.test(t)) v = Number(t);
+  else return bad('is not a number');
+  if (!Number.isFinite(v) || v > 1e9) return bad('is not a number');
+  return ok(Math.round(v * 100) / 100);
+}
+
+export type Party = { type: 'Person' | 'Company'; id: number } | null;
+/** Responsible party: `4` (person), `c12` (company), empty (nobody). */
+export function parseParty(s: string): Parsed<Party> {
+  const t = s.trim();
+  if (t === '') return ok(null);
+  if (/^\d{1,15}$/.test(t)) return Number(t) === 0 ? ok(null) : ok({ type: 'Person', id: Number(t) });
+  const m = /^c(\d{1,15})$/.exec(t);
+  if (m) return ok({ type: 'Company', id: Number(m[1]) });
+  return bad('is invalid');
+}
+
+/** `Category` from `category-id`, `Responsible party` from `responsible-party` (Rails humanize). */
+export function humanize(name: string): string {
+  const s = name.replace(/-id$/, '').replace(/-/g, ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+const codePoints = (s: string) => { let n = 0; for (const _ of s) n++; return n; };
+
+/** A validated input value: stored form (booleans as booleans, references as ids or null). */
+export type InputValue = string | number | boolean | null | Party;
+
+export interface Validated {
+  /** Present fields, keyed by field name. */
+  readonly values: Map<string, InputValue>;
+  readonly errors: string[];
+}
+
+/** The value of one field element, or an error message. */
+export function readValue(f: Field, node: XNode): Parsed<InputValue> {
+  if (node.children.length) return bad('is invalid');
+  const text = node.nil ? '' : node.text;
+  const empty = text.trim() === '';
+  switch (f.inputKind ?? 'string') {
+    case 'string':
+      if (f.required && empty) return bad("can't be blank");
+      if (f.max !== undefined && codePoints(text) > f.max) return bad(`is too long (maximum is ${f.max} characters)`);
+      return ok(node.nil && f.nil ? null : text);
+    case 'enum': {
+      const t = text.trim();
+      if (t === '') return f.required ? bad("can't be blank") : bad('is not included in the list');
+      const v = f.aliases?.[t] ?? t;
+      return f.values?.includes(v) ? ok(v) : bad('is not included in the list');
+    }
+    case 'boolean': return parseBoolean(text);
+    case 'integer': return empty ? (f.required ? bad("can't be blank") : ok(null)) : parseInteger(text);
+    case 'reference': {
+      if (empty) return f.required ? bad("can't be blank") : ok(null);
+      const n = parseInteger(text);
+      if (!n.ok) return bad('is invalid');
+      return ok(n.value === 0 ? null : n.value);
+    }
+    case 'party': return parseParty(text);
+    case 'date': return empty ? (f.required ? bad("can't be blank") : ok(null)) : parseDate(text);
+    case 'datetime': return empty ? (f.required ? bad("can't be blank") : ok(null)) : parseDateTime(text);
+    case 'hours': return empty ? bad("can't be blank") : parseHours(text);
+  }
+}
+
+/**
+ * Read and check the writable fields of a resource from a request body (§2.5, §2.6).
+ * create: required fields must be present and defaults fill the rest. update: only present
+ * fields. Fields written only by firm people are ignored for clients (§5.2).
+ */
+export function validate(
+  r: Resource, mode: 'create' | 'update', root: XNode | null, rec: XNode | null, caller: { firm: boolean },
+  only?: readonly string[],
+): Validated {
+  const values = new Map<string, InputValue>();
+  const errors: string[] = [];
+  for (const f of writableFields(r, mode)) {
+    if (only && !only.includes(f.name)) continue;
+    if (f.writeBy === 'firm' && !caller.firm) continue;
+    const node = fieldNode(root, rec, f.input ?? f.name);
+    if (!node) {
+      if (mode === 'create') {
+        if (f.required) errors.push(`${humanize(f.input ?? f.name)} can't be blank`);
+        else if (f.default !== undefined) values.set(f.name, f.default);
+      }
+      continue;
+    }
+    const v = readValue(f, node);
+    if (v.ok) values.set(f.name, v.value);
+    else errors.push(`${humanize(f.input ?? f.name)} ${v.message}`);
+  }
+  return { values, errors };
+}
+
+/** Stored columns of validated values (party fields split into id and type). */
+export function toColumns(values: ReadonlyMap<string, InputValue>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, v] of values) {
+    if (name === 'responsible-party-id') {
+      const p = v as Party;
+      out.responsible_party_id = p ? p.id : null;
+      out.responsible_party_type = p ? p.type : null;
+    } else out[column(name)] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+// Test harness: the real app (Fastify inject, no socket) over an in-memory SQLite store seeded
+// with the conformance fixture. Every test gets a fresh account.
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../electron/http/app.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { importSeed } from '../electron/service/account.ts';
+import { parseXml, type XNode } from '../shared/codec/in.ts';
+
+export const FIXTURE_PATH = fileURLToPath(new URL('../../shared/fixtures/account.json', import.meta.url));
+export const FIXTURE = JSON.parse(readFileSync(FIXTURE_PATH, 'utf8')) as {
+  people: { key: string; 'user-name': string; password: string; token: string }[];
+};
+
+export type Who = 'ada' | 'fran' | 'finn' | 'cleo' | 'carl';
+
+export interface Res {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** The parsed XML body (throws if not XML). */
+  xml(): XNode;
+  json(): unknown;
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  store: SqliteStore;
+  req(who: Who | null, method: string, url: string, body?: string, headers?: Record<string, string>): Promise<Res>;
+  close(): Promise<void>;
+}
+
+const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+
+export async function harness(): Promise<Harness> {
+  const store = new SqliteStore(':memory:');
+  await importSeed(store, FIXTURE);
+  const app = await buildApp({ store });
+  await app.ready();
+  const creds = new Map(FIXTURE.people.map((p) => [p.key, basic(p['user-name'], p.password)]));
+  return {
+    app, store,
+    async req(who, method, url, body, headers = {}) {
+      const r = await app.inject({
+        method: method as 'GET', url, payload: body,
+        headers: { host: '127.0.0.1', ...(who ? { authorization: creds.get(who)! } : {}), ...headers },
+      });
+      return {
+        status: r.statusCode, headers: r.headers as Res['headers'], body: r.body,
+        xml: () => { const n = parseXml(r.body); if (!n) throw new Error('empty body'); return n; },
+        json: () => JSON.parse(r.body),
+      };
+    },
+    async close() { await app.close(); await store.close(); },
+  };
+}
+
+/** Text of a child element. */
+export const text = (n: XNode, name: string): string | undefined => n.children.find((c) => c.name === name)?.text;
+/** Ids of the records in a collection. */
+export const ids = (n: XNode): number[] => n.children.map((c) => Number(text(c, 'id')));
+/** Id from a 201's Location header. */
+export const locId = (r: Res): number => Number(/(\d+)(?:\.xml)?$/.exec(String(r.headers.location))![1]);
+
+/** Ids of the fixture's records, found by listing. */
+export async function fx(h: Harness): Promise<{ project: Record<string, number>; person: Record<string, number>; company: Record<string, number> }> {
+  const byName = (n: XNode) => Object.fromEntries(n.children.map((c) => [text(c, 'name')!, Number(text(c, 'id'))]));
+  const projects = byName((await h.req('ada', 'GET', '/projects.xml')).xml());
+  const companies = byName((await h.req('ada', 'GET', '/companies.xml')).xml());
+  const people = (await h.req('ada', 'GET', '/people.xml')).xml();
+  const person = Object.fromEntries(people.children.map((c) => [text(c, 'user-name')!, Number(text(c, 'id'))]));
+  return {
+    project: { alpha: projects['Alpha Ascent'], basecamp: projects['Base Camp Logistics'], crevasse: projects['Crevasse Survey'] },
+    company: { firm: companies['Summit Firm Ltd'], client: companies['Valley Client Co'] },
+    person,
+  };
+}
