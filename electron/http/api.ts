@@ -73,7 +73,8 @@ export function route(app: FastifyInstance, path: string, spec: RouteSpec): void
   const paths = path.endsWith('.xml') ? [[path, false], [`${path.slice(0, -4)}.json`, true]] as const : [[path, false]] as const;
   for (const [url, json] of paths) {
     const config: RouteConfig = { allow, spec, json };
-    app.route({ method: [...METHODS], url, config, handler: (req, reply) => dispatch(app, req, reply, spec) });
+    // Every method reaches the route, so that others get 405 with Allow (§2.2).
+    app.route({ method: [...METHODS, 'PATCH', 'OPTIONS'], url, config, handler: (req, reply) => dispatch(app, req, reply, spec) });
   }
 }
 
