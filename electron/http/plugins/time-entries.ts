@@ -6,14 +6,15 @@ import { RESOURCES } from '../../../shared/registry.ts';
 import { route, type Handler, type Reply } from '../api.ts';
 import * as svc from '../../service/time-entries.ts';
 import type { Row } from '../../store/types.ts';
+import type { Template } from '../../service/templates.ts';
 
 const R = RESOURCES.timeEntry;
 const one = (row: Row, status?: number): Reply => ({
   kind: 'one', resource: R, row, status, headers: status === 201 ? { Location: R.location!(Number(row.id)) } : undefined,
 });
 const many = (rows: readonly Row[], headers?: Record<string, string>): Reply => ({ kind: 'many', resource: R, rows, headers });
-const template = (t: { entries: svc.TemplateEntry[]; action: string }, header: string): Reply =>
-  ({ kind: 'plain', root: R.element, entries: t.entries, headers: { [header]: t.action } });
+const template = (t: { template: Template; action: string }, header: string): Reply =>
+  ({ kind: 'plain', root: t.template.root, entries: t.template.entries, headers: { [header]: t.action } });
 
 export default async function timeEntries(app: FastifyInstance): Promise<void> {
   // ---- report

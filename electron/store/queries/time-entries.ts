@@ -1,0 +1,107 @@
+// Time entry queries (contract §8.10, §5.2, §6.1, §6.3). Order everywhere: date descending,
+// later-created first (id descending). Every read filters by visibility in SQL so that lists,
+// counts (X-Records) and the report see exactly what the caller may see.
+//
+// Indexes used: time_entries_project (project_id, date) for the project list and its count,
+// time_entries_person (person_id, date) for a person's report, time_entries_item (todo_item_id)
+// for an item's entries, time_entries_date (date) for a report bounded by dates only. SQLite keeps
+// the rowid in every index, so `ORDER BY date DESC, id DESC` is read off the index, no sort.
+
+import type { Param, Queryable, Row } from '../types.ts';
+import type { Caller } from '../../service/context.ts';
+import { projectVisible } from './access.ts';
+
+const SELECT = `SELECT te.id, te.project_id, te.person_id,
+  COALESCE(pe.first_name, '') || ' ' || COALESCE(pe.last_name, '') AS person_name,
+  te.date, te.hours, te.description, te.todo_item_id, te.private
+  FROM time_entries te LEFT JOIN people pe ON pe.id = te.person_id`;
+
+const ORDER = 'ORDER BY te.date DESC, te.id DESC';
+
+/**
+ * The entry `te` is visible: its project is visible, and for clients it is not private and
+ * does not belong to a todo item of a private list (§5.2).
+ */
+export function entryVisible(c: Caller, p: Param[]): string {
+  const project = projectVisible('te.project_id', c, p);
+  if (c.firm) return project;
+  return `${project} AND COALESCE(te.private, 0) = 0 AND (te.todo_item_id IS NULL OR NOT EXISTS (
+    SELECT 1 FROM todo_items ti JOIN todo_lists tl ON tl.id = ti.todo_list_id
+    WHERE ti.id = te.todo_item_id AND COALESCE(tl.private, 0) = 1))`;
+}
+
+export function getEntry(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+  const p: Param[] = [id];
+  return db.get(`${SELECT} WHERE te.id = ? AND ${entryVisible(c, p)}`, p);
+}
+
+export async function countProjectEntries(db: Queryable, c: Caller, projectId: number): Promise<number> {
+  const p: Param[] = [projectId];
+  const r = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM time_entries te WHERE te.project_id = ? AND ${entryVisible(c, p)}`, p);
+  return Number(r?.n ?? 0);
+}
+
+export function listProjectEntries(db: Queryable, c: Caller, projectId: number, limit: number, offset: number): Promise<Row[]> {
+  const p: Param[] = [projectId];
+  const vis = entryVisible(c, p);
+  p.push(limit, offset);
+  return db.all(`${SELECT} WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p);
+}
+
+export function listItemEntries(db: Queryable, c: Caller, itemId: number): Promise<Row[]> {
+  const p: Param[] = [itemId];
+  return db.all(`${SELECT} WHERE te.todo_item_id = ? AND ${entryVisible(c, p)} ${ORDER}`, p);
+}
+
+/** Report filters (§8.10): every given one must match. Dates are `YYYY-MM-DD`, inclusive. */
+export interface ReportFilter {
+  readonly from?: string;
+  readonly to?: string;
+  readonly personId?: number;
+  readonly todoItemId?: number;
+  readonly projectId?: number;
+  readonly companyId?: number;
+}
+
+export function reportEntries(db: Queryable, c: Caller, f: ReportFilter): Promise<Row[]> {
+  const where: string[] = [];
+  const p: Param[] = [];
+  if (f.personId !== undefined) { where.push('te.person_id = ?'); p.push(f.personId); }
+  if (f.todoItemId !== undefined) { where.push('te.todo_item_id = ?'); p.push(f.todoItemId); }
+  if (f.projectId !== undefined) { where.push('te.project_id = ?'); p.push(f.projectId); }
+  if (f.companyId !== undefined) {
+    where.push('te.project_id IN (SELECT pc.id FROM projects pc WHERE pc.company_id = ?)');
+    p.push(f.companyId);
+  }
+  if (f.from !== undefined) { where.push('te.date >= ?'); p.push(f.from); }
+  if (f.to !== undefined) { where.push('te.date <= ?'); p.push(f.to); }
+  where.push(entryVisible(c, p));
+  return db.all(`${SELECT} WHERE ${where.join(' AND ')} ${ORDER}`, p);
+}
+
+/** Does the person have access to the project (a member, or an administrator)? */
+export async function personHasAccess(db: Queryable, projectId: number, personId: number): Promise<boolean> {
+  const r = await db.get(`SELECT pe.id FROM people pe JOIN companies co ON co.id = pe.company_id
+    WHERE pe.id = ? AND ((co.firm = 1 AND pe.administrator = 1)
+      OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = ? AND pm.person_id = pe.id))`, [personId, projectId]);
+  return r !== undefined;
+}
+
+/** The company of a person (to check that a client may see them, §5.3). */
+export async function personCompany(db: Queryable, personId: number): Promise<{ companyId: number; firm: boolean } | undefined> {
+  const r = await db.get<{ company_id: number; firm: number }>(
+    'SELECT pe.company_id, co.firm FROM people pe JOIN companies co ON co.id = pe.company_id WHERE pe.id = ?', [personId]);
+  return r ? { companyId: Number(r.company_id), firm: Number(r.firm) === 1 } : undefined;
+}
+
+/**
+ * A todo item the caller sees (its project is visible; for clients, its list is not private),
+ * with its project. Reads the todo tables owned by the todo modules.
+ */
+export function visibleItem(db: Queryable, c: Caller, itemId: number): Promise<{ id: number; project_id: number } | undefined> {
+  const p: Param[] = [itemId];
+  const vis = projectVisible('ti.project_id', c, p);
+  const priv = c.firm ? '' : ' AND COALESCE(tl.private, 0) = 0';
+  return db.get<{ id: number; project_id: number }>(`SELECT ti.id, ti.project_id FROM todo_items ti
+    JOIN todo_lists tl ON tl.id = ti.todo_list_id WHERE ti.id = ? AND ${vis}${priv}`, p);
+}
