@@ -1,0 +1,83 @@
+// The API client's record and input interfaces must match the registry exactly (no drift).
+import { describe, expect, it } from 'vitest';
+import { RESOURCES, column, postSummaryFields, writableFields, type ResourceKey } from './registry.ts';
+import { ApiError, BivouacClient, INPUT_KEYS, POST_SUMMARY_KEYS, RECORD_KEYS, type HttpInit } from './client.ts';
+
+const sorted = (a: readonly string[]) => [...a].sort();
+
+describe('client types vs registry', () => {
+  for (const key of Object.keys(RESOURCES) as ResourceKey[]) {
+    it(`${key}: record interface keys are the registry fields`, () => {
+      expect(sorted(RECORD_KEYS[key])).toEqual(sorted(RESOURCES[key].fields.map((f) => column(f.name))));
+    });
+  }
+  it('post summary keys', () => {
+    expect(sorted(POST_SUMMARY_KEYS)).toEqual(sorted(postSummaryFields.map((f) => column(f.name))));
+  });
+  for (const key of Object.keys(INPUT_KEYS) as (keyof typeof INPUT_KEYS)[]) {
+    it(`${key}: input keys are the registry's writable inputs`, () => {
+      const names = writableFields(RESOURCES[key], 'create').map((f) => column(f.input ?? f.name));
+      expect(sorted(INPUT_KEYS[key])).toEqual(sorted(names));
+    });
+  }
+});
+
+describe('client transport', () => {
+  const fake = (status: number, body: string, headers: Record<string, string> = {}) => {
+    const calls: { url: string; init: HttpInit }[] = [];
+    const client = new BivouacClient({
+      baseUrl: 'http://h:1/', base64: (s) => Buffer.from(s, 'utf8').toString('base64'),
+      credentials: { user: 'ada', password: 'pässword' },
+      fetch: async (url, init) => {
+        calls.push({ url, init });
+        return { status, headers: { get: (n: string) => headers[n.toLowerCase()] ?? null }, text: async () => body };
+      },
+    });
+    return { client, calls };
+  };
+
+  it('sends Basic auth (UTF-8), JSON routes and wrapped JSON bodies', async () => {
+    const { client, calls } = fake(201, '{"id":5,"content":"x"}');
+    const item = await client.createTodoItem(3, { content: 'x', responsible_party: 'c12', due_at: undefined });
+    expect(item.id).toBe(5);
+    expect(calls[0].url).toBe('http://h:1/todo_lists/3/todo_items.json');
+    expect(calls[0].init.method).toBe('POST');
+    expect(calls[0].init.headers.Authorization).toBe(`Basic ${Buffer.from('ada:pässword').toString('base64')}`);
+    expect(JSON.parse(calls[0].init.body!)).toEqual({ todo_item: { content: 'x', responsible_party: 'c12' } });
+  });
+
+  it('token credentials use token:X; reorder sends an array of {id}', async () => {
+    const { client, calls } = fake(200, '[]');
+    client.setCredentials({ token: 'abc' });
+    await client.reorderTodoItems(9, [3, 1, 2]);
+    expect(calls[0].init.headers.Authorization).toBe(`Basic ${Buffer.from('abc:X').toString('base64')}`);
+    expect(JSON.parse(calls[0].init.body!)).toEqual([{ id: 3 }, { id: 1 }, { id: 2 }]);
+  });
+
+  it('report query: compact dates, unset filters dropped', async () => {
+    const { client, calls } = fake(200, '[]');
+    await client.timeReport({ from: '2024-03-01', to: '2024-03-31', subject_id: 4, filter_project_id: undefined });
+    expect(calls[0].url).toBe('http://h:1/time_entries/report.json?from=20240301&to=20240331&subject_id=4');
+  });
+
+  it('throws ApiError with the server messages on non-2xx', async () => {
+    const { client } = fake(422, '{"errors":["Content can\'t be blank"]}');
+    const e = await client.createTodoItem(1, { content: '' }).catch((x) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.status).toBe(422);
+    expect(e.messages).toEqual(["Content can't be blank"]);
+  });
+
+  it('empty 200 body (delete) resolves; network failure is status 0', async () => {
+    await expect(fake(200, '').client.deletePost(1)).resolves.toBeUndefined();
+    const c = new BivouacClient({ fetch: async () => { throw new Error('refused'); }, base64: (s) => s });
+    const e = await c.me().catch((x) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.status).toBe(0);
+  });
+
+  it('comment pages read X-Count and X-Continued-At', async () => {
+    const { client } = fake(200, '[]', { 'x-count': '120', 'x-continued-at': '/posts/1/comments.xml?threshold=7' });
+    expect(await client.comments('posts', 1)).toEqual({ comments: [], count: 120, continuedAt: '/posts/1/comments.xml?threshold=7' });
+  });
+});

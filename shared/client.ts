@@ -1,0 +1,381 @@
+// The typed API client: the renderer (and any local tool) talks to a Bivouac server only through
+// this module, over the public JSON representation of the contract (§8.14, `.json` routes).
+//
+// No Node, no DOM: the caller passes a `fetch`-like function and a base64 encoder.
+// Record interfaces mirror the registry (shared/registry.ts): their keys are the registry's
+// element names with `-` replaced by `_`. `RECORD_KEYS` lists them at runtime and a unit test
+// (shared/client.test.ts) checks them against the registry, so the two cannot drift.
+
+import type { ResourceKey, WireRecord } from './registry.ts';
+
+// ---- record types (keys = registry field names with `_`) -----------------------------------
+
+export interface NamedRef { id: number; name: string }
+
+export interface Company {
+  address_one: string | null; address_two: string | null; can_see_private: boolean; city: string | null;
+  country: string | null; id: number; name: string; phone_number_fax: string | null; phone_number_office: string | null;
+  state: string | null; time_zone_id: string | null; url_name?: string | null; web_address: string | null; zip: string | null;
+}
+
+export interface Person {
+  administrator?: boolean; avatar_url: string | null; client_id: number; company_id: number; created_at: string;
+  email_address: string; first_name: string; id: number; im_handle: string | null; im_service: string | null;
+  last_name: string; phone_number_fax: string | null; phone_number_home: string | null; phone_number_mobile: string | null;
+  phone_number_office: string | null; phone_number_office_ext: string | null; time_zone_name: string; title: string;
+  token?: string; updated_at: string; user_name?: string;
+}
+
+export type ProjectStatus = 'active' | 'on_hold' | 'archived';
+export interface Project {
+  announcement?: string | null; company: NamedRef; created_on: string; id: number; last_changed_on: string; name: string;
+  show_announcement?: boolean; show_writeboards?: boolean; start_page?: string; status: ProjectStatus;
+}
+
+export interface Category { elements_count: number; id: number; name: string; project_id: number; type: 'post' | 'attachment' }
+
+export interface Post {
+  attachments_count: number; author_id: number; author_name: string; body: string; category_id: number | null;
+  commented_at: string | null; comments_count: number; display_body: string; display_extended_body: string | null;
+  extended_body: string; id: number; milestone_id: number; posted_on: string; private?: boolean; project_id: number;
+  title: string; use_textile: boolean;
+}
+
+/** The summary form of a post (archive routes). */
+export interface PostSummary {
+  attachments_count: number; author_name: string; category?: { id: number; name: string; type: string };
+  commented_at: string | null; id: number; posted_on: string; title: string;
+}
+
+export type CommentableKind = 'posts' | 'milestones' | 'todo_items';
+export interface Comment {
+  attachments_count: number; author_id: number; author_name: string; body: string; commentable_id: number;
+  commentable_type: 'Post' | 'Milestone' | 'TodoItem'; created_at: string; emailed_from: string | null; id: number;
+  post_id?: number; posted_on: string; private?: boolean;
+}
+
+export interface Milestone {
+  commented_at: string | null; comments_count: number; completed: boolean; completed_at?: string; completed_on?: string;
+  completer_id?: number; completer_name?: string; created_on: string; creator_id: number; creator_name: string;
+  deadline: string; id: number; private?: boolean; project_id: number; responsible_party_id?: number;
+  responsible_party_type?: 'Person' | 'Company'; responsible_party_name?: string; title: string; wants_notification: boolean;
+}
+
+export interface TodoItem {
+  comments_count: number; commented_at: string | null; completed: boolean; completed_at?: string; completed_on?: string;
+  completer_id?: number; completer_name?: string; content: string; created_at: string; created_on: string;
+  creator_id: number; creator_name: string; due_at?: string; id: number; position: number;
+  responsible_party_id?: number; responsible_party_type?: 'Person' | 'Company'; responsible_party_name?: string;
+  todo_list_id: number; updated_at: string;
+}
+
+export interface TodoList {
+  completed_count: number; description: string; id: number; milestone_id: number | null; name: string; position: number;
+  private?: boolean; project_id: number; tracked: boolean; uncompleted_count: number; complete: boolean; completed: boolean;
+  todo_items?: TodoItem[];
+}
+
+export interface TimeEntry {
+  date: string; description: string; hours: number; id: number; person_id: number; person_name: string;
+  private?: boolean; project_id: number; todo_item_id: number | null;
+}
+
+/** Record interface per registry resource. */
+export interface Records {
+  company: Company; person: Person; project: Project; category: Category; post: Post; comment: Comment;
+  milestone: Milestone; todoList: TodoList; todoItem: TodoItem; timeEntry: TimeEntry;
+}
+
+// Runtime key lists; `Exhaustive` makes the compiler refuse a list that misses an interface key.
+type Exhaustive<T, K extends readonly (keyof T)[]> = Exclude<keyof T, K[number]> extends never ? K : never;
+const keys = <T>() => <const K extends readonly (keyof T)[]>(k: Exhaustive<T, K>): readonly string[] => k as readonly string[];
+
+export const RECORD_KEYS: { readonly [R in ResourceKey]: readonly string[] } = {
+  company: keys<Company>()(['address_one', 'address_two', 'can_see_private', 'city', 'country', 'id', 'name', 'phone_number_fax',
+    'phone_number_office', 'state', 'time_zone_id', 'url_name', 'web_address', 'zip']),
+  person: keys<Person>()(['administrator', 'avatar_url', 'client_id', 'company_id', 'created_at', 'email_address', 'first_name', 'id',
+    'im_handle', 'im_service', 'last_name', 'phone_number_fax', 'phone_number_home', 'phone_number_mobile', 'phone_number_office',
+    'phone_number_office_ext', 'time_zone_name', 'title', 'token', 'updated_at', 'user_name']),
+  project: keys<Project>()(['announcement', 'company', 'created_on', 'id', 'last_changed_on', 'name', 'show_announcement',
+    'show_writeboards', 'start_page', 'status']),
+  category: keys<Category>()(['elements_count', 'id', 'name', 'project_id', 'type']),
+  post: keys<Post>()(['attachments_count', 'author_id', 'author_name', 'body', 'category_id', 'commented_at', 'comments_count',
+    'display_body', 'display_extended_body', 'extended_body', 'id', 'milestone_id', 'posted_on', 'private', 'project_id', 'title',
+    'use_textile']),
+  comment: keys<Comment>()(['attachments_count', 'author_id', 'author_name', 'body', 'commentable_id', 'commentable_type',
+    'created_at', 'emailed_from', 'id', 'post_id', 'posted_on', 'private']),
+  milestone: keys<Milestone>()(['commented_at', 'comments_count', 'completed', 'completed_at', 'completed_on', 'completer_id',
+    'completer_name', 'created_on', 'creator_id', 'creator_name', 'deadline', 'id', 'private', 'project_id',
+    'responsible_party_id', 'responsible_party_type', 'responsible_party_name', 'title', 'wants_notification']),
+  todoList: keys<TodoList>()(['completed_count', 'description', 'id', 'milestone_id', 'name', 'position', 'private', 'project_id',
+    'tracked', 'uncompleted_count', 'complete', 'completed', 'todo_items']),
+  todoItem: keys<TodoItem>()(['comments_count', 'commented_at', 'completed', 'completed_at', 'completed_on', 'completer_id',
+    'completer_name', 'content', 'created_at', 'created_on', 'creator_id', 'creator_name', 'due_at', 'id', 'position',
+    'responsible_party_id', 'responsible_party_type', 'responsible_party_name', 'todo_list_id', 'updated_at']),
+  timeEntry: keys<TimeEntry>()(['date', 'description', 'hours', 'id', 'person_id', 'person_name', 'private', 'project_id',
+    'todo_item_id']),
+};
+
+export const POST_SUMMARY_KEYS: readonly string[] =
+  keys<PostSummary>()(['attachments_count', 'author_name', 'category', 'commented_at', 'id', 'posted_on', 'title']);
+
+// ---- inputs (keys = the registry's writable input names with `_`) ----------------------------
+
+export interface ProjectInput { name?: string; status?: ProjectStatus; announcement?: string | null; start_page?: string; show_writeboards?: boolean; show_announcement?: boolean }
+export interface CategoryInput { name?: string; type?: 'post' | 'attachment' }
+export interface PostInput { title?: string; body?: string; extended_body?: string; category_id?: number | null; milestone_id?: number | null; use_textile?: boolean; private?: boolean }
+export interface CommentInput { body?: string; private?: boolean }
+export interface TodoListInput { name?: string; description?: string; milestone_id?: number | null; private?: boolean; tracked?: boolean }
+/** `responsible_party`: a person id (`"4"`), `c` + company id (`"c12"`), or `""` for nobody. `due_at`: date or datetime, `""` clears. */
+export interface TodoItemInput { content?: string; due_at?: string; responsible_party?: string }
+export interface TimeEntryInput { date?: string; hours?: number | string; description?: string; person_id?: number; todo_item_id?: number | null; private?: boolean }
+
+export const INPUT_KEYS: { readonly [R in Exclude<ResourceKey, 'company' | 'person' | 'milestone'>]: readonly string[] } = {
+  project: keys<ProjectInput>()(['name', 'status', 'announcement', 'start_page', 'show_writeboards', 'show_announcement']),
+  category: keys<CategoryInput>()(['name', 'type']),
+  post: keys<PostInput>()(['title', 'body', 'extended_body', 'category_id', 'milestone_id', 'use_textile', 'private']),
+  comment: keys<CommentInput>()(['body', 'private']),
+  todoList: keys<TodoListInput>()(['name', 'description', 'milestone_id', 'private', 'tracked']),
+  todoItem: keys<TodoItemInput>()(['content', 'due_at', 'responsible_party']),
+  timeEntry: keys<TimeEntryInput>()(['date', 'hours', 'description', 'person_id', 'todo_item_id', 'private']),
+};
+
+// ---- transport ------------------------------------------------------------------------------
+
+/** The part of a fetch Response the client uses. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+export interface HttpInit { method: string; headers: Record<string, string>; body?: string }
+export type HttpFetch = (url: string, init: HttpInit) => Promise<HttpResponse>;
+
+export type Credentials = { readonly user: string; readonly password: string } | { readonly token: string };
+
+export interface ClientOptions {
+  /** Server root, e.g. `http://127.0.0.1:4817`; `''` for the page's own origin. */
+  readonly baseUrl?: string;
+  readonly fetch: HttpFetch;
+  /** base64 of the UTF-8 bytes of a string (for HTTP Basic). */
+  readonly base64: (text: string) => string;
+  readonly credentials?: Credentials | null;
+}
+
+/** A non-2xx answer (or status 0 when the server could not be reached). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly messages: readonly string[];
+  constructor(status: number, messages: readonly string[]) {
+    super(messages.length ? messages.join('; ') : `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.messages = messages;
+  }
+}
+
+export interface Page<T> { readonly items: T[]; readonly headers: { get(name: string): string | null } }
+export interface CommentPage { readonly comments: Comment[]; readonly count: number; readonly continuedAt: string | null }
+export interface TimePage { readonly entries: TimeEntry[]; readonly records: number; readonly pages: number; readonly page: number }
+
+export interface ReportFilters {
+  /** `YYYY-MM-DD` or `YYYYMMDD`; inclusive. */
+  from?: string; to?: string;
+  subject_id?: number; todo_item_id?: number; filter_project_id?: number; filter_company_id?: number;
+}
+
+export type TodoListFilter = 'all' | 'pending' | 'finished';
+
+type Query = Record<string, string | number | undefined | null>;
+const qs = (q: Query): string => {
+  const parts = Object.entries(q).filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+};
+const compactDate = (d: string | undefined): string | undefined => (d ? d.replace(/-/g, '') : undefined);
+
+/** Wrap an input in its record element name (§8.14): `{"todo_item": {...}}`; undefined fields dropped. */
+function wrap(element: string, input: object): string {
+  const rec: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) if (v !== undefined) rec[k] = v;
+  return JSON.stringify({ [element]: rec });
+}
+
+export class BivouacClient {
+  private readonly base: string;
+  private readonly doFetch: HttpFetch;
+  private readonly b64: (s: string) => string;
+  private auth: string | null = null;
+
+  constructor(opts: ClientOptions) {
+    this.base = (opts.baseUrl ?? '').replace(/\/+$/, '');
+    this.doFetch = opts.fetch;
+    this.b64 = opts.base64;
+    this.setCredentials(opts.credentials ?? null);
+  }
+
+  setCredentials(c: Credentials | null): void {
+    if (!c) { this.auth = null; return; }
+    const pair = 'token' in c ? `${c.token}:X` : `${c.user}:${c.password}`;
+    this.auth = `Basic ${this.b64(pair)}`;
+  }
+
+  get signedIn(): boolean { return this.auth !== null; }
+
+  /** One request; JSON in and out. Returns the parsed body (null for an empty one) and headers. */
+  async request<T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: HttpResponse['headers'] }> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (this.auth) headers.Authorization = this.auth;
+    const init: HttpInit = { method, headers };
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json; charset=utf-8';
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    let res: HttpResponse;
+    try {
+      res = await this.doFetch(this.base + path, init);
+    } catch (e) {
+      throw new ApiError(0, [`Cannot reach the local service (${(e as Error).message ?? 'network error'})`]);
+    }
+    const text = await res.text();
+    let data: unknown = null;
+    if (text.trim() !== '') {
+      try { data = JSON.parse(text); } catch { data = null; }
+    }
+    if (res.status < 200 || res.status > 299) {
+      const errs = data && typeof data === 'object' && Array.isArray((data as { errors?: unknown }).errors)
+        ? ((data as { errors: unknown[] }).errors).map(String)
+        : [text.trim() && !text.trimStart().startsWith('<') ? text.trim() : `The server answered ${res.status}`];
+      throw new ApiError(res.status, errs);
+    }
+    return { data: data as T, headers: res.headers };
+  }
+
+  private async get<T>(path: string): Promise<T> { return (await this.request<T>('GET', path)).data; }
+  private async send<T>(method: string, path: string, body?: unknown): Promise<T> { return (await this.request<T>(method, path, body)).data; }
+
+  // -- people, companies, projects
+  me(): Promise<Person> { return this.get('/me.json'); }
+  people(): Promise<Person[]> { return this.get('/people.json'); }
+  person(id: number): Promise<Person> { return this.get(`/people/${id}.json`); }
+  companies(): Promise<Company[]> { return this.get('/companies.json'); }
+  company(id: number): Promise<Company> { return this.get(`/companies/${id}.json`); }
+  projects(): Promise<Project[]> { return this.get('/projects.json'); }
+  project(id: number): Promise<Project> { return this.get(`/projects/${id}.json`); }
+  projectPeople(projectId: number): Promise<Person[]> { return this.get(`/projects/${projectId}/people.json`); }
+  projectCompanies(projectId: number): Promise<Company[]> { return this.get(`/projects/${projectId}/companies.json`); }
+  createProject(input: ProjectInput): Promise<Project> { return this.send('POST', '/projects.json', wrap('project', input)); }
+  updateProject(id: number, input: ProjectInput): Promise<Project> { return this.send('PUT', `/projects/${id}.json`, wrap('project', input)); }
+
+  // -- categories
+  categories(projectId: number, type?: 'post' | 'attachment'): Promise<Category[]> {
+    return this.get(`/projects/${projectId}/categories.json${qs({ type })}`);
+  }
+  createCategory(projectId: number, input: CategoryInput): Promise<Category> {
+    return this.send('POST', `/projects/${projectId}/categories.json`, wrap('category', { type: 'post', ...input }));
+  }
+  updateCategory(id: number, input: CategoryInput): Promise<Category> { return this.send('PUT', `/categories/${id}.json`, wrap('category', input)); }
+  async deleteCategory(id: number): Promise<void> { await this.send('DELETE', `/categories/${id}.json`); }
+
+  // -- posts
+  /** 25 newest posts from offset `n`, optionally of one category. */
+  posts(projectId: number, opts: { n?: number; categoryId?: number | null } = {}): Promise<Post[]> {
+    const base = opts.categoryId ? `/projects/${projectId}/cat/${opts.categoryId}/posts.json` : `/projects/${projectId}/posts.json`;
+    return this.get(base + qs({ n: opts.n || undefined }));
+  }
+  postsArchive(projectId: number, categoryId?: number | null): Promise<PostSummary[]> {
+    return this.get(categoryId ? `/projects/${projectId}/cat/${categoryId}/posts/archive.json` : `/projects/${projectId}/posts/archive.json`);
+  }
+  post(id: number): Promise<Post> { return this.get(`/posts/${id}.json`); }
+  createPost(projectId: number, input: PostInput): Promise<Post> { return this.send('POST', `/projects/${projectId}/posts.json`, wrap('post', input)); }
+  updatePost(id: number, input: PostInput): Promise<Post> { return this.send('PUT', `/posts/${id}.json`, wrap('post', input)); }
+  async deletePost(id: number): Promise<void> { await this.send('DELETE', `/posts/${id}.json`); }
+
+  // -- comments
+  async comments(kind: CommentableKind, id: number, threshold?: number): Promise<CommentPage> {
+    const r = await this.request<Comment[]>('GET', `/${kind}/${id}/comments.json${qs({ threshold })}`);
+    return { comments: r.data, count: Number(r.headers.get('X-Count') ?? r.data.length), continuedAt: r.headers.get('X-Continued-At') };
+  }
+  /** Every visible comment, following `continued-at` pages. */
+  async allComments(kind: CommentableKind, id: number): Promise<Comment[]> {
+    let page = await this.comments(kind, id);
+    const out = [...page.comments];
+    while (page.continuedAt) {
+      const t = /threshold=(\d+)/.exec(page.continuedAt);
+      if (!t) break;
+      page = await this.comments(kind, id, Number(t[1]));
+      out.unshift(...page.comments);
+    }
+    return out;
+  }
+  comment(id: number): Promise<Comment> { return this.get(`/comments/${id}.json`); }
+  createComment(kind: CommentableKind, id: number, input: CommentInput): Promise<Comment> {
+    return this.send('POST', `/${kind}/${id}/comments.json`, wrap('comment', input));
+  }
+  updateComment(id: number, input: CommentInput): Promise<Comment> { return this.send('PUT', `/comments/${id}.json`, wrap('comment', input)); }
+  async deleteComment(id: number): Promise<void> { await this.send('DELETE', `/comments/${id}.json`); }
+
+  // -- milestones (legacy action routes; the `.json` twin of the `list.xml` extension)
+  milestones(projectId: number, find?: 'all' | 'late' | 'upcoming' | 'completed'): Promise<Milestone[]> {
+    return this.get(`/projects/${projectId}/milestones/list.json${qs({ find })}`);
+  }
+
+  // -- todo lists
+  todoLists(projectId: number, filter: TodoListFilter = 'all'): Promise<TodoList[]> {
+    return this.get(`/projects/${projectId}/todo_lists.json${qs({ filter: filter === 'all' ? undefined : filter })}`);
+  }
+  /** Lists with uncompleted items assigned to a party across projects (`""` = unassigned; absent = the caller). */
+  assignedTodoLists(responsibleParty?: string): Promise<TodoList[]> {
+    return this.get(`/todo_lists.json${responsibleParty === undefined ? '' : `?responsible_party=${encodeURIComponent(responsibleParty)}`}`);
+  }
+  /** One list with all its items. */
+  todoList(id: number): Promise<TodoList> { return this.get(`/todo_lists/${id}.json`); }
+  createTodoList(projectId: number, input: TodoListInput): Promise<TodoList> {
+    return this.send('POST', `/projects/${projectId}/todo_lists.json`, wrap('todo_list', input));
+  }
+  updateTodoList(id: number, input: TodoListInput): Promise<TodoList> { return this.send('PUT', `/todo_lists/${id}.json`, wrap('todo_list', input)); }
+  async deleteTodoList(id: number): Promise<void> { await this.send('DELETE', `/todo_lists/${id}.json`); }
+  /** The listed lists take positions 1..k; answers all lists in the new order. */
+  reorderTodoLists(projectId: number, ids: readonly number[]): Promise<TodoList[]> {
+    return this.send('POST', `/projects/${projectId}/todo_lists/reorder.json`, ids.map((id) => ({ id })));
+  }
+
+  // -- todo items
+  todoItems(listId: number): Promise<TodoItem[]> { return this.get(`/todo_lists/${listId}/todo_items.json`); }
+  todoItem(id: number): Promise<TodoItem> { return this.get(`/todo_items/${id}.json`); }
+  createTodoItem(listId: number, input: TodoItemInput): Promise<TodoItem> {
+    return this.send('POST', `/todo_lists/${listId}/todo_items.json`, wrap('todo_item', input));
+  }
+  updateTodoItem(id: number, input: TodoItemInput): Promise<TodoItem> { return this.send('PUT', `/todo_items/${id}.json`, wrap('todo_item', input)); }
+  async deleteTodoItem(id: number): Promise<void> { await this.send('DELETE', `/todo_items/${id}.json`); }
+  completeTodoItem(id: number): Promise<TodoItem> { return this.send('PUT', `/todo_items/${id}/complete.json`); }
+  uncompleteTodoItem(id: number): Promise<TodoItem> { return this.send('PUT', `/todo_items/${id}/uncomplete.json`); }
+  /** Items take positions 1..k in this order; an id from another list of the project moves that item here. */
+  reorderTodoItems(listId: number, ids: readonly number[]): Promise<TodoItem[]> {
+    return this.send('POST', `/todo_lists/${listId}/todo_items/reorder.json`, ids.map((id) => ({ id })));
+  }
+
+  // -- time entries
+  async timeEntries(projectId: number, page = 1): Promise<TimePage> {
+    const r = await this.request<TimeEntry[]>('GET', `/projects/${projectId}/time_entries.json${qs({ page: page > 1 ? page : undefined })}`);
+    const h = (n: string, d: number) => Number(r.headers.get(n) ?? d);
+    return { entries: r.data, records: h('X-Records', r.data.length), pages: h('X-Pages', 1), page: h('X-Page', page) };
+  }
+  todoItemTimeEntries(itemId: number): Promise<TimeEntry[]> { return this.get(`/todo_items/${itemId}/time_entries.json`); }
+  timeEntry(id: number): Promise<TimeEntry> { return this.get(`/time_entries/${id}.json`); }
+  createTimeEntry(projectId: number, input: TimeEntryInput): Promise<TimeEntry> {
+    return this.send('POST', `/projects/${projectId}/time_entries.json`, wrap('time_entry', input));
+  }
+  updateTimeEntry(id: number, input: TimeEntryInput): Promise<TimeEntry> { return this.send('PUT', `/time_entries/${id}.json`, wrap('time_entry', input)); }
+  async deleteTimeEntry(id: number): Promise<void> { await this.send('DELETE', `/time_entries/${id}.json`); }
+  /** All visible entries matching every given filter (dates inclusive). */
+  timeReport(f: ReportFilters = {}): Promise<TimeEntry[]> {
+    return this.get(`/time_entries/report.json${qs({
+      from: compactDate(f.from), to: compactDate(f.to), subject_id: f.subject_id, todo_item_id: f.todo_item_id,
+      filter_project_id: f.filter_project_id, filter_company_id: f.filter_company_id,
+    })}`);
+  }
+}
+
+/** Narrow a loosely typed wire record (tests, tools) to a record interface. */
+export const asRecord = <R extends ResourceKey>(_r: R, rec: WireRecord): Records[R] => rec as unknown as Records[R];
