@@ -126,7 +126,9 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
   const method = req.method as Method;
   const handler = spec.any ?? spec[method]!;
   let root: XNode | null = null;
-  if (spec.body) {
+  // Resource routes read a body only on POST and PUT (creates, updates, reorders); their GET and
+  // DELETE ignore any body (§2.5). Action routes with a body read it whatever the method.
+  if (spec.body && (spec.style === 'action' || method === 'POST' || method === 'PUT')) {
     const buf = Buffer.isBuffer(req.body) ? req.body : method === 'GET' ? await readRaw(req) : undefined;
     root = parseBody(buf, req.headers['content-type']);
   }
