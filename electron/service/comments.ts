@@ -1,0 +1,133 @@
+// Comment operations (contract §8.6): comments on posts, milestones and todo items.
+// Visibility per §5.2 (clients never see private comments nor comments of private parents);
+// update/delete/edit.xml: the author or an administrator (§5.5). Pagination per §6.3.
+
+import { RESOURCES } from '../../shared/registry.ts';
+import { fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
+import { toColumns, validate } from '../../shared/values.ts';
+import {
+  commentIdsOf, countComments, getComment, getParent, isCommentOf, listComments, type CommentableType,
+} from '../store/queries/comments.ts';
+import { ApiError, badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
+import { blankTemplate, filledTemplate, type Template } from './templates.ts';
+import type { Row, Writer } from '../store/types.ts';
+
+const R = RESOURCES.comment;
+export const PAGE = 50;
+
+/** The `{kind}` path words (§8.6) and the parent types they name. */
+export const KINDS = { posts: 'Post', milestones: 'Milestone', todo_items: 'TodoItem' } as const satisfies Record<string, CommentableType>;
+export type Kind = keyof typeof KINDS;
+
+export interface Page { readonly rows: Row[]; readonly count: number; readonly continuedAt?: string }
+
+const NAMES: Record<CommentableType, string> = { Post: 'Post', Milestone: 'Milestone', TodoItem: 'Todo item' };
+
+async function parent(ctx: Ctx, type: CommentableType, id: number): Promise<{ id: number; project_id: number }> {
+  const p = await getParent(ctx.store, ctx.caller, type, id);
+  if (!p) throw notFound(NAMES[type]);
+  return p;
+}
+
+const digits = (s: string): boolean => /^\d{1,16}$/.test(s) && Number(s) > 0 && Number(s) <= Number.MAX_SAFE_INTEGER;
+
+/** `GET /{kind}/{id}/comments.xml`: the 50 most recent visible comments (older than `threshold`), oldest first. */
+export async function page(ctx: Ctx, kind: Kind, parentId: number, threshold: string | undefined): Promise<Page> {
+  if (threshold !== undefined && !/^\d+$/.test(threshold)) throw badRequest('threshold must be a comment id');
+  const type = KINDS[kind];
+  await parent(ctx, type, parentId);
+  let before: number | undefined;
+  if (threshold !== undefined) {
+    before = Number(threshold);
+    if (!digits(threshold) || !(await isCommentOf(ctx.store, ctx.caller, type, parentId, before))) throw notFound('Comment');
+  }
+  const rows = await listComments(ctx.store, ctx.caller, type, parentId, { limit: PAGE, before });
+  const count = await countComments(ctx.store, ctx.caller, type, parentId);
+  const oldest = rows.length ? Number(rows[0].id) : undefined;
+  const older = oldest !== undefined && (await countComments(ctx.store, ctx.caller, type, parentId, oldest)) > 0;
+  return { rows, count, continuedAt: older ? `/${kind}/${parentId}/comments.xml?threshold=${oldest}` : undefined };
+}
+
+/** `/msg/comments/{id}`: every visible comment of a visible post, oldest first. */
+export async function ofPost(ctx: Ctx, postId: number): Promise<Row[]> {
+  await parent(ctx, 'Post', postId);
+  return listComments(ctx.store, ctx.caller, 'Post', postId);
+}
+
+/** A visible comment, or 404. */
+export async function get(ctx: Ctx, id: number): Promise<Row> {
+  const c = await getComment(ctx.store, ctx.caller, id);
+  if (!c) throw notFound('Comment');
+  return c;
+}
+
+/** A comment the caller may change: the author or an administrator (403). */
+async function editable(ctx: Ctx, id: number): Promise<Row> {
+  const c = await get(ctx, id);
+  if (!ctx.caller.admin && Number(c.author_id) !== ctx.caller.id) throw forbidden('Only the author or an administrator can change this comment');
+  return c;
+}
+
+export async function create(ctx: Ctx, type: CommentableType, parentId: number, root: XNode | null): Promise<Row> {
+  const p = await parent(ctx, type, parentId);
+  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  check(v.errors);
+  const id = await ctx.store.write((w) => w.insert('comments', {
+    ...toColumns(v.values), author_id: ctx.caller.id, commentable_type: type, commentable_id: parentId,
+    created_at: w.now, project_id: p.project_id,
+  }, p.project_id));
+  return get(ctx, id);
+}
+
+/**
+ * A record-selecting id from the body (§2.6): missing or empty is 422; not an id, unknown or
+ * invisible is 404 (checked by the caller).
+ */
+export function selectingId(root: XNode | null, rec: XNode | null, name: string, label: string): number {
+  const node = fieldNode(root, rec, name);
+  if (!node || node.nil || (!node.children.length && node.text.trim() === '')) throw new ApiError(422, [`${label} can't be blank`]);
+  const t = node.text.trim();
+  if (node.children.length || !digits(t)) throw notFound(label);
+  return Number(t);
+}
+
+/** `/msg/create_comment`: the parent post comes from `post-id`. */
+export async function createOnPost(ctx: Ctx, root: XNode | null): Promise<Row> {
+  const postId = selectingId(root, recordElement(root, R.recordNames), 'post-id', 'Post');
+  return create(ctx, 'Post', postId, root);
+}
+
+export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+  const c = await editable(ctx, id);
+  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  check(v.errors);
+  if (v.values.size) await ctx.store.write((w) => w.update('comments', id, toColumns(v.values), Number(c.project_id)));
+  return get(ctx, id);
+}
+
+/** `/msg/update_comment`: the comment comes from `comment-id`. */
+export async function updateSelected(ctx: Ctx, root: XNode | null): Promise<Row> {
+  const id = selectingId(root, recordElement(root, R.recordNames), 'comment-id', 'Comment');
+  return update(ctx, id, root);
+}
+
+/** Delete a comment; answers it as it was just before. */
+export async function remove(ctx: Ctx, id: number): Promise<Row> {
+  const c = await editable(ctx, id);
+  await ctx.store.write((w) => w.remove('comments', id, Number(c.project_id)));
+  return c;
+}
+
+/** Delete every comment of a parent, inside the parent's delete transaction (§8.5, §8.7, §8.9). */
+export async function deleteCommentsOf(w: Writer, type: CommentableType, parentId: number, projectId: number): Promise<void> {
+  for (const id of await commentIdsOf(w, type, parentId)) await w.remove('comments', id, projectId);
+}
+
+export async function newTemplate(ctx: Ctx, type: CommentableType, parentId: number): Promise<Template> {
+  await parent(ctx, type, parentId);
+  return blankTemplate(R, ctx.caller);
+}
+
+export async function editTemplate(ctx: Ctx, id: number): Promise<Template> {
+  return filledTemplate(R, ctx.caller, await editable(ctx, id));
+}

@@ -1,0 +1,125 @@
+// Post operations (contract §8.5). display-body / display-extended-body are rendered here from
+// the stored body (never stored). Update, delete and edit.xml: the author or an administrator.
+
+import { RESOURCES } from '../../shared/registry.ts';
+import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
+import { toColumns, validate, type Validated } from '../../shared/values.ts';
+import { renderBody, renderExtended } from '../../shared/render.ts';
+import { getPost, isPostCategory, isProjectMilestone, listPosts } from '../store/queries/posts.ts';
+import { badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
+import * as projects from './projects.ts';
+import * as categories from './categories.ts';
+import { deleteCommentsOf } from './comments.ts';
+import { blankTemplate, filledTemplate, type Template } from './templates.ts';
+import type { Queryable, Row } from '../store/types.ts';
+
+const R = RESOURCES.post;
+export const PAGE = 25;
+
+/** Add the rendered bodies to a full post row. */
+function full(row: Row): Row {
+  row.display_body = renderBody(row.body as string | null);
+  row.display_extended_body = renderExtended(row.extended_body as string | null);
+  return row;
+}
+
+/** `?n=OFFSET` (§2.3, §6.3): decimal digits, default 0; anything else is 400. */
+export function parseOffset(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  if (!/^\d+$/.test(raw)) throw badRequest('n must be a number of posts to skip');
+  return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
+}
+
+/** `GET /projects/{id}/posts.xml` (and per category): 25 newest visible posts after skipping `n`. */
+export async function list(ctx: Ctx, projectId: number, n: string | undefined, categoryId?: number): Promise<Row[]> {
+  const offset = parseOffset(n);
+  if (categoryId !== undefined) await categories.inProject(ctx, projectId, categoryId);
+  else await projects.get(ctx, projectId);
+  const rows = await listPosts(ctx.store, ctx.caller, projectId, { categoryId, limit: PAGE, offset });
+  return rows.map(full);
+}
+
+/** Summary posts of a project (archive routes), all of them, optionally of one category. */
+export async function archive(ctx: Ctx, projectId: number, categoryId?: number): Promise<Row[]> {
+  if (categoryId !== undefined) await categories.inProject(ctx, projectId, categoryId);
+  else await projects.get(ctx, projectId);
+  return listPosts(ctx.store, ctx.caller, projectId, { categoryId, summary: true });
+}
+
+/**
+ * `/projects/{id}/msg/archive`: the optional selector `category-id` comes from the body's
+ * `<request>`, else from the query. Not digits: 400; not a category of the project: 404.
+ */
+export function archiveSelected(ctx: Ctx, projectId: number, root: XNode | null, query: string | undefined): Promise<Row[]> {
+  const node = root ? child(root, 'category-id') : undefined;
+  const fromBody = node && !node.nil && !node.children.length ? node.text.trim() : '';
+  const raw = fromBody !== '' ? fromBody : query?.trim() || undefined;
+  if (raw === undefined) return archive(ctx, projectId);
+  if (!/^\d+$/.test(raw)) throw badRequest('category-id must be a category id');
+  const id = Number(raw);
+  if (!(id > 0 && id <= Number.MAX_SAFE_INTEGER)) throw notFound('Category');
+  return archive(ctx, projectId, id);
+}
+
+/** A visible post, or 404. */
+export async function get(ctx: Ctx, id: number): Promise<Row> {
+  const p = await getPost(ctx.store, ctx.caller, id);
+  if (!p) throw notFound('Post');
+  return full(p);
+}
+
+/** A post the caller may change: its author or an administrator (403). */
+async function editable(ctx: Ctx, id: number): Promise<Row> {
+  const p = await get(ctx, id);
+  if (!ctx.caller.admin && Number(p.author_id) !== ctx.caller.id) throw forbidden('Only the author or an administrator can change this post');
+  return p;
+}
+
+/** category-id: a post category of the project; milestone-id: a milestone of the project (§2.6). */
+async function checkReferences(db: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> {
+  const cat = v.values.get('category-id');
+  if (typeof cat === 'number' && !(await isPostCategory(db, projectId, cat))) v.errors.push('Category is invalid');
+  const ms = v.values.get('milestone-id');
+  if (typeof ms === 'number' && !(await isProjectMilestone(db, ctx.caller, projectId, ms))) v.errors.push('Milestone is invalid');
+}
+
+export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+  await projects.get(ctx, projectId);
+  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  await checkReferences(ctx.store, ctx, projectId, v);
+  check(v.errors);
+  const id = await ctx.store.write((w) => w.insert('posts', {
+    ...toColumns(v.values), author_id: ctx.caller.id, project_id: projectId, posted_on: w.now,
+  }, projectId));
+  return get(ctx, id);
+}
+
+export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+  const p = await editable(ctx, id);
+  const projectId = Number(p.project_id);
+  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  await checkReferences(ctx.store, ctx, projectId, v);
+  check(v.errors);
+  if (v.values.size) await ctx.store.write((w) => w.update('posts', id, toColumns(v.values), projectId));
+  return get(ctx, id);
+}
+
+/** Delete a post and its comments; answers the post as it was just before. */
+export async function remove(ctx: Ctx, id: number): Promise<Row> {
+  const p = await editable(ctx, id);
+  const projectId = Number(p.project_id);
+  await ctx.store.write(async (w) => {
+    await deleteCommentsOf(w, 'Post', id, projectId);
+    await w.remove('posts', id, projectId);
+  });
+  return p;
+}
+
+export async function newTemplate(ctx: Ctx, projectId: number): Promise<Template> {
+  await projects.get(ctx, projectId);
+  return blankTemplate(R, ctx.caller);
+}
+
+export async function editTemplate(ctx: Ctx, id: number): Promise<Template> {
+  return filledTemplate(R, ctx.caller, await editable(ctx, id));
+}

@@ -1,0 +1,89 @@
+// Comment queries (contract §8.6). A comment is visible when its project is, and, for clients,
+// when neither the comment nor its parent is private (a todo item's privacy is its list's).
+// The count/newest fragments are shared with the parents' queries (posts, milestones, todo items).
+
+import type { Param, Queryable, Row } from '../types.ts';
+import type { Caller } from '../../service/context.ts';
+import { notPrivate, projectVisible } from './access.ts';
+
+export type CommentableType = 'Post' | 'Milestone' | 'TodoItem';
+
+/** `comments-count` of a parent whose id column is `idCol` (the parent itself is visible). */
+export const commentsCountSql = (type: CommentableType, idCol: string, c: Caller): string =>
+  `(SELECT COUNT(*) FROM comments cm WHERE cm.commentable_type = '${type}' AND cm.commentable_id = ${idCol} AND ${notPrivate('cm.private', c)})`;
+
+/** `commented-at` of a parent: creation time of its newest visible comment, or NULL. */
+export const commentedAtSql = (type: CommentableType, idCol: string, c: Caller): string =>
+  `(SELECT MAX(cm.created_at) FROM comments cm WHERE cm.commentable_type = '${type}' AND cm.commentable_id = ${idCol} AND ${notPrivate('cm.private', c)})`;
+
+/** The parent of comment alias `a` is private (todo items: their list). */
+const parentPrivate = (a: string): string => `CASE ${a}.commentable_type
+  WHEN 'Post' THEN (SELECT COALESCE(x.private, 0) FROM posts x WHERE x.id = ${a}.commentable_id)
+  WHEN 'Milestone' THEN (SELECT COALESCE(x.private, 0) FROM milestones x WHERE x.id = ${a}.commentable_id)
+  WHEN 'TodoItem' THEN (SELECT COALESCE(l.private, 0) FROM todo_items i JOIN todo_lists l ON l.id = i.todo_list_id WHERE i.id = ${a}.commentable_id)
+  ELSE 1 END`;
+
+const SELECT = `SELECT c.id, c.body, c.private, c.author_id, pe.first_name || ' ' || pe.last_name AS author_name,
+  c.commentable_id, c.commentable_type, c.created_at, c.created_at AS posted_on, NULL AS emailed_from,
+  CASE WHEN c.commentable_type = 'Post' THEN c.commentable_id END AS post_id, 0 AS attachments_count, c.project_id
+  FROM comments c JOIN people pe ON pe.id = c.author_id`;
+
+/** A comment the caller sees, whatever its parent. */
+export function getComment(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+  const p: Param[] = [id];
+  let where = `c.id = ? AND ${projectVisible('c.project_id', c, p)}`;
+  if (!c.firm) where += ` AND COALESCE(c.private, 0) = 0 AND ${parentPrivate('c')} = 0`;
+  return db.get(`${SELECT} WHERE ${where}`, p);
+}
+
+/** The parent record, when the caller sees it: its id and project. */
+export function getParent(db: Queryable, c: Caller, type: CommentableType, id: number): Promise<{ id: number; project_id: number } | undefined> {
+  const p: Param[] = [id];
+  switch (type) {
+    case 'Post':
+      return db.get(`SELECT x.id, x.project_id FROM posts x WHERE x.id = ? AND ${projectVisible('x.project_id', c, p)} AND ${notPrivate('x.private', c)}`, p);
+    case 'Milestone':
+      return db.get(`SELECT x.id, x.project_id FROM milestones x WHERE x.id = ? AND ${projectVisible('x.project_id', c, p)} AND ${notPrivate('x.private', c)}`, p);
+    case 'TodoItem':
+      return db.get(`SELECT i.id, l.project_id FROM todo_items i JOIN todo_lists l ON l.id = i.todo_list_id
+        WHERE i.id = ? AND ${projectVisible('l.project_id', c, p)} AND ${notPrivate('l.private', c)}`, p);
+  }
+}
+
+const ofParent = (c: Caller) => `c.commentable_type = ? AND c.commentable_id = ? AND ${notPrivate('c.private', c)}`;
+
+/**
+ * Visible comments of a (visible) parent, oldest first. With `limit`: the `limit` most recent
+ * ones, older than comment `before` when given.
+ */
+export async function listComments(
+  db: Queryable, c: Caller, type: CommentableType, parentId: number, opts: { limit?: number; before?: number } = {},
+): Promise<Row[]> {
+  const p: Param[] = [type, parentId];
+  let where = ofParent(c);
+  if (opts.before !== undefined) { where += ' AND c.id < ?'; p.push(opts.before); }
+  if (opts.limit === undefined) return db.all(`${SELECT} WHERE ${where} ORDER BY c.id`, p);
+  p.push(opts.limit);
+  const rows = await db.all(`${SELECT} WHERE ${where} ORDER BY c.id DESC LIMIT ?`, p);
+  return rows.reverse();
+}
+
+export async function countComments(db: Queryable, c: Caller, type: CommentableType, parentId: number, before?: number): Promise<number> {
+  const p: Param[] = [type, parentId];
+  let where = ofParent(c);
+  if (before !== undefined) { where += ' AND c.id < ?'; p.push(before); }
+  const r = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM comments c WHERE ${where}`, p);
+  return Number(r?.n ?? 0);
+}
+
+/** Is `id` a visible comment of this parent? */
+export async function isCommentOf(db: Queryable, c: Caller, type: CommentableType, parentId: number, id: number): Promise<boolean> {
+  const r = await db.get(`SELECT c.id FROM comments c WHERE c.id = ? AND ${ofParent(c)}`, [id, type, parentId]);
+  return r !== undefined;
+}
+
+/** Ids of every comment of a parent, private ones included (cascading deletes). */
+export async function commentIdsOf(db: Queryable, type: CommentableType, parentId: number): Promise<number[]> {
+  const rows = await db.all<{ id: number }>('SELECT id FROM comments WHERE commentable_type = ? AND commentable_id = ? ORDER BY id', [type, parentId]);
+  return rows.map((r) => Number(r.id));
+}

@@ -1,0 +1,53 @@
+// Post queries (contract §8.5): full and summary forms, newest first (§6.1), visibility (§5.2).
+
+import type { Param, Queryable, Row } from '../types.ts';
+import type { Caller } from '../../service/context.ts';
+import { notPrivate, projectVisible } from './access.ts';
+import { commentedAtSql, commentsCountSql } from './comments.ts';
+
+const full = (c: Caller): string => `SELECT p.id, p.title, p.body, p.extended_body, p.category_id, p.milestone_id,
+  p.use_textile, p.private, p.posted_on, p.project_id, p.author_id,
+  pe.first_name || ' ' || pe.last_name AS author_name, 0 AS attachments_count,
+  ${commentsCountSql('Post', 'p.id', c)} AS comments_count, ${commentedAtSql('Post', 'p.id', c)} AS commented_at
+  FROM posts p JOIN people pe ON pe.id = p.author_id`;
+
+const summary = (c: Caller): string => `SELECT p.id, p.title, p.posted_on, 0 AS attachments_count,
+  pe.first_name || ' ' || pe.last_name AS author_name, ${commentedAtSql('Post', 'p.id', c)} AS commented_at,
+  cat.id AS category_id, cat.name AS category_name, CASE WHEN cat.id IS NULL THEN NULL ELSE 'PostCategory' END AS category_type
+  FROM posts p JOIN people pe ON pe.id = p.author_id LEFT JOIN categories cat ON cat.id = p.category_id`;
+
+const ORDER = 'ORDER BY p.posted_on DESC, p.id DESC';
+
+export interface PostFilter {
+  readonly categoryId?: number;
+  /** Full posts only: page of `limit` after skipping `offset`. */
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly summary?: boolean;
+}
+
+/** Visible posts of a project (the project itself checked by the caller). */
+export function listPosts(db: Queryable, c: Caller, projectId: number, f: PostFilter = {}): Promise<Row[]> {
+  const p: Param[] = [projectId];
+  let where = `p.project_id = ? AND ${notPrivate('p.private', c)}`;
+  if (f.categoryId !== undefined) { where += ' AND p.category_id = ?'; p.push(f.categoryId); }
+  let page = '';
+  if (f.limit !== undefined) { page = ' LIMIT ? OFFSET ?'; p.push(f.limit, f.offset ?? 0); }
+  return db.all(`${f.summary ? summary(c) : full(c)} WHERE ${where} ${ORDER}${page}`, p);
+}
+
+/** A post the caller sees. */
+export function getPost(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+  const p: Param[] = [id];
+  return db.get(`${full(c)} WHERE p.id = ? AND ${projectVisible('p.project_id', c, p)} AND ${notPrivate('p.private', c)}`, p);
+}
+
+/** Is `id` a post category of the project? */
+export async function isPostCategory(db: Queryable, projectId: number, id: number): Promise<boolean> {
+  return (await db.get("SELECT id FROM categories WHERE id = ? AND project_id = ? AND type = 'post'", [id, projectId])) !== undefined;
+}
+
+/** Is `id` a milestone of the project that the caller sees? */
+export async function isProjectMilestone(db: Queryable, c: Caller, projectId: number, id: number): Promise<boolean> {
+  return (await db.get(`SELECT m.id FROM milestones m WHERE m.id = ? AND m.project_id = ? AND ${notPrivate('m.private', c)}`, [id, projectId])) !== undefined;
+}
