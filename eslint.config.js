@@ -1,0 +1,99 @@
+// ESLint 9 flat config. Not type-aware on purpose (fast): `npm run lint` = `eslint .`.
+// The layering of the code base (docs/architecture.md) is enforced by the local rule
+// `bivouac/layering` (eslint-rules/layering.js) plus no-restricted-globals.
+
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import layering from './eslint-rules/layering.js';
+
+const NODE_GLOBALS = ['process', 'Buffer', 'require', 'module', 'exports', '__dirname', '__filename', 'global', 'setImmediate', 'clearImmediate'];
+const DOM_GLOBALS = [
+  'window', 'document', 'navigator', 'location', 'history', 'localStorage', 'sessionStorage', 'indexedDB',
+  'self', 'alert', 'confirm', 'prompt', 'HTMLElement', 'Element', 'XMLHttpRequest', 'requestAnimationFrame', 'matchMedia',
+];
+const restrict = (names, why) => names.map((name) => ({ name, message: `${name} is not available here: ${why}` }));
+
+// What each layer may import: a top folder, '#node' (Node built-ins), '#electron' (the electron
+// package) or '#package' (any other npm package). The longest matching key wins.
+const SERVER_ONLY_PACKAGES = ['fastify', '@fastify/*', 'pg', 'autocannon', 'electron-builder', 'vite', 'vitest', '@playwright/test'];
+const LAYERS = {
+  shared: { allow: ['shared', '#package'], denyPackages: SERVER_ONLY_PACKAGES },
+  renderer: { allow: ['renderer', 'shared', '#package'], denyPackages: SERVER_ONLY_PACKAGES.filter((p) => p !== 'vite' && p !== 'vitest') },
+  // build tooling of the renderer runs in Node
+  'renderer/vite.config.ts': { allow: ['*'] },
+  electron: { allow: ['electron', 'shared', '#node', '#package'] },
+  // the Electron shell: the only files that may import the electron package
+  'electron/main.ts': { allow: ['electron', 'shared', '#node', '#package', '#electron'] },
+  // a sandboxed preload can require nothing but (parts of) electron
+  'electron/preload.ts': { allow: ['#electron'] },
+};
+
+// Unit tests of a layer run under Vitest in Node: they may also use Node and the test tooling.
+const TEST_LAYERS = Object.fromEntries(Object.entries(LAYERS).map(([k, v]) => [k, { allow: [...new Set([...v.allow, '#node', '#package'])] }]));
+
+const NODE_SCRIPT_GLOBALS = Object.fromEntries(
+  [...NODE_GLOBALS, 'console', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',
+    'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'structuredClone', 'performance', 'queueMicrotask']
+    .map((g) => [g, 'readonly']),
+);
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/', 'dist/', 'release/', 'test-results/', 'playwright-report/', '.data/', 'coverage/', 'bench/results/', '.ci/'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: NODE_SCRIPT_GLOBALS },
+  },
+  {
+    plugins: { bivouac: { rules: { layering } } },
+    rules: {
+      'bivouac/layering': ['error', { layers: LAYERS }],
+      // `_`-prefixed names are deliberately unused (handler signatures, destructuring).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      'no-unused-vars': 'off',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-var': 'error',
+      'prefer-const': ['error', { destructuring: 'all' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+    },
+  },
+  {
+    files: ['shared/**'],
+    rules: {
+      'no-restricted-globals': ['error',
+        ...restrict(DOM_GLOBALS, 'shared/ runs in Node and in the browser (no DOM)'),
+        ...restrict(NODE_GLOBALS, 'shared/ runs in Node and in the browser (no Node)')],
+    },
+  },
+  {
+    files: ['renderer/**'],
+    ignores: ['renderer/vite.config.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...restrict(NODE_GLOBALS.filter((g) => g !== 'process'), 'the renderer is a sandboxed web page (no Node)')],
+    },
+  },
+  {
+    files: ['electron/**'],
+    ignores: ['electron/main.ts', 'electron/preload.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...restrict(DOM_GLOBALS, 'electron/ is Node code (no DOM)')],
+    },
+  },
+  {
+    files: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'bivouac/layering': ['error', { layers: TEST_LAYERS }],
+      'no-restricted-globals': 'off',
+    },
+  },
+  {
+    files: ['tests/**', 'e2e/**', 'bench/**', '**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+);
