@@ -1,0 +1,175 @@
+// Todo list operations (contract §8.8): project lists with `filter` / `complete`, the
+// responsible-party view, one list with its items, create, update, delete, reorder, move.
+
+import { RESOURCES } from '../../shared/registry.ts';
+import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
+import { toColumns, validate, type Validated } from '../../shared/values.ts';
+import {
+  getList, itemIdsOfList, listsByIds, listsOfProject, nextListPosition, positionsOfProject,
+} from '../store/queries/todo-lists.ts';
+import { itemsOfList, openItemsOf, type PartyFilter } from '../store/queries/todo-items.ts';
+import { milestoneInProject } from '../store/queries/milestones.ts';
+import { badRequest, check, invalid, notFound, type Ctx } from './context.ts';
+import * as projects from './projects.ts';
+import { cascadeItems, moveTo, readIds, readTo, renumber } from './todo-items.ts';
+import { blankTemplate, filledTemplate, type Template } from './templates.ts';
+import type { Queryable, Row } from '../store/types.ts';
+
+const R = RESOURCES.todoList;
+
+/** `complete` (untyped) and `completed` follow uncompleted-count (an empty list is complete). */
+function finish(row: Row, items?: Row[]): Row {
+  const done = Number(row.uncompleted_count) === 0;
+  row.complete = done;
+  row.completed = done;
+  if (items) row.todo_items = items;
+  return row;
+}
+
+export type Filter = 'all' | 'pending' | 'finished';
+
+/** `filter` of GET /projects/{id}/todo_lists.xml (§8.8): other values 400. */
+export function parseFilter(v: string | undefined): Filter {
+  if (v === undefined || v === '' || v === 'all') return 'all';
+  if (v === 'pending' || v === 'finished') return v;
+  throw badRequest(`filter must be all, pending or finished (got "${v}")`);
+}
+
+/** The `complete` selector of /projects/{id}/todos/lists: body `<request>`, else the query. */
+export function completeSelector(root: XNode | null, query: string | undefined): Filter {
+  const node = child(root, 'complete');
+  const raw = node ? (node.nil ? '' : node.text.trim()) : (query ?? '').trim();
+  const t = raw.toLowerCase();
+  if (t === '') return 'all';
+  if (t === 'true' || t === '1') return 'finished';
+  if (t === 'false' || t === '0') return 'pending';
+  throw badRequest(`complete must be true, false, 1 or 0 (got "${raw}")`);
+}
+
+/** `responsible_party` of /todo_lists.xml: digits (person), c + digits (company), empty (unassigned). */
+export function parseResponsible(v: string | undefined, callerId: number): PartyFilter {
+  if (v === undefined) return { type: 'Person', id: callerId };
+  const t = v.trim();
+  if (t === '') return null;
+  if (/^\d{1,15}$/.test(t)) return { type: 'Person', id: Number(t) };
+  const m = /^c(\d{1,15})$/.exec(t);
+  if (m) return { type: 'Company', id: Number(m[1]) };
+  throw badRequest('responsible_party must be a person id, c followed by a company id, or empty');
+}
+
+/** A visible list, or 404. */
+export async function getVisible(ctx: Ctx, id: number): Promise<Row> {
+  const l = await getList(ctx.store, ctx.caller, id);
+  if (!l) throw notFound('Todo list');
+  return l;
+}
+
+/** The visible lists of a project, filtered (no items). */
+export async function list(ctx: Ctx, projectId: number, filter: Filter): Promise<Row[]> {
+  await projects.get(ctx, projectId);
+  const rows = (await listsOfProject(ctx.store, ctx.caller, projectId)).map((r) => finish(r));
+  if (filter === 'pending') return rows.filter((r) => !r.complete);
+  if (filter === 'finished') return rows.filter((r) => r.complete);
+  return rows;
+}
+
+/** The responsible-party view (§8.8): lists with open items assigned to the party, with those items. */
+export async function responsibleView(ctx: Ctx, party: PartyFilter): Promise<Row[]> {
+  const items = await openItemsOf(ctx.store, ctx.caller, party);
+  const byList = new Map<number, Row[]>();
+  for (const it of items) {
+    const k = Number(it.todo_list_id);
+    let a = byList.get(k);
+    if (!a) byList.set(k, (a = []));
+    a.push(it);
+  }
+  const lists = await listsByIds(ctx.store, ctx.caller, [...byList.keys()]);
+  return lists.map((l) => finish(l, byList.get(Number(l.id))!));
+}
+
+/** One list with all its items, by position. */
+export async function get(ctx: Ctx, id: number): Promise<Row> {
+  const l = await getVisible(ctx, id);
+  return finish(l, await itemsOfList(ctx.store, ctx.caller, id));
+}
+
+async function checkMilestone(db: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> {
+  const m = v.values.get('milestone-id');
+  if (m === undefined || m === null) return;
+  if (!await milestoneInProject(db, ctx.caller, projectId, m as number)) v.errors.push('Milestone is invalid');
+}
+
+export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+  await projects.get(ctx, projectId);
+  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  await checkMilestone(ctx.store, ctx, projectId, v);
+  check(v.errors);
+  const id = await ctx.store.write(async (w) => w.insert('todo_lists', {
+    ...toColumns(v.values), project_id: projectId, position: await nextListPosition(w, projectId),
+  }, projectId));
+  return finish(await getVisible(ctx, id));
+}
+
+export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+  const l = await getVisible(ctx, id);
+  const pid = Number(l.project_id);
+  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  await checkMilestone(ctx.store, ctx, pid, v);
+  check(v.errors);
+  if (v.values.size) await ctx.store.write((w) => w.update('todo_lists', id, toColumns(v.values), pid));
+  return finish(await getVisible(ctx, id));
+}
+
+/** Delete a list with its items (their comments go, their time entries stay unlinked). Answers it as it was, with its items. */
+export async function remove(ctx: Ctx, id: number): Promise<Row> {
+  const before = await get(ctx, id);
+  const pid = Number(before.project_id);
+  await ctx.store.write(async (w) => {
+    const itemIds = (await itemIdsOfList(w, id)).map((r) => Number(r.id));
+    await cascadeItems(w, itemIds, pid);
+    for (const i of itemIds) await w.remove('todo_items', i, pid);
+    await w.remove('todo_lists', id, pid);
+    const rows = await positionsOfProject(w, pid);
+    await renumber(w, 'todo_lists', rows.map((r) => Number(r.id)), new Map(rows.map((r) => [Number(r.id), Number(r.position)])), pid);
+  });
+  return before;
+}
+
+/** Reorder the lists of a project (§8.8); answers all visible lists in the new order. */
+export async function reorder(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row[]> {
+  await projects.get(ctx, projectId);
+  const ids = readIds(root, 'todo-lists');
+  if (ids.length) {
+    await ctx.store.write(async (w) => {
+      const visible = new Set((await listsOfProject(w, ctx.caller, projectId)).map((r) => Number(r.id)));
+      if (ids.some((x) => !visible.has(x))) throw invalid(['Todo list is not a list of this project']);
+      const rows = await positionsOfProject(w, projectId);
+      const listed = new Set(ids);
+      const order = [...ids, ...rows.map((r) => Number(r.id)).filter((x) => !listed.has(x))];
+      if (!await renumber(w, 'todo_lists', order, new Map(rows.map((r) => [Number(r.id), Number(r.position)])), projectId)) w.touch(projectId);
+    });
+  }
+  return list(ctx, projectId, 'all');
+}
+
+/** Move a list to position `to` (clamped) within its project (§8.8). */
+export async function move(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+  const l = await getVisible(ctx, id);
+  const to = readTo(root);
+  const pid = Number(l.project_id);
+  await ctx.store.write(async (w) => {
+    const rows = await positionsOfProject(w, pid);
+    const order = moveTo(rows.map((r) => Number(r.id)), id, to);
+    if (!await renumber(w, 'todo_lists', order, new Map(rows.map((r) => [Number(r.id), Number(r.position)])), pid)) w.touch(pid);
+  });
+  return finish(await getVisible(ctx, id));
+}
+
+export async function newTemplate(ctx: Ctx, projectId: number): Promise<Template> {
+  await projects.get(ctx, projectId);
+  return blankTemplate(R, ctx.caller);
+}
+
+export async function editTemplate(ctx: Ctx, id: number): Promise<Template> {
+  return filledTemplate(R, ctx.caller, await getVisible(ctx, id));
+}

@@ -1,0 +1,87 @@
+// Milestone queries (contract §8.7), plus the SQL fragments that milestones and todo items share:
+// people's names, responsible-party names and visible-comment counts.
+
+import type { Param, Queryable, Row } from '../types.ts';
+import type { Caller } from '../../service/context.ts';
+import { notPrivate, projectVisible } from './access.ts';
+
+/** Full name of the person whose id is in `col` (nil when none). */
+export const personName = (col: string): string =>
+  `(SELECT pn.first_name || ' ' || pn.last_name FROM people pn WHERE pn.id = ${col})`;
+
+/** Name of the responsible party of the row with alias `a` (person's full name or company name). */
+export const partyName = (a: string): string => `CASE
+  WHEN ${a}.responsible_party_type = 'Person' THEN ${personName(`${a}.responsible_party_id`)}
+  WHEN ${a}.responsible_party_type = 'Company' THEN (SELECT pc.name FROM companies pc WHERE pc.id = ${a}.responsible_party_id)
+  END`;
+
+/**
+ * comments-count and commented-at of a parent (type `Milestone`/`TodoItem`, id column `col`):
+ * visible comments only (clients do not see private comments, §5.2). Uses comments_parent.
+ */
+export function commentColumns(type: 'Milestone' | 'TodoItem', col: string, c: Caller): string {
+  const vis = notPrivate('cm.private', c);
+  const from = `FROM comments cm WHERE cm.commentable_type = '${type}' AND cm.commentable_id = ${col} AND ${vis}`;
+  return `(SELECT COUNT(*) ${from}) AS comments_count, (SELECT MAX(cm.created_at) ${from}) AS commented_at`;
+}
+
+function select(c: Caller): string {
+  return `SELECT m.id, m.title, m.deadline, m.wants_notification, m.private, m.project_id,
+    m.completed, m.completed_at, m.completed_at AS completed_on, m.completer_id, ${personName('m.completer_id')} AS completer_name,
+    m.created_on, m.creator_id, ${personName('m.creator_id')} AS creator_name,
+    m.responsible_party_id, m.responsible_party_type, ${partyName('m')} AS responsible_party_name,
+    ${commentColumns('Milestone', 'm.id', c)}
+    FROM milestones m`;
+}
+
+/** Visible to the caller: the project is visible and (firm or not private). */
+function visible(c: Caller, p: Param[]): string {
+  return `${projectVisible('m.project_id', c, p)} AND ${notPrivate('m.private', c)}`;
+}
+
+export type Find = 'all' | 'late' | 'upcoming' | 'completed';
+
+export function listMilestones(db: Queryable, c: Caller, projectId: number, find: Find, today: string): Promise<Row[]> {
+  const p: Param[] = [projectId];
+  let where = `m.project_id = ? AND ${visible(c, p)}`;
+  if (find === 'late') { where += ' AND m.completed = 0 AND m.deadline < ?'; p.push(today); }
+  else if (find === 'upcoming') { where += ' AND m.completed = 0 AND m.deadline >= ?'; p.push(today); }
+  else if (find === 'completed') where += ' AND m.completed = 1';
+  return db.all(`${select(c)} WHERE ${where} ORDER BY m.deadline, m.id`, p);
+}
+
+export function getMilestone(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+  const p: Param[] = [id];
+  return db.get(`${select(c)} WHERE m.id = ? AND ${visible(c, p)}`, p);
+}
+
+export function getMilestones(db: Queryable, c: Caller, ids: readonly number[]): Promise<Row[]> {
+  if (!ids.length) return Promise.resolve([]);
+  const p: Param[] = [...ids];
+  return db.all(`${select(c)} WHERE m.id IN (${ids.map(() => '?').join(', ')}) AND ${visible(c, p)}`, p);
+}
+
+/** Other uncompleted milestones of a project visible to the caller, deadline after `after` (§8.7 shifting). */
+export function laterOpenMilestones(db: Queryable, c: Caller, projectId: number, exceptId: number, after: string): Promise<{ id: number; deadline: string }[]> {
+  const p: Param[] = [projectId, exceptId, after];
+  return db.all(`SELECT m.id, m.deadline FROM milestones m
+    WHERE m.project_id = ? AND m.id <> ? AND m.completed = 0 AND m.deadline > ? AND ${visible(c, p)}`, p);
+}
+
+/** Is `id` a milestone of the project that the caller sees (references from lists and posts)? */
+export async function milestoneInProject(db: Queryable, c: Caller, projectId: number, id: number): Promise<boolean> {
+  const p: Param[] = [id, projectId];
+  return (await db.get(`SELECT m.id FROM milestones m WHERE m.id = ? AND m.project_id = ? AND ${notPrivate('m.private', c)}`, p)) !== undefined;
+}
+
+/** Ids of the rows that refer to a milestone (unlinked when it is deleted). */
+export function milestoneReferrers(db: Queryable, id: number): Promise<{ tbl: string; id: number }[]> {
+  return db.all(`SELECT 'posts' AS tbl, id FROM posts WHERE milestone_id = ?
+    UNION ALL SELECT 'todo_lists' AS tbl, id FROM todo_lists WHERE milestone_id = ?`, [id, id]);
+}
+
+/** Comments of a parent record, to delete them with it. */
+export function commentIdsOf(db: Queryable, type: 'Milestone' | 'TodoItem', ids: readonly number[]): Promise<{ id: number }[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return db.all(`SELECT id FROM comments WHERE commentable_type = ? AND commentable_id IN (${ids.map(() => '?').join(', ')})`, [type, ...ids]);
+}

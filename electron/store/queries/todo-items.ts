@@ -1,0 +1,103 @@
+// Todo item queries (contract §8.9). Items are visible when their project is visible and, for
+// clients, their list is not private (§5.2).
+
+import type { Param, Queryable, Row } from '../types.ts';
+import type { Caller } from '../../service/context.ts';
+import { notPrivate, projectVisible } from './access.ts';
+import { commentColumns, partyName, personName } from './milestones.ts';
+
+function select(c: Caller): string {
+  return `SELECT i.id, i.content, i.todo_list_id, i.position, i.completed, i.completed_at, i.completed_at AS completed_on,
+    i.completer_id, ${personName('i.completer_id')} AS completer_name, i.due_at,
+    i.responsible_party_id, i.responsible_party_type, ${partyName('i')} AS responsible_party_name,
+    i.created_at, i.created_at AS created_on, i.updated_at, i.creator_id, ${personName('i.creator_id')} AS creator_name,
+    i.project_id, ${commentColumns('TodoItem', 'i.id', c)}
+    FROM todo_items i JOIN todo_lists l ON l.id = i.todo_list_id`;
+}
+
+function visible(c: Caller, p: Param[]): string {
+  return `${projectVisible('i.project_id', c, p)} AND ${notPrivate('l.private', c)}`;
+}
+
+export function getItem(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+  const p: Param[] = [id];
+  return db.get(`${select(c)} WHERE i.id = ? AND ${visible(c, p)}`, p);
+}
+
+/** All items of one list, by position (the list's visibility is checked by the caller). */
+export function itemsOfList(db: Queryable, c: Caller, listId: number): Promise<Row[]> {
+  return db.all(`${select(c)} WHERE i.todo_list_id = ? ORDER BY i.position, i.id`, [listId]);
+}
+
+/** Items of several lists in one query, grouped by list id, each group by position. */
+export async function itemsOfLists(db: Queryable, c: Caller, listIds: readonly number[]): Promise<Map<number, Row[]>> {
+  const out = new Map<number, Row[]>();
+  for (const id of listIds) out.set(id, []);
+  for (let k = 0; k < listIds.length; k += 500) {
+    const chunk = listIds.slice(k, k + 500);
+    const rows = await db.all(`${select(c)} WHERE i.todo_list_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY i.todo_list_id, i.position, i.id`, chunk);
+    for (const r of rows) out.get(Number(r.todo_list_id))!.push(r);
+  }
+  return out;
+}
+
+export type PartyFilter = { type: 'Person' | 'Company'; id: number } | null;
+
+/**
+ * Uncompleted items assigned to a party (null = unassigned) in lists the caller sees, across
+ * visible projects (the responsible-party view, §8.8). Uses todo_items_party.
+ */
+export function openItemsOf(db: Queryable, c: Caller, party: PartyFilter): Promise<Row[]> {
+  const p: Param[] = [];
+  let where: string;
+  if (party) { where = 'i.responsible_party_type = ? AND i.responsible_party_id = ?'; p.push(party.type, party.id); }
+  else where = 'i.responsible_party_type IS NULL';
+  where += ` AND i.completed = 0 AND ${visible(c, p)}`;
+  return db.all(`${select(c)} WHERE ${where} ORDER BY i.todo_list_id, i.position, i.id`, p);
+}
+
+/** Id, list and position of the items of a list, by position (for renumbering). */
+export function positionsOfList(db: Queryable, listId: number): Promise<{ id: number; position: number }[]> {
+  return db.all('SELECT id, position FROM todo_items WHERE todo_list_id = ? ORDER BY position, id', [listId]);
+}
+
+/** The items with these ids that the caller sees in a project: id, list, position. */
+export async function itemsInProject(db: Queryable, c: Caller, projectId: number, ids: readonly number[]): Promise<{ id: number; todo_list_id: number; position: number }[]> {
+  const out: { id: number; todo_list_id: number; position: number }[] = [];
+  for (let k = 0; k < ids.length; k += 500) {
+    const chunk = ids.slice(k, k + 500);
+    const p: Param[] = [projectId, ...chunk];
+    out.push(...await db.all<{ id: number; todo_list_id: number; position: number }>(
+      `SELECT i.id, i.todo_list_id, i.position FROM todo_items i JOIN todo_lists l ON l.id = i.todo_list_id
+       WHERE i.project_id = ? AND i.id IN (${chunk.map(() => '?').join(', ')}) AND ${notPrivate('l.private', c)}`, p));
+  }
+  return out;
+}
+
+export async function nextItemPosition(db: Queryable, listId: number): Promise<number> {
+  const r = await db.get<{ n: number }>('SELECT COALESCE(MAX(position), 0) AS n FROM todo_items WHERE todo_list_id = ?', [listId]);
+  return Number(r?.n ?? 0) + 1;
+}
+
+/** Time entries of these items (their todo-item-id becomes nil when the item goes). */
+export function entriesOfItems(db: Queryable, ids: readonly number[]): Promise<{ id: number; project_id: number }[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return db.all(`SELECT id, project_id FROM time_entries WHERE todo_item_id IN (${ids.map(() => '?').join(', ')})`, [...ids]);
+}
+
+/** Time entries of all items of a list. */
+export function entriesOfList(db: Queryable, listId: number): Promise<{ id: number; project_id: number }[]> {
+  return db.all('SELECT id, project_id FROM time_entries WHERE todo_item_id IN (SELECT id FROM todo_items WHERE todo_list_id = ?)', [listId]);
+}
+
+/** Comments of all items of a list. */
+export function itemCommentsOfList(db: Queryable, listId: number): Promise<{ id: number }[]> {
+  return db.all(`SELECT id FROM comments WHERE commentable_type = 'TodoItem'
+    AND commentable_id IN (SELECT id FROM todo_items WHERE todo_list_id = ?)`, [listId]);
+}
+
+/** Does a person have access to a project (member or administrator)? */
+export async function personHasAccess(db: Queryable, projectId: number, personId: number): Promise<boolean> {
+  return (await db.get(`SELECT pe.id FROM people pe WHERE pe.id = ? AND (pe.administrator = 1
+    OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = ? AND pm.person_id = pe.id))`, [personId, projectId])) !== undefined;
+}

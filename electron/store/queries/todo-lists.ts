@@ -1,0 +1,52 @@
+// Todo list queries (contract §8.8). Counts come from indexed subqueries on todo_items
+// (todo_items_list); `complete`/`completed` are derived from them by the service.
+
+import type { Param, Queryable, Row } from '../types.ts';
+import type { Caller } from '../../service/context.ts';
+import { notPrivate, projectVisible } from './access.ts';
+
+const SELECT = `SELECT l.id, l.name, l.description, l.milestone_id, l.private, l.tracked, l.position, l.project_id,
+  (SELECT COUNT(*) FROM todo_items ci WHERE ci.todo_list_id = l.id AND ci.completed = 1) AS completed_count,
+  (SELECT COUNT(*) FROM todo_items ui WHERE ui.todo_list_id = l.id AND ui.completed = 0) AS uncompleted_count
+  FROM todo_lists l`;
+
+function visible(c: Caller, p: Param[]): string {
+  return `${projectVisible('l.project_id', c, p)} AND ${notPrivate('l.private', c)}`;
+}
+
+/** The visible lists of a project, by position. */
+export function listsOfProject(db: Queryable, c: Caller, projectId: number): Promise<Row[]> {
+  const p: Param[] = [projectId];
+  return db.all(`${SELECT} WHERE l.project_id = ? AND ${visible(c, p)} ORDER BY l.position, l.id`, p);
+}
+
+export function getList(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+  const p: Param[] = [id];
+  return db.get(`${SELECT} WHERE l.id = ? AND ${visible(c, p)}`, p);
+}
+
+/** Visible lists with these ids, by project id then position (the responsible-party view). */
+export async function listsByIds(db: Queryable, c: Caller, ids: readonly number[]): Promise<Row[]> {
+  const out: Row[] = [];
+  for (let k = 0; k < ids.length; k += 500) {
+    const chunk = ids.slice(k, k + 500);
+    const p: Param[] = [...chunk];
+    out.push(...await db.all(`${SELECT} WHERE l.id IN (${chunk.map(() => '?').join(', ')}) AND ${visible(c, p)}`, p));
+  }
+  return out.sort((a, b) => Number(a.project_id) - Number(b.project_id) || Number(a.position) - Number(b.position) || Number(a.id) - Number(b.id));
+}
+
+/** Id and position of every list of a project (private ones included), by position. */
+export function positionsOfProject(db: Queryable, projectId: number): Promise<{ id: number; position: number }[]> {
+  return db.all('SELECT id, position FROM todo_lists WHERE project_id = ? ORDER BY position, id', [projectId]);
+}
+
+export async function nextListPosition(db: Queryable, projectId: number): Promise<number> {
+  const r = await db.get<{ n: number }>('SELECT COALESCE(MAX(position), 0) AS n FROM todo_lists WHERE project_id = ?', [projectId]);
+  return Number(r?.n ?? 0) + 1;
+}
+
+/** Ids of the items of a list (deleted with it). */
+export function itemIdsOfList(db: Queryable, listId: number): Promise<{ id: number }[]> {
+  return db.all('SELECT id FROM todo_items WHERE todo_list_id = ?', [listId]);
+}
