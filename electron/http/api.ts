@@ -19,7 +19,7 @@ export const BODY_LIMIT = 1024 * 1024;
 /** What a handler answers; the route layer turns it into XML or JSON. */
 export type Reply =
   | { kind: 'one'; resource: Resource; row: Row; fields?: readonly Field[]; element?: string; me?: boolean; status?: number; headers?: Record<string, string> }
-  | { kind: 'many'; resource: Resource; rows: readonly Row[]; fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number>; headers?: Record<string, string> }
+  | { kind: 'many'; resource: Resource; rows: readonly Row[]; fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number>; status?: number; headers?: Record<string, string> }
   | { kind: 'plain'; root: string; entries: readonly (readonly [string, Field['type'], unknown])[]; headers?: Record<string, string> }
   | { kind: 'empty' };
 
@@ -154,7 +154,7 @@ export function send(reply: FastifyReply, caller: Caller, out: Reply, json: bool
     return;
   }
   if ('headers' in out && out.headers) reply.headers(out.headers);
-  if (out.kind === 'one' && out.status) reply.code(out.status);
+  if ((out.kind === 'one' || out.kind === 'many') && out.status) reply.code(out.status);
   const view = viewOf(caller, out.kind === 'one' && out.me === true);
   let body: string;
   if (json) {
