@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// npm run package:dir — build an unpacked desktop app and check what went into it.
+//
+//   1. compile the main process and preload (tsconfig.electron.json) to dist/electron + dist/shared;
+//      the preload is transpiled again to CommonJS (dist/electron/preload.cjs): sandboxed preloads
+//      cannot be ES modules;
+//      then start the compiled service once on plain Node (GET /health);
+//   2. build the renderer if it is missing or stale (dist/renderer);
+//   3. electron-builder --linux --dir with a placeholder Electron (no download: this machine has no
+//      Electron binary, see ../shared/research/feasibility.md §6);
+//   4. list release/linux-unpacked/resources/app.asar and check the expected files are there, and
+//      the unwanted ones are not.
+//
+// `--skip-ui` packages dist/renderer as it is (no renderer build).
+// `node scripts/package-dir.mjs --release [electron-builder args…]` skips the placeholder and builds
+// real installers (needs the network to download Electron), e.g. `npm run package -- --linux`.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const require = createRequire(join(root, 'package.json'));
+const release = process.argv.includes('--release');
+const skipUi = process.argv.includes('--skip-ui'); // package whatever dist/renderer holds (or nothing)
+const passThrough = process.argv.slice(2).filter((a) => a !== '--release' && a !== '--skip-ui');
+
+const step = (msg) => process.stdout.write(`\n== ${msg}\n`);
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+  if (r.status !== 0) {
+    process.stderr.write(`package-dir: ${[cmd, ...args].join(' ')} failed (${r.status ?? r.signal})\n`);
+    process.exit(1);
+  }
+}
+
+// 1. main process
+step('compile the main process (tsc -p tsconfig.electron.json)');
+rmSync(join(root, 'dist', 'electron'), { recursive: true, force: true });
+rmSync(join(root, 'dist', 'shared'), { recursive: true, force: true });
+run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.electron.json']);
+const ts = require('typescript');
+const preload = ts.transpileModule(readFileSync(join(root, 'electron', 'preload.ts'), 'utf8'), {
+  compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, esModuleInterop: false },
+  fileName: 'preload.ts',
+});
+writeFileSync(join(root, 'dist', 'electron', 'preload.cjs'), preload.outputText);
+rmSync(join(root, 'dist', 'electron', 'preload.js'), { force: true });
+
+// The compiled service must run on plain Node 24 (the Node of Electron 45): start it on a scratch
+// data directory, ask /health, stop it.
+step('smoke-test the compiled service (dist/electron/server.js on Node ' + process.versions.node + ')');
+const scratch = mkdtempSync(join(tmpdir(), 'bivouac-package-smoke-'));
+const smoke = `
+  const { serve } = await import(${JSON.stringify(new URL('../dist/electron/server.js', import.meta.url).href)});
+  const r = await serve({ dataDir: ${JSON.stringify(scratch)}, port: 0, demo: true, logLevel: 'silent' });
+  const res = await fetch(r.url + '/health');
+  const body = await res.text();
+  await r.close();
+  if (res.status !== 200) throw new Error('GET /health answered ' + res.status + ' ' + body);
+  console.log('GET ' + r.url + '/health -> ' + res.status + ' ' + body);`;
+try {
+  run(process.execPath, ['--input-type=module', '-e', smoke]);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+// 2. renderer
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const hasUi = skipUi ? existsSync(join(root, 'dist', 'renderer', 'index.html')) : existsSync(join(root, 'renderer', 'index.html'));
+if (hasUi && !skipUi) {
+  step('build the renderer');
+  if (pkg.scripts?.['build:ui']) {
+    if (process.env.npm_execpath) run(process.execPath, [process.env.npm_execpath, 'run', 'build:ui', '--silent']);
+    else run('npm', ['run', 'build:ui', '--silent']);
+  }
+  else run(process.execPath, [join(root, 'scripts', 'ensure-ui.mjs')]);
+} else if (!hasUi) {
+  process.stdout.write('(no renderer to package: packaging without a UI)\n');
+}
+
+// 3. electron-builder
+const builder = require.resolve('electron-builder/cli.js');
+const config = ['--config', join(root, 'build', 'electron-builder.yml')];
+if (release) {
+  step(`electron-builder ${passThrough.join(' ')}`);
+  run(process.execPath, [builder, ...config, ...passThrough], { env: { ...process.env } });
+  process.exit(0);
+}
+step('electron-builder --linux --dir (placeholder Electron)');
+const fakeDist = mkdtempSync(join(tmpdir(), 'bivouac-electron-dist-'));
+writeFileSync(join(fakeDist, 'electron'), '#!/bin/sh\necho "placeholder Electron binary (package:dir)" >&2\nexit 1\n');
+chmodSync(join(fakeDist, 'electron'), 0o755);
+rmSync(join(root, 'release', 'linux-unpacked'), { recursive: true, force: true });
+try {
+  run(process.execPath, [builder, ...config, '--linux', '--dir', `-c.electronDist=${fakeDist}`, ...passThrough]);
+} finally {
+  rmSync(fakeDist, { recursive: true, force: true });
+}
+
+// 4. what is in the asar?
+step('check release/linux-unpacked/resources/app.asar');
+const asarFile = join(root, 'release', 'linux-unpacked', 'resources', 'app.asar');
+if (!existsSync(asarFile)) {
+  process.stderr.write(`package-dir: ${asarFile} was not produced\n`);
+  process.exit(1);
+}
+let asar;
+try {
+  asar = require('@electron/asar');
+} catch {
+  asar = createRequire(require.resolve('app-builder-lib/package.json'))('@electron/asar');
+}
+const files = new Set(asar.listPackage(asarFile, { isPack: false }).map((f) => f.split('\\').join('/')));
+const expected = [
+  '/package.json', '/dist/electron/main.js', '/dist/electron/preload.cjs', '/dist/electron/server.js',
+  '/dist/electron/http/app.js', '/dist/electron/store/sqlite.js', '/dist/shared/registry.js',
+  '/node_modules/fastify/package.json', '/node_modules/fast-xml-parser/package.json',
+  ...(hasUi ? ['/dist/renderer/index.html'] : []),
+];
+const problems = expected.filter((f) => !files.has(f)).map((f) => `missing ${f}`);
+for (const f of files) {
+  if (!f.startsWith('/node_modules/') && /\.tsx?$/.test(f)) problems.push(`TypeScript source packaged: ${f}`);
+  if (/^\/node_modules\/(electron|electron-builder|typescript|vitest|vite|node|eslint|@playwright)\//.test(f)) problems.push(`dev dependency packaged: ${f}`);
+  if (/^\/(tests|e2e|bench|renderer|electron|shared|scripts)\//.test(f)) problems.push(`source folder packaged: ${f}`);
+}
+// The compiled code must import compiled files (`.js`), not the `.ts` sources.
+for (const f of files) {
+  if (!f.startsWith('/dist/') || !/\.c?js$/.test(f)) continue;
+  const text = asar.extractFile(asarFile, f.slice(1)).toString('utf8');
+  if (/from\s+['"]\.{1,2}\/[^'"]*\.ts['"]/.test(text)) problems.push(`${f} still imports a .ts file`);
+}
+const packaged = JSON.parse(asar.extractFile(asarFile, 'package.json').toString('utf8'));
+if (packaged.main !== 'dist/electron/main.js') problems.push(`packaged package.json main is ${packaged.main}`);
+if (!/require\("electron"\)/.test(asar.extractFile(asarFile, 'dist/electron/preload.cjs').toString('utf8'))) problems.push('preload.cjs is not CommonJS');
+
+const topModules = new Set([...files].filter((f) => f.startsWith('/node_modules/')).map((f) => f.split('/').slice(2, f.startsWith('/node_modules/@') ? 4 : 3).join('/')));
+const dist = [...files].filter((f) => f.startsWith('/dist/') && !files.has(`${f}/`));
+process.stdout.write(`app.asar: ${files.size} entries; dist files: ${dist.filter((f) => /\.\w+$/.test(f)).length}; node_modules packages: ${topModules.size}\n`);
+process.stdout.write(`release/linux-unpacked: ${readdirSync(join(root, 'release', 'linux-unpacked')).join(', ')}\n`);
+if (problems.length) {
+  process.stderr.write(`package-dir: ${problems.length} problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
+  process.exit(1);
+}
+process.stdout.write('package:dir OK\n');
