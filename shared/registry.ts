@@ -311,6 +311,8 @@ const timeEntry: Resource = {
     time_entries_person: 'person_id, date',
     time_entries_item: 'todo_item_id',
     time_entries_date: 'date',
+    // Covers the client visibility test (§5.2) so X-Records of a project is an index-only count.
+    time_entries_visible: 'project_id, private, todo_item_id',
   },
 };
 
