@@ -72,10 +72,14 @@ export async function create(ctx: Ctx, type: CommentableType, parentId: number, 
   const p = await parent(ctx, type, parentId);
   const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
   check(v.errors);
-  const id = await ctx.store.write((w) => w.insert('comments', {
-    ...toColumns(v.values), author_id: ctx.caller.id, commentable_type: type, commentable_id: parentId,
-    created_at: w.now, project_id: p.project_id,
-  }, p.project_id));
+  const id = await ctx.store.write(async (w) => {
+    // the parent may have been deleted since it was read
+    if (!(await getParent(w, ctx.caller, type, parentId))) throw notFound(NAMES[type]);
+    return w.insert('comments', {
+      ...toColumns(v.values), author_id: ctx.caller.id, commentable_type: type, commentable_id: parentId,
+      created_at: w.now, project_id: p.project_id,
+    }, p.project_id);
+  });
   return get(ctx, id);
 }
 

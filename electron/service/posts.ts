@@ -83,14 +83,22 @@ async function checkReferences(db: Queryable, ctx: Ctx, projectId: number, v: Va
   if (typeof ms === 'number' && !(await isProjectMilestone(db, ctx.caller, projectId, ms))) v.errors.push('Milestone is invalid');
 }
 
+/** The references again, inside the write (a category or milestone may have gone meanwhile). */
+async function recheck(w: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> {
+  const again: Validated = { values: v.values, errors: [] };
+  await checkReferences(w, ctx, projectId, again);
+  check(again.errors);
+}
+
 export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
   await projects.get(ctx, projectId);
   const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
   await checkReferences(ctx.store, ctx, projectId, v);
   check(v.errors);
-  const id = await ctx.store.write((w) => w.insert('posts', {
-    ...toColumns(v.values), author_id: ctx.caller.id, project_id: projectId, posted_on: w.now,
-  }, projectId));
+  const id = await ctx.store.write(async (w) => {
+    await recheck(w, ctx, projectId, v);
+    return w.insert('posts', { ...toColumns(v.values), author_id: ctx.caller.id, project_id: projectId, posted_on: w.now }, projectId);
+  });
   return get(ctx, id);
 }
 
@@ -100,7 +108,12 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
   await checkReferences(ctx.store, ctx, projectId, v);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update('posts', id, toColumns(v.values), projectId));
+  if (v.values.size) {
+    await ctx.store.write(async (w) => {
+      await recheck(w, ctx, projectId, v);
+      await w.update('posts', id, toColumns(v.values), projectId);
+    });
+  }
   return get(ctx, id);
 }
 
