@@ -1,7 +1,10 @@
-// The demo account a newcomer sees on first run (no --seed).
+// The demo account a newcomer sees on first run (no --seed): two projects with people, and a
+// modest amount of generated content (lists with items, posts with comments, categories,
+// milestones, time entries over the last weeks).
 
 import type { Store } from '../store/types.ts';
 import { importSeed } from './account.ts';
+import { generateDataset, type DatasetSizes } from './dataset.ts';
 
 export const DEMO_ACCOUNT = {
   format: 'bivouac-seed/1',
@@ -21,6 +24,13 @@ export const DEMO_ACCOUNT = {
   ],
 };
 
+/** Small enough to be created in well under a second. */
+export const DEMO_CONTENT: DatasetSizes = {
+  projects: 0, categoriesPerProject: 3, milestonesPerProject: 3, posts: 8, comments: 24,
+  todoLists: 6, todoItems: 42, timeEntries: 80, days: 42, privateShare: 0.1, seed: 2024,
+};
+
 export async function seedDemo(store: Store): Promise<void> {
   await importSeed(store, DEMO_ACCOUNT);
+  await generateDataset(store, DEMO_CONTENT);
 }
