@@ -19,5 +19,4 @@ if (!existsSync(join(src, 'index.html'))) process.exit(0);
 const stale = !existsSync(out) || statSync(out).mtimeMs < Math.max(newest(src), newest(join(root, 'shared')));
 if (stale) {
   const r = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(src, 'vite.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  process.exit(r.status ?? 1);
-}
+
