@@ -19,4 +19,6 @@ if (!existsSync(join(src, 'index.html'))) process.exit(0);
 const stale = !existsSync(out) || statSync(out).mtimeMs < Math.max(newest(src), newest(join(root, 'shared')));
 if (stale) {
   const r = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(src, 'vite.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-
+  // The API must start even when the UI cannot be built: say so and go on.
+  if (r.status !== 0) process.stderr.write('bivouac: the UI build failed (see above); the API starts without the UI\n');
+}
