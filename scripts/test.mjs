@@ -1,0 +1,198 @@
+#!/usr/bin/env node
+// npm test: every check of the project, in order, each reported with its counts, and as the very last
+// line the sum of all of them: `N passed, N failed` (exit status 1 if anything failed).
+//
+//   typecheck    npm run typecheck                         (counts as 1 test)
+//   lint         npm run lint                              (counts as 1 test)
+//   unit         vitest run (all projects)                 (its JSON report)
+//   ui           npm run build:ui, or scripts/ensure-ui.mjs (counts as 1 test; skipped without a renderer)
+//   conformance  ../shared/conformance/run.mjs --start "npm start …"  (its last line)
+//   e2e          npx playwright test, with Debian's chromium (its JSON report; only with playwright.config.ts)
+//
+// Options: --only a,b  run only these steps;  --skip a,b  leave these out.
+// Runs on the Node that runs it (node_modules/.bin/node, Node 24, under npm).
+
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const scratch = mkdtempSync(join(tmpdir(), 'bivouac-test-'));
+const bin = (p) => join(root, 'node_modules', p);
+const out = (s) => process.stdout.write(`${s}\n`);
+
+const argv = process.argv.slice(2);
+const listArg = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 && argv[i + 1] ? argv[i + 1].split(',').map((s) => s.trim()) : null;
+};
+const only = listArg('--only');
+const skip = listArg('--skip') ?? [];
+const wanted = (name) => (!only || only.includes(name)) && !skip.includes(name);
+
+const env = {
+  ...process.env,
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+  // node_modules/.bin first: `node` is Node 24 for every child, however this script was started.
+  PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+};
+
+/** npm itself: the one running us (npm test), else the one on PATH. */
+const npm = (args) => (process.env.npm_execpath && /\.c?js$/.test(process.env.npm_execpath)
+  ? [process.execPath, [process.env.npm_execpath, ...args]]
+  : ['npm', args]);
+
+/**
+ * Run a command (stdin closed, output passed through), in a process group of its own so that a
+ * time-out stops everything it started. Resolves to { code, stdout } (stdout also kept when `keep`).
+ */
+function exec(cmd, args, { timeoutS = 600, keep = false, extraEnv = {} } = {}) {
+  return new Promise((resolve) => {
+    let stdout = '';
+    const child = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child.stdout.on('data', (b) => { process.stdout.write(b); if (keep) stdout += b.toString('utf8'); });
+    child.stderr.on('data', (b) => process.stderr.write(b));
+    let timedOut = false;
+    const kill = (sig) => { try { process.kill(-child.pid, sig); } catch { /* already gone */ } };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      out(`\n!! ${cmd} ${args.join(' ')}: no result after ${timeoutS} s, stopping it`);
+      kill('SIGTERM');
+      setTimeout(() => kill('SIGKILL'), 10_000).unref();
+    }, timeoutS * 1000);
+    child.on('error', (e) => { out(`!! cannot run ${cmd}: ${e.message}`); });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: timedOut ? 124 : code ?? (signal ? 128 : 1), stdout });
+    });
+  });
+}
+
+const readJson = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The steps. Each returns { passed, failed, note? }.
+
+async function typecheck() {
+  const r = await exec(...npm(['run', '--silent', 'typecheck']), { timeoutS: 300 });
+  return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+}
+
+async function lint() {
+  const r = await exec(...npm(['run', '--silent', 'lint']), { timeoutS: 300 });
+  return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+}
+
+async function unit() {
+  const report = join(scratch, 'vitest.json');
+  const r = await exec(process.execPath, [bin('vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { timeoutS: 420 });
+  const j = readJson(report);
+  if (!j) return { passed: 0, failed: 1, note: `no Vitest report (exit ${r.code})` };
+  // A test file that fails to load has no failed test but a failed suite: count it as one failure.
+  const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+  const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0);
+  const note = [brokenFiles ? `${brokenFiles} file(s) failed to run` : '', j.numPendingTests || j.numTodoTests ? `${j.numPendingTests + j.numTodoTests} skipped` : ''].filter(Boolean).join(', ');
+  return { passed: j.numPassedTests, failed, note };
+}
+
+async function ui() {
+  if (pkg.scripts?.['build:ui']) {
+    const r = await exec(...npm(['run', '--silent', 'build:ui']), { timeoutS: 300 });
+    return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+  }
+  if (!existsSync(join(root, 'renderer', 'index.html'))) return { passed: 0, failed: 0, note: 'no renderer yet' };
+  const r = await exec(process.execPath, [join(root, 'scripts', 'ensure-ui.mjs')], { timeoutS: 300 });
+  return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+}
+
+async function conformance() {
+  const runner = join(root, '..', 'shared', 'conformance', 'run.mjs');
+  if (!existsSync(runner)) return { passed: 0, failed: 1, note: `${runner} not found (../shared must sit beside the checkout)` };
+  const start = 'npm start --silent -- --port {port} --data-dir {dataDir} --seed {seed}';
+  // The ui step has built the renderer already: `npm start` skips its prestart build here, so a
+  // broken UI build counts once (in ui), not as every contract check failing.
+  const r = await exec(process.execPath, [runner, '--start', start], { timeoutS: 420, keep: true, extraEnv: { npm_config_ignore_scripts: 'true' } });
+  const last = r.stdout.trim().split('\n').pop() ?? '';
+  const m = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/.exec(last.trim());
+  if (!m) return { passed: 0, failed: 1, note: `no summary line (exit ${r.code})` };
+  const failed = Number(m[2]) + (r.code !== 0 && Number(m[2]) === 0 ? 1 : 0);
+  return { passed: Number(m[1]), failed, note: m[3] ? `${m[3]} skipped` : '' };
+}
+
+/** Debian's chromium for Playwright (no browser download): install it once if it is missing. */
+function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return null;
+  out(`${path} is missing: installing Debian's chromium (apt-get)`);
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sh = 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium';
+  const r = spawnSync(asRoot ? 'sh' : 'sudo', asRoot ? ['-c', sh] : ['-n', 'sh', '-c', sh], { stdio: ['ignore', 'inherit', 'inherit'], env });
+  return r.status === 0 && existsSync(path) ? null : `could not install chromium (apt-get exit ${r.status ?? r.error?.message})`;
+}
+
+async function e2e() {
+  const problem = ensureChromium();
+  if (problem) return { passed: 0, failed: 1, note: problem };
+  const report = join(scratch, 'playwright.json');
+  const r = await exec(process.execPath, [bin('@playwright/test/cli.js'), 'test', '--reporter=list,json'], {
+    timeoutS: 420, extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+  });
+  const j = readJson(report);
+  if (!j?.stats) return { passed: 0, failed: 1, note: `no Playwright report (exit ${r.code})` };
+  const s = j.stats;
+  const errors = (j.errors ?? []).length; // e.g. a spec file that does not load, or the web server not starting
+  const failed = s.unexpected + errors + (r.code !== 0 && s.unexpected + errors === 0 ? 1 : 0);
+  const note = [s.flaky ? `${s.flaky} flaky` : '', s.skipped ? `${s.skipped} skipped` : '', errors ? `${errors} error(s) outside tests` : ''].filter(Boolean).join(', ');
+  return { passed: s.expected + s.flaky, failed, note };
+}
+
+const STEPS = [
+  ['typecheck', typecheck],
+  ['lint', lint],
+  ['unit', unit],
+  ['ui', ui],
+  ['conformance', conformance],
+  ['e2e', existsSync(join(root, 'playwright.config.ts')) ? e2e : null],
+];
+
+// ---------------------------------------------------------------------------------------------
+
+const results = [];
+const t0 = Date.now();
+for (const [name, fn] of STEPS) {
+  if (!wanted(name)) continue;
+  if (!fn) {
+    results.push({ name, passed: 0, failed: 0, note: 'skipped (no playwright.config.ts)', secs: 0 });
+    continue;
+  }
+  out(`\n======== ${name} ========`);
+  const t = Date.now();
+  let res;
+  try {
+    res = await fn();
+  } catch (e) {
+    res = { passed: 0, failed: 1, note: `runner error: ${e instanceof Error ? e.message : e}` };
+  }
+  const secs = Math.round((Date.now() - t) / 100) / 10;
+  results.push({ name, ...res, secs });
+  out(`-------- ${name}: ${res.passed} passed, ${res.failed} failed${res.note ? ` (${res.note})` : ''} in ${secs} s`);
+}
+rmSync(scratch, { recursive: true, force: true });
+
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+out(`\n======== summary (${Math.round((Date.now() - t0) / 1000)} s) ========`);
+for (const r of results) {
+  out(`${r.failed ? 'FAIL' : 'ok  '}  ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed  ${String(r.secs).padStart(6)} s${r.note ? `  ${r.note}` : ''}`);
+}
+out(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;
