@@ -1,0 +1,70 @@
+import { useEffect } from 'react';
+import { useSession, VIEWS } from '../stores/session.ts';
+import { useUi } from '../stores/ui.ts';
+import { Header } from './Header.tsx';
+import { SignIn } from './SignIn.tsx';
+import { Toasts } from './Toasts.tsx';
+import { HelpOverlay } from './HelpOverlay.tsx';
+import { SearchOverlay } from './SearchOverlay.tsx';
+import { TodoBoard } from './TodoBoard.tsx';
+import { MessageBoard } from './MessageBoard.tsx';
+import { Timesheet } from './Timesheet.tsx';
+import { Report } from './Report.tsx';
+
+/** Is the keyboard focus in a place where letters are text? */
+export const typing = (t: EventTarget | null): boolean => {
+  const el = t as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+};
+
+/** Ask the current board to start a new thing (list, message, row): shortcut `n`. */
+export const NEW_EVENT = 'bivouac:new';
+
+export function App() {
+  const status = useSession((s) => s.status);
+  const view = useSession((s) => s.view);
+  const projectId = useSession((s) => s.projectId);
+  const projects = useSession((s) => s.projects);
+  const overlay = useUi((s) => s.overlay);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (useSession.getState().status !== 'signedIn') return;
+      const ui = useUi.getState();
+      if (e.key === 'Escape' && ui.overlay) { ui.setOverlay(null); e.preventDefault(); return; }
+      if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (ui.overlay) return;
+      if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
+      else if (e.key === '/') { ui.setOverlay('search'); e.preventDefault(); }
+      else if (['1', '2', '3', '4'].includes(e.key)) { useSession.getState().go(VIEWS[Number(e.key) - 1]); e.preventDefault(); }
+      else if (e.key === 'n') { window.dispatchEvent(new Event(NEW_EVENT)); e.preventDefault(); }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  if (status === 'checking') return <div className="splash" role="status">Connecting to the local service…</div>;
+  if (status === 'signedOut') return <><SignIn /><Toasts /></>;
+
+  return (
+    <div className="app">
+      <a className="skip" href="#main">Skip to content</a>
+      <Header />
+      <main id="main" tabIndex={-1}>
+        {!projectId ? (
+          <div className="empty big">
+            <h1>No projects yet</h1>
+            <p>{projects.length === 0 ? 'You are not a member of any project. Ask an administrator of your account to add you to one.' : 'Pick a project in the header.'}</p>
+          </div>
+        ) : view === 'todos' ? <TodoBoard key={projectId} projectId={projectId} />
+          : view === 'messages' ? <MessageBoard key={projectId} projectId={projectId} />
+            : view === 'time' ? <Timesheet projectId={projectId} />
+              : <Report projectId={projectId} />}
+      </main>
+      {overlay === 'help' && <HelpOverlay />}
+      {overlay === 'search' && <SearchOverlay />}
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useSession, type View } from '../stores/session.ts';
+import { useUi } from '../stores/ui.ts';
+
+const TABS: { view: View; label: string; key: string }[] = [
+  { view: 'todos', label: 'Todos', key: '1' },
+  { view: 'messages', label: 'Messages', key: '2' },
+  { view: 'time', label: 'Timesheet', key: '3' },
+  { view: 'report', label: 'Time report', key: '4' },
+];
+
+export function Header() {
+  const s = useSession();
+  const busy = useUi((u) => u.busy);
+  const connection = useUi((u) => u.connection);
+  const setOverlay = useUi((u) => u.setOverlay);
+  const grouped = (['active', 'on_hold', 'archived'] as const).map((st) => [st, s.projects.filter((p) => p.status === st)] as const);
+  const labels = { active: 'Active', on_hold: 'On hold', archived: 'Archived' };
+
+  return (
+    <header className="top">
+      <div className={`progress${busy > 0 ? ' on' : ''}`} role="progressbar" aria-label="Loading" aria-hidden={busy === 0} aria-busy={busy > 0} />
+      <div className="brand" aria-label="Bivouac">
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="M2 20 L12 4 L22 20 Z M9 20 L12 14 L15 20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" /></svg>
+        <span>Bivouac</span>
+      </div>
+      <label className="project-switch">
+        <span className="sr-only">Project</span>
+        <select aria-label="Project" value={s.projectId ?? ''} onChange={(e) => s.selectProject(Number(e.target.value))} disabled={!s.projects.length}>
+          {!s.projects.length && <option value="">No projects</option>}
+          {grouped.filter(([, ps]) => ps.length).map(([st, ps]) => (
+            <optgroup key={st} label={labels[st]}>
+              {ps.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <nav aria-label="Boards">
+        {TABS.map((t) => (
+          <button key={t.view} type="button" className="tab" aria-current={s.view === t.view ? 'page' : undefined}
+            onClick={() => s.go(t.view)} title={`${t.label} (${t.key})`} disabled={!s.projectId}>{t.label}</button>
+        ))}
+      </nav>
+      <div className="spacer" />
+      <button type="button" className="search-btn" onClick={() => setOverlay('search')} disabled={!s.projectId}>
+        <span>Search</span><kbd>/</kbd>
+      </button>
+      <span className={`sync ${connection}`} role="status" title={connection === 'online'
+        ? 'Your data lives on this computer. Sync with a team server is not set up yet.'
+        : 'The local service does not answer. Changes cannot be saved until it is back.'}>
+        <span className="dot" aria-hidden="true" />{connection === 'online' ? 'Local only' : 'Offline'}
+      </span>
+      <button type="button" className="icon-btn" onClick={() => setOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
+      <div className="who">
+        <span className="me" title={s.me?.email_address}>{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}{!s.firm && <span className="badge client">client</span>}</span>
+        {s.mode === 'browser' && <button type="button" className="link" onClick={() => s.signOut()}>Sign out</button>}
+      </div>
+    </header>
+  );
+}

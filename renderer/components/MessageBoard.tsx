@@ -1,0 +1,277 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Post, PostInput } from '../../shared/client.ts';
+import { when } from '../lib/dates.ts';
+import { useMessages } from '../stores/messages.ts';
+import { useSession } from '../stores/session.ts';
+import { NEW_EVENT } from './App.tsx';
+
+/** Plain-text body as paragraphs (two or more newlines split; single newlines are line breaks). */
+export function Paragraphs({ text }: { text: string }) {
+  const paras = text.replace(/\r\n/g, '\n').replace(/^\n+|\n+$/g, '').split(/\n{2,}/).filter((p) => p !== '');
+  return <>{paras.map((p, i) => <p key={i} className="pre">{p}</p>)}</>;
+}
+
+export function MessageBoard({ projectId }: { projectId: number }) {
+  const m = useMessages();
+  const postId = useSession((s) => s.postId);
+  const go = useSession((s) => s.go);
+  const [composing, setComposing] = useState(false);
+
+  useEffect(() => { void useMessages.getState().load(projectId); }, [projectId]);
+  useEffect(() => { void useMessages.getState().open(postId); setComposing(false); }, [postId]);
+  useEffect(() => {
+    const onNew = () => { go('messages'); setComposing(true); };
+    window.addEventListener(NEW_EVENT, onNew);
+    return () => window.removeEventListener(NEW_EVENT, onNew);
+  }, [go]);
+
+  return (
+    <section className="board messages" aria-labelledby="messages-title">
+      <Categories />
+      <div className="message-main">
+        {postId ? <MessageView postId={postId} /> : (
+          <>
+            <div className="toolbar">
+              <h1 id="messages-title">Messages{m.categoryId ? `: ${m.categories.find((c) => c.id === m.categoryId)?.name ?? ''}` : ''}</h1>
+              <div className="segmented" role="group" aria-label="Message view">
+                <button type="button" aria-pressed={m.mode === 'recent'} onClick={() => void m.setMode('recent')}>Recent</button>
+                <button type="button" aria-pressed={m.mode === 'archive'} onClick={() => void m.setMode('archive')}>Archive</button>
+              </div>
+              <div className="spacer" />
+              {!composing && <button type="button" className="primary" onClick={() => setComposing(true)} title="New message (n)">New message</button>}
+            </div>
+            {composing && (
+              <PostForm title="New message" submitLabel="Post message" onCancel={() => setComposing(false)}
+                initial={{ title: '', body: '', category_id: m.categoryId, private: false }}
+                onSubmit={async (input) => {
+                  const p = await m.createPost(input);
+                  if (p) { setComposing(false); go('messages', p.id); }
+                }} />
+            )}
+            {m.mode === 'archive' ? <Archive /> : <Recent onCompose={() => setComposing(true)} />}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Recent({ onCompose }: { onCompose: () => void }) {
+  const { posts, loaded, loading, hasMore, loadMore, categories, categoryId } = useMessages();
+  const go = useSession((s) => s.go);
+  if (!loaded && loading) return <p className="muted" role="status">Loading messages…</p>;
+  if (loaded && posts.length === 0) {
+    return (
+      <div className="empty big">
+        <h2>{categoryId ? 'No messages in this category' : 'No messages yet'}</h2>
+        <p>The message board is where the project talks: announcements, weekly status, questions for the client.
+          Write the first message and everyone on the project can read and comment on it.</p>
+        <button type="button" className="primary" onClick={onCompose}>Write the first message</button>
+      </div>
+    );
+  }
+  return (
+    <>
+      <ol className="post-list" aria-label="Messages, newest first">
+        {posts.map((p) => (
+          <li key={p.id}>
+            <button type="button" className="post-row" onClick={() => go('messages', p.id)}>
+              <span className="post-title">{p.title}{p.private && <span className="badge private">Private</span>}</span>
+              <span className="muted small">{p.author_name} · {when(p.posted_on)}
+                {p.category_id ? ` · ${categories.find((c) => c.id === p.category_id)?.name ?? ''}` : ''}</span>
+              {p.body && <span className="excerpt">{p.body.slice(0, 180)}{p.body.length > 180 ? '…' : ''}</span>}
+              <span className="comments small" aria-label={`${p.comments_count} comments`}>💬 {p.comments_count}</span>
+            </button>
+          </li>
+        ))}
+      </ol>
+      {hasMore && <button type="button" className="more" onClick={() => void loadMore()}>Older messages</button>}
+    </>
+  );
+}
+
+function Archive() {
+  const { archive } = useMessages();
+  const go = useSession((s) => s.go);
+  if (!archive) return <p className="muted" role="status">Loading the archive…</p>;
+  if (!archive.length) return <div className="empty"><p>The archive is empty: no messages here yet.</p></div>;
+  return (
+    <table className="archive">
+      <caption className="sr-only">All messages</caption>
+      <thead><tr><th scope="col">Title</th><th scope="col">Category</th><th scope="col">Author</th><th scope="col">Posted</th><th scope="col">Last comment</th></tr></thead>
+      <tbody>
+        {archive.map((p) => (
+          <tr key={p.id}>
+            <td><button type="button" className="link" onClick={() => go('messages', p.id)}>{p.title}</button></td>
+            <td>{p.category?.name ?? '—'}</td><td>{p.author_name}</td><td>{when(p.posted_on)}</td><td>{p.commented_at ? when(p.commented_at) : '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Categories() {
+  const { categories, categoryId, setCategory, createCategory, renameCategory, deleteCategory, index } = useMessages();
+  const firm = useSession((s) => s.firm);
+  const go = useSession((s) => s.go);
+  const postId = useSession((s) => s.postId);
+  const [name, setName] = useState('');
+  const [editing, setEditing] = useState<number | null>(null);
+  const [editName, setEditName] = useState('');
+  const pick = (id: number | null) => { if (postId) go('messages'); void setCategory(id); };
+  return (
+    <nav className="categories" aria-label="Categories">
+      <h2>Categories</h2>
+      <ul>
+        <li><button type="button" className="cat" aria-pressed={categoryId === null} onClick={() => pick(null)}>All messages <span className="count">{index.length}</span></button></li>
+        {categories.map((c) => (
+          <li key={c.id}>
+            {editing === c.id ? (
+              <form onSubmit={(e) => { e.preventDefault(); if (editName.trim()) { void renameCategory(c.id, editName.trim()); setEditing(null); } }} className="cat-edit">
+                <input aria-label={`New name for ${c.name}`} value={editName} onChange={(e) => setEditName(e.target.value)} autoFocus maxLength={255}
+                  onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); setEditing(null); } }} />
+                <button type="submit" className="small primary">Save</button>
+              </form>
+            ) : (
+              <div className="cat-row">
+                <button type="button" className="cat" aria-pressed={categoryId === c.id} onClick={() => pick(c.id)}>{c.name} <span className="count">{c.elements_count}</span></button>
+                {firm && <>
+                  <button type="button" className="icon-btn small" aria-label={`Rename category ${c.name}`} title="Rename" onClick={() => { setEditing(c.id); setEditName(c.name); }}>✎</button>
+                  <button type="button" className="icon-btn small" aria-label={`Delete category ${c.name}`} title="Delete" onClick={() => void deleteCategory(c.id)}>🗑</button>
+                </>}
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      {categories.length === 0 && <p className="muted small">{firm ? 'No categories yet. Add one to sort messages (e.g. “Status reports”).' : 'No categories.'}</p>}
+      {firm && (
+        <form className="cat-add" onSubmit={(e) => { e.preventDefault(); if (name.trim()) { void createCategory(name.trim()); setName(''); } }}>
+          <input aria-label="New category name" placeholder="New category" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
+          <button type="submit" className="small">Add</button>
+        </form>
+      )}
+    </nav>
+  );
+}
+
+function PostForm({ title, initial, submitLabel, onSubmit, onCancel }: {
+  title: string; initial: { title: string; body: string; category_id: number | null; private?: boolean };
+  submitLabel: string; onSubmit: (i: PostInput) => Promise<void>; onCancel: () => void;
+}) {
+  const categories = useMessages((s) => s.categories);
+  const firm = useSession((s) => s.firm);
+  const [t, setT] = useState(initial.title);
+  const [body, setBody] = useState(initial.body);
+  const [cat, setCat] = useState<number | null>(initial.category_id);
+  const [priv, setPriv] = useState(initial.private === true);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!t.trim()) return;
+    setBusy(true);
+    await onSubmit({ title: t, body, category_id: cat ?? 0, ...(firm ? { private: priv } : {}) });
+    setBusy(false);
+  };
+  return (
+    <form className="post-form card-form" onSubmit={submit} aria-label={title} onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onCancel(); } }}>
+      <h2>{title}</h2>
+      <label>Title<input value={t} onChange={(e) => setT(e.target.value)} required maxLength={255} autoFocus /></label>
+      <label>Message<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={8} /></label>
+      <div className="row">
+        <label>Category
+          <select value={cat ?? ''} onChange={(e) => setCat(e.target.value ? Number(e.target.value) : null)}>
+            <option value="">No category</option>
+            {categories.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+          </select>
+        </label>
+        {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private (only the firm sees it)</label>}
+      </div>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>
+        <button type="button" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+function MessageView({ postId }: { postId: number }) {
+  const { current, comments, updatePost, deletePost, addComment, updateComment, deleteComment, categories } = useMessages();
+  const { me, admin, firm, go } = useSession();
+  const [editing, setEditing] = useState(false);
+  const [confirm, setConfirm] = useState(false);
+  const [body, setBody] = useState('');
+  const [priv, setPriv] = useState(false);
+  const [editC, setEditC] = useState<number | null>(null);
+  const [editBody, setEditBody] = useState('');
+  useEffect(() => { setEditing(false); setConfirm(false); }, [postId]);
+
+  if (!current || current.id !== postId) return <p className="muted" role="status">Loading the message…</p>;
+  const p: Post = current;
+  const mine = admin || p.author_id === me?.id;
+  const submitComment = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!body.trim()) return;
+    if (await addComment(body, priv)) { setBody(''); setPriv(false); }
+  };
+
+  return (
+    <article className="message" aria-labelledby="message-title">
+      <button type="button" className="link back" onClick={() => go('messages')}>← All messages</button>
+      {editing ? (
+        <PostForm title="Edit message" submitLabel="Save message" onCancel={() => setEditing(false)}
+          initial={{ title: p.title, body: p.body, category_id: p.category_id, private: p.private }}
+          onSubmit={async (input) => { if (await updatePost(p.id, input)) setEditing(false); }} />
+      ) : (
+        <>
+          <header>
+            <h1 id="message-title">{p.title}{p.private && <span className="badge private">Private</span>}</h1>
+            <p className="muted">{p.author_name} · {when(p.posted_on)}{p.category_id ? ` · ${categories.find((c) => c.id === p.category_id)?.name ?? ''}` : ''}</p>
+          </header>
+          <div className="message-body">{p.body ? <Paragraphs text={p.body} /> : <p className="muted">(No text.)</p>}</div>
+          {mine && (
+            <div className="actions">
+              <button type="button" onClick={() => setEditing(true)}>Edit</button>
+              {confirm ? (
+                <>
+                  <button type="button" className="danger" onClick={async () => { if (await deletePost(p.id)) go('messages'); }}>Yes, delete it and its comments</button>
+                  <button type="button" onClick={() => setConfirm(false)}>Keep</button>
+                </>
+              ) : <button type="button" className="danger-outline" onClick={() => setConfirm(true)}>Delete</button>}
+            </div>
+          )}
+        </>
+      )}
+      <section className="comments-section" aria-label="Comments">
+        <h2>Comments ({comments.length})</h2>
+        {comments.length === 0 && <p className="muted">No comments yet. Be the first to reply.</p>}
+        <ol className="comment-list">
+          {comments.map((c) => (
+            <li key={c.id}>
+              <div className="comment-meta"><strong>{c.author_name}</strong> <span className="muted">{when(c.created_at)}</span>{c.private && <span className="badge private">Private</span>}
+                {(admin || c.author_id === me?.id) && editC !== c.id && (
+                  <span className="comment-actions">
+                    <button type="button" className="link small" onClick={() => { setEditC(c.id); setEditBody(c.body); }} aria-label="Edit comment">Edit</button>
+                    <button type="button" className="link small danger" onClick={() => void deleteComment(c.id)} aria-label="Delete comment">Delete</button>
+                  </span>
+                )}
+              </div>
+              {editC === c.id ? (
+                <form className="stack" onSubmit={async (e) => { e.preventDefault(); if (editBody.trim() && await updateComment(c.id, editBody)) setEditC(null); }}>
+                  <label>Edit comment<textarea value={editBody} onChange={(e) => setEditBody(e.target.value)} rows={3} autoFocus /></label>
+                  <div className="actions"><button type="submit" className="primary small">Save</button><button type="button" className="small" onClick={() => setEditC(null)}>Cancel</button></div>
+                </form>
+              ) : <Paragraphs text={c.body} />}
+            </li>
+          ))}
+        </ol>
+        <form className="stack" onSubmit={submitComment} aria-label="Add a comment">
+          <label>Your comment<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={3} required /></label>
+          {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private (firm only)</label>}
+          <div className="actions"><button type="submit" className="primary">Add comment</button></div>
+        </form>
+      </section>
+    </article>
+  );
+}

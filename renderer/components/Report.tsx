@@ -1,0 +1,179 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import type { ReportFilters, TodoList } from '../../shared/client.ts';
+import { api } from '../api.ts';
+import { addDays, hoursText, longDate, shortDate, today, weekStart } from '../lib/dates.ts';
+import { hoursPerDay, reportCsv, reportRows, totalsBy, type ReportRow } from '../lib/report.ts';
+import { sumHours } from '../lib/week.ts';
+import { fullName, useSession } from '../stores/session.ts';
+import { useTime } from '../stores/time.ts';
+
+const PRESETS: { label: string; range: () => [string, string] }[] = [
+  { label: 'This week', range: () => { const m = weekStart(today()); return [m, addDays(m, 6)]; } },
+  { label: 'Last week', range: () => { const m = addDays(weekStart(today()), -7); return [m, addDays(m, 6)]; } },
+  { label: 'Last 30 days', range: () => [addDays(today(), -29), today()] },
+  { label: 'This year', range: () => [`${today().slice(0, 4)}-01-01`, `${today().slice(0, 4)}-12-31`] },
+];
+
+export function Report({ projectId }: { projectId: number }) {
+  const { people, projects, companies } = useSession();
+  const tm = useTime();
+  const [f, setF] = useState<ReportFilters>(tm.reportFilters);
+  const [lists, setLists] = useState<TodoList[]>([]);
+  const itemProject = f.filter_project_id || projectId;
+
+  useEffect(() => {
+    let live = true;
+    api.todoLists(itemProject).then((ls) => Promise.all(ls.map((l) => api.todoList(l.id)))).then((full) => {
+      if (!live) return;
+      setLists(full);
+      const names: Record<number, string> = {};
+      for (const l of full) for (const i of l.todo_items ?? []) names[i.id] = i.content;
+      useTime.getState().learnItems(names);
+    }).catch(() => { if (live) setLists([]); });
+    return () => { live = false; };
+  }, [itemProject]);
+
+  const rows: ReportRow[] = useMemo(() => reportRows(tm.report, {
+    project: (id) => projects.find((p) => p.id === id)?.name ?? `Project ${id}`,
+    item: (id) => (id === null ? '' : tm.itemNames[id] ?? `Todo #${id}`),
+  }), [tm.report, tm.itemNames, projects]);
+  const ran = tm.reportFilters;
+  const perDay = useMemo(() => hoursPerDay(rows, ran.from, ran.to), [rows, ran.from, ran.to]);
+  const total = sumHours(rows.map((r) => r.hours));
+
+  const run = (e?: FormEvent) => {
+    e?.preventDefault();
+    tm.setReportFilters(f);
+    void tm.runReport();
+  };
+  const num = (v: string) => (v ? Number(v) : undefined);
+  const download = () => {
+    const blob = new Blob([reportCsv(rows)], { type: 'text/csv;charset=utf-8' });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `bivouac-time-${ran.from || 'start'}-to-${ran.to || 'end'}.csv`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
+  return (
+    <section className="board report" aria-labelledby="report-title">
+      <div className="toolbar"><h1 id="report-title">Time report</h1></div>
+      <form className="filters card-form" onSubmit={run} aria-label="Report filters">
+        <label>From<input type="date" value={f.from ?? ''} onChange={(e) => setF({ ...f, from: e.target.value || undefined })} /></label>
+        <label>To<input type="date" value={f.to ?? ''} onChange={(e) => setF({ ...f, to: e.target.value || undefined })} /></label>
+        <label>Person
+          <select value={f.subject_id ?? ''} onChange={(e) => setF({ ...f, subject_id: num(e.target.value) })}>
+            <option value="">Everyone</option>
+            {people.map((p) => <option key={p.id} value={p.id}>{fullName(p)}</option>)}
+          </select>
+        </label>
+        <label>Project
+          <select value={f.filter_project_id ?? ''} onChange={(e) => setF({ ...f, filter_project_id: num(e.target.value), todo_item_id: undefined })}>
+            <option value="">All projects</option>
+            {projects.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+          </select>
+        </label>
+        <label>Client company
+          <select value={f.filter_company_id ?? ''} onChange={(e) => setF({ ...f, filter_company_id: num(e.target.value) })}>
+            <option value="">Any company</option>
+            {companies.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+          </select>
+        </label>
+        <label>Todo item
+          <select value={f.todo_item_id ?? ''} onChange={(e) => setF({ ...f, todo_item_id: num(e.target.value) })}>
+            <option value="">Any item</option>
+            {lists.map((l) => (l.todo_items?.length ? (
+              <optgroup key={l.id} label={l.name}>{l.todo_items.map((i) => <option key={i.id} value={i.id}>{i.content}</option>)}</optgroup>
+            ) : null))}
+          </select>
+        </label>
+        <div className="presets" role="group" aria-label="Date range presets">
+          {PRESETS.map((p) => <button key={p.label} type="button" className="small" onClick={() => { const [from, to] = p.range(); setF({ ...f, from, to }); }}>{p.label}</button>)}
+        </div>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={tm.reportLoading}>{tm.reportLoading ? 'Running…' : 'Run report'}</button>
+          <button type="button" onClick={download} disabled={!tm.reportRan || rows.length === 0}>Download CSV</button>
+        </div>
+      </form>
+
+      {!tm.reportRan ? (
+        <div className="empty"><p>Choose a date range and filters, then <strong>Run report</strong>. You can download exactly what it shows as CSV.</p></div>
+      ) : rows.length === 0 ? (
+        <div className="empty"><p>No time entries match these filters. Widen the date range, or log hours in the <strong>Timesheet</strong>.</p></div>
+      ) : (
+        <div className="report-body" aria-busy={tm.reportLoading}>
+          <p className="summary" role="status"><strong data-report-total>{hoursText(total)} h</strong> in {rows.length} entr{rows.length === 1 ? 'y' : 'ies'}
+            {ran.from || ran.to ? `, ${ran.from ? longDate(ran.from) : 'the beginning'} – ${ran.to ? longDate(ran.to) : 'today'}` : ''}</p>
+          <BarChart days={perDay} />
+          <div className="totals">
+            <Totals title="Per person" rows={totalsBy(rows, (r) => r.person)} />
+            <Totals title="Per project" rows={totalsBy(rows, (r) => r.project)} />
+            <Totals title="Per day" rows={totalsBy(rows, (r) => r.date).sort((a, b) => a.key.localeCompare(b.key))} />
+          </div>
+          <table className="entries">
+            <caption className="sr-only">Time entries</caption>
+            <thead><tr><th scope="col">Date</th><th scope="col">Person</th><th scope="col">Project</th><th scope="col">Todo item</th><th scope="col">Description</th><th scope="col" className="num">Hours</th></tr></thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id}><td>{r.date}</td><td>{r.person}</td><td>{r.project}</td><td>{r.item}</td><td>{r.description}</td><td className="num">{hoursText(r.hours)}</td></tr>
+              ))}
+            </tbody>
+            <tfoot><tr><th scope="row" colSpan={5}>Total</th><td className="num">{hoursText(total)}</td></tr></tfoot>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Totals({ title, rows }: { title: string; rows: { key: string; hours: number; count: number }[] }) {
+  return (
+    <table className="mini">
+      <caption>{title}</caption>
+      <tbody>{rows.map((r) => <tr key={r.key}><th scope="row">{r.key}</th><td className="num">{hoursText(r.hours)}</td></tr>)}</tbody>
+    </table>
+  );
+}
+
+/** Hours per day as an inline SVG bar chart (no chart library). */
+export function BarChart({ days }: { days: { date: string; hours: number }[] }) {
+  if (!days.length) return null;
+  const W = 900, H = 180, padL = 34, padB = 22, padT = 10;
+  const max = Math.max(1, ...days.map((d) => d.hours));
+  const step = niceStep(max);
+  const top = Math.ceil(max / step) * step;
+  const bw = (W - padL) / days.length;
+  const y = (h: number) => padT + (H - padT - padB) * (1 - h / top);
+  const labelEvery = Math.max(1, Math.ceil(days.length / 14));
+  const ticks = Array.from({ length: Math.floor(top / step) + 1 }, (_, i) => i * step);
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Hours per day, ${days[0].date} to ${days[days.length - 1].date}; most in a day: ${hoursText(max)}`}>
+        {ticks.map((t) => (
+          <g key={t}>
+            <line x1={padL} x2={W} y1={y(t)} y2={y(t)} className="gridline" />
+            <text x={padL - 4} y={y(t) + 3} textAnchor="end" className="axis">{hoursText(t)}</text>
+          </g>
+        ))}
+        {days.map((d, i) => (
+          <g key={d.date}>
+            {d.hours > 0 && <rect x={padL + i * bw + bw * 0.15} width={Math.max(1, bw * 0.7)} y={y(d.hours)} height={y(0) - y(d.hours)} className="bar"><title>{`${d.date}: ${hoursText(d.hours)} h`}</title></rect>}
+            {i % labelEvery === 0 && <text x={padL + i * bw + bw / 2} y={H - 6} textAnchor="middle" className="axis">{shortDate(d.date)}</text>}
+          </g>
+        ))}
+      </svg>
+      <figcaption className="muted small">Hours per day</figcaption>
+    </figure>
+  );
+}
+
+function niceStep(max: number): number {
+  const raw = max / 4;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const n = raw / mag;
+  return (n <= 1 ? 1 : n <= 2 ? 2 : n <= 5 ? 5 : 10) * mag;
+}

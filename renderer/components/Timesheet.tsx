@@ -1,0 +1,206 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { TodoList } from '../../shared/client.ts';
+import { api } from '../api.ts';
+import { dayName, hoursText, parseHours, shortDate, today, weekDays } from '../lib/dates.ts';
+import { buildGrid, type Cell, type GridRow, type RowKey } from '../lib/week.ts';
+import { fullName, useSession } from '../stores/session.ts';
+import { useTime } from '../stores/time.ts';
+import { useTodos } from '../stores/todos.ts';
+import { fail, useUi } from '../stores/ui.ts';
+import { NEW_EVENT } from './App.tsx';
+
+export function Timesheet({ projectId }: { projectId: number }) {
+  const tm = useTime();
+  const { me, people, projects } = useSession();
+  const todoLists = useTodos((s) => s.lists);
+  const todoProject = useTodos((s) => s.projectId);
+  const [adding, setAdding] = useState(false);
+
+  useEffect(() => {
+    if (!tm.personId && me) useTime.getState().setPerson(me.id);
+    else void useTime.getState().loadWeek();
+  }, [me, tm.personId]);
+  useEffect(() => {
+    if (todoProject === projectId) {
+      const names: Record<number, string> = {};
+      for (const l of todoLists) for (const i of l.items) names[i.id] = i.content;
+      useTime.getState().learnItems(names);
+    }
+  }, [todoLists, todoProject, projectId]);
+  useEffect(() => {
+    const onNew = () => setAdding(true);
+    window.addEventListener(NEW_EVENT, onNew);
+    return () => window.removeEventListener(NEW_EVENT, onNew);
+  }, []);
+
+  const days = useMemo(() => weekDays(tm.weekStart), [tm.weekStart]);
+  const projectName = (id: number) => projects.find((p) => p.id === id)?.name ?? `Project ${id}`;
+  const grid = useMemo(() => buildGrid(tm.entries, days, tm.groupBy, tm.extraRows, (a, b) => {
+    if (a.projectId !== b.projectId) {
+      if (a.projectId === projectId) return -1;
+      if (b.projectId === projectId) return 1;
+      return projectName(a.projectId).localeCompare(projectName(b.projectId));
+    }
+    if (a.itemId === null) return -1;
+    if (b.itemId === null) return 1;
+    return (tm.itemNames[a.itemId] ?? '').localeCompare(tm.itemNames[b.itemId] ?? '');
+  }), [tm.entries, days, tm.groupBy, tm.extraRows, tm.itemNames, projectId, projects]);
+  const t = today();
+
+  const rowLabel = (r: GridRow) => tm.groupBy === 'project' || r.itemId === null
+    ? { main: r.itemId === null && tm.groupBy === 'item' ? 'General (no todo item)' : projectName(r.projectId), sub: tm.groupBy === 'item' ? projectName(r.projectId) : '' }
+    : { main: tm.itemNames[r.itemId] ?? `Todo #${r.itemId}`, sub: projectName(r.projectId) };
+  const person = people.find((p) => p.id === tm.personId);
+
+  return (
+    <section className="board timesheet" aria-labelledby="time-title">
+      <div className="toolbar">
+        <h1 id="time-title">Timesheet</h1>
+        <div className="segmented" role="group" aria-label="Week">
+          <button type="button" onClick={() => tm.shiftWeek(-1)} aria-label="Previous week">←</button>
+          <button type="button" onClick={() => tm.gotoWeek(t)}>This week</button>
+          <button type="button" onClick={() => tm.shiftWeek(1)} aria-label="Next week">→</button>
+        </div>
+        <span className="week-label" aria-live="polite">Week of {shortDate(days[0])} – {shortDate(days[6])} {days[6].slice(0, 4)}</span>
+        <label className="inline">Person
+          <select value={tm.personId ?? ''} onChange={(e) => tm.setPerson(Number(e.target.value))}>
+            {people.map((p) => <option key={p.id} value={p.id}>{fullName(p)}{p.id === me?.id ? ' (you)' : ''}</option>)}
+          </select>
+        </label>
+        <div className="segmented" role="group" aria-label="Rows">
+          <button type="button" aria-pressed={tm.groupBy === 'item'} onClick={() => tm.setGroupBy('item')}>By todo item</button>
+          <button type="button" aria-pressed={tm.groupBy === 'project'} onClick={() => tm.setGroupBy('project')}>By project</button>
+        </div>
+        <div className="spacer" />
+        {!adding && <button type="button" className="primary" onClick={() => setAdding(true)} title="Add a row (n)">Add row</button>}
+      </div>
+      {adding && <AddRow projectId={projectId} byItem={tm.groupBy === 'item'} onDone={() => setAdding(false)} />}
+      {tm.loading && !tm.loaded ? <p className="muted" role="status">Loading the week…</p> : (
+        <div className="grid-wrap">
+          <table className="week-grid" aria-label={`Hours of ${person ? fullName(person) : 'this person'}, week of ${days[0]}`}>
+            <thead>
+              <tr>
+                <th scope="col" className="rowhead">{tm.groupBy === 'item' ? 'Todo item' : 'Project'}</th>
+                {days.map((d) => <th key={d} scope="col" className={d === t ? 'today' : ''}><span className="dow">{dayName(d)}</span> {shortDate(d)}</th>)}
+                <th scope="col" className="total">Total</th>
+              </tr>
+            </thead>
+            <tbody>
+              {grid.rows.length === 0 && (
+                <tr><td colSpan={9} className="empty">
+                  No hours this week. Click <strong>Add row</strong> to pick a project (and a todo item), then type hours in the day cells: <code>1.5</code> or <code>1:30</code>.
+                </td></tr>
+              )}
+              {grid.rows.map((r, ri) => {
+                const label = rowLabel(r);
+                return (
+                  <tr key={r.key}>
+                    <th scope="row" className="rowhead"><span className="row-main">{label.main}</span>{label.sub && <span className="row-sub">{label.sub}</span>}</th>
+                    {r.cells.map((c, ci) => <HoursCell key={c.date} row={r} cell={c} ri={ri} ci={ci} label={`${label.main}, ${dayName(c.date)} ${c.date}`} today={c.date === t} />)}
+                    <td className="total num">{r.total ? hoursText(r.total) : ''}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" className="rowhead">Total</th>
+                {grid.dayTotals.map((h, i) => <td key={days[i]} className="num" data-day-total={days[i]}>{h ? hoursText(h) : ''}</td>)}
+                <td className="total num grand" data-week-total>{hoursText(grid.total)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+      <p className="muted small">Type hours as <code>1.5</code>, <code>0.25</code> or <code>1:30</code>; empty or 0 deletes the entry. Enter saves, Esc undoes.</p>
+    </section>
+  );
+}
+
+function HoursCell({ row, cell, ri, ci, label, today: isToday }: { row: GridRow; cell: Cell; ri: number; ci: number; label: string; today: boolean }) {
+  const setCell = useTime((s) => s.setCell);
+  const shown = cell.hours ? hoursText(cell.hours) : '';
+  const [text, setText] = useState(shown);
+  const [bad, setBad] = useState(false);
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => { if (document.activeElement !== ref.current) setText(shown); }, [shown]);
+
+  const commit = async () => {
+    const h = parseHours(text);
+    if (h === null) { setBad(true); useUi.getState().notify('error', 'Not a number of hours', [`“${text}” — use 1.5, 0.25 or 1:30.`]); return; }
+    setBad(false);
+    if (Math.round(h * 100) === Math.round(cell.hours * 100)) { setText(shown); return; }
+    const key: RowKey = { projectId: row.projectId, itemId: row.itemId };
+    const ok = await setCell(key, cell, h);
+    if (!ok) setText(shown);
+  };
+  const move = (dr: number, dc: number) => {
+    const el = document.querySelector<HTMLInputElement>(`[data-cell="${ri + dr}:${ci + dc}"]`);
+    el?.focus();
+    el?.select();
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    const el = e.currentTarget;
+    if (e.key === 'Enter') { e.preventDefault(); void commit(); move(1, 0); }
+    else if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setText(shown); setBad(false); }
+    else if (e.key === 'ArrowDown') { e.preventDefault(); move(1, 0); }
+    else if (e.key === 'ArrowUp') { e.preventDefault(); move(-1, 0); }
+    else if (e.key === 'ArrowLeft' && el.selectionStart === 0 && el.selectionEnd === 0) { e.preventDefault(); move(0, -1); }
+    else if (e.key === 'ArrowRight' && el.selectionStart === el.value.length) { e.preventDefault(); move(0, 1); }
+  };
+  return (
+    <td className={`cell${isToday ? ' today' : ''}${cell.entries.length > 1 ? ' multi' : ''}`}>
+      <input ref={ref} data-cell={`${ri}:${ci}`} inputMode="decimal" aria-label={`Hours for ${label}`} aria-invalid={bad || undefined}
+        value={text} onChange={(e) => setText(e.target.value)} onBlur={() => void commit()} onKeyDown={onKey} onFocus={(e) => e.currentTarget.select()}
+        title={cell.entries.length > 1 ? `${cell.entries.length} entries: ${cell.entries.map((e) => `${hoursText(e.hours)} h ${e.description}`).join('; ')}` : cell.entries[0]?.description || undefined} />
+    </td>
+  );
+}
+
+function AddRow({ projectId, byItem, onDone }: { projectId: number; byItem: boolean; onDone: () => void }) {
+  const projects = useSession((s) => s.projects);
+  const { addRow, learnItems } = useTime();
+  const [pid, setPid] = useState(projectId);
+  const [itemId, setItemId] = useState<string>('');
+  const [lists, setLists] = useState<TodoList[] | null>(null);
+  useEffect(() => {
+    if (!byItem) return;
+    let live = true;
+    setLists(null); setItemId('');
+    api.todoLists(pid).then((ls) => Promise.all(ls.map((l) => api.todoList(l.id)))).then((full) => {
+      if (!live) return;
+      setLists(full);
+      const names: Record<number, string> = {};
+      for (const l of full) for (const i of l.todo_items ?? []) names[i.id] = i.content;
+      learnItems(names);
+    }).catch((e) => fail('Could not load the todo items', e));
+    return () => { live = false; };
+  }, [pid, byItem, learnItems]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    addRow({ projectId: pid, itemId: byItem && itemId ? Number(itemId) : null });
+    onDone();
+    setTimeout(() => document.querySelector<HTMLInputElement>('.week-grid tbody tr:last-child input')?.focus(), 50);
+  };
+  return (
+    <form className="card-form add-row" onSubmit={submit} aria-label="Add a timesheet row" onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onDone(); } }}>
+      <label>Project
+        <select value={pid} onChange={(e) => setPid(Number(e.target.value))} autoFocus>
+          {projects.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+        </select>
+      </label>
+      {byItem && (
+        <label>Todo item
+          <select value={itemId} onChange={(e) => setItemId(e.target.value)} disabled={!lists}>
+            <option value="">{lists ? 'General (no todo item)' : 'Loading…'}</option>
+            {lists?.map((l) => (l.todo_items?.length ? (
+              <optgroup key={l.id} label={l.name}>{l.todo_items.map((i) => <option key={i.id} value={i.id}>{i.content}{i.completed ? ' ✓' : ''}</option>)}</optgroup>
+            ) : null))}
+          </select>
+        </label>
+      )}
+      <div className="actions"><button type="submit" className="primary">Add row</button><button type="button" onClick={onDone}>Cancel</button></div>
+    </form>
+  );
+}
+

@@ -1,0 +1,63 @@
+// Calendar helpers on plain `YYYY-MM-DD` strings (no time zones involved: UTC arithmetic only).
+
+export const pad = (n: number): string => String(n).padStart(2, '0');
+
+export function toDate(s: string): Date {
+  const [y, m, d] = s.slice(0, 10).split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d));
+}
+
+export const fmt = (d: Date): string => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+
+export function addDays(s: string, n: number): string {
+  const d = toDate(s);
+  d.setUTCDate(d.getUTCDate() + n);
+  return fmt(d);
+}
+
+/** Today in the user's local calendar. */
+export function today(now: Date = new Date()): string {
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The Monday of the week holding `s`. */
+export function weekStart(s: string): string {
+  const dow = (toDate(s).getUTCDay() + 6) % 7; // Monday = 0
+  return addDays(s, -dow);
+}
+
+export const weekDays = (monday: string): string[] => Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+
+/** Every date from `from` to `to` inclusive (empty when from > to). Capped for safety. */
+export function dateRange(from: string, to: string, cap = 3660): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to && out.length < cap; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+export const dayName = (s: string): string => DAYS[toDate(s).getUTCDay()];
+export const shortDate = (s: string): string => { const d = toDate(s); return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`; };
+export const longDate = (s: string): string => { const d = toDate(s); return `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`; };
+
+/** A wire datetime (`2024-03-05T00:00:00Z`) as a short human form. */
+export function when(dt: string | null | undefined): string {
+  if (!dt) return '';
+  const d = new Date(dt);
+  if (Number.isNaN(d.getTime())) return dt;
+  return `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}, ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** Hours as text: at most two decimals, no trailing zeros (`1.5`, `0.25`, `2`). */
+export const hoursText = (h: number): string => String(Math.round(h * 100) / 100);
+
+/** Parse an hours cell: `1.5`, `,5`, `1:30`, `:15`; '' is 0; null when invalid. */
+export function parseHours(s: string): number | null {
+  const t = s.trim().replace(',', '.');
+  if (t === '') return 0;
+  const hm = /^(\d*):(\d{1,2})$/.exec(t);
+  if (hm) return Math.round(((hm[1] ? Number(hm[1]) : 0) + Number(hm[2]) / 60) * 100) / 100;
+  if (!/^\d*\.?\d+$|^\d+\.$/.test(t)) return null;
+  return Math.round(Number(t) * 100) / 100;
+}

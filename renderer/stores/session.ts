@@ -1,0 +1,149 @@
+// Session: who is signed in, the projects they see, the current project and view (kept in the
+// URL hash so a reload lands on the same board).
+
+import { create } from 'zustand';
+import type { Company, Credentials, Person, Project } from '../../shared/client.ts';
+import { api, ApiError } from '../api.ts';
+import { fail, track } from './ui.ts';
+
+export type View = 'todos' | 'messages' | 'time' | 'report';
+export const VIEWS: readonly View[] = ['todos', 'messages', 'time', 'report'];
+const KEY = 'bivouac.credentials';
+
+export interface Route { projectId: number | null; view: View; postId: number | null }
+
+export function parseHash(hash: string): Route {
+  const m = /^#?\/projects\/(\d+)(?:\/(todos|messages|time|report)(?:\/(\d+))?)?/.exec(hash);
+  if (!m) return { projectId: null, view: 'todos', postId: null };
+  return { projectId: Number(m[1]), view: (m[2] as View) ?? 'todos', postId: m[3] ? Number(m[3]) : null };
+}
+export const formatHash = (r: Route): string =>
+  r.projectId ? `#/projects/${r.projectId}/${r.view}${r.view === 'messages' && r.postId ? `/${r.postId}` : ''}` : '#/';
+
+interface SessionState {
+  status: 'checking' | 'signedOut' | 'signedIn';
+  /** 'electron': the desktop shell gave a token; no sign-in or sign-out. */
+  mode: 'browser' | 'electron';
+  signInError: string | null;
+  me: Person | null;
+  /** The caller belongs to the firm (sees and sets private flags). */
+  firm: boolean;
+  admin: boolean;
+  projects: Project[];
+  /** Everyone the caller sees, and the companies (for names and report filters). */
+  people: Person[];
+  companies: Company[];
+  projectId: number | null;
+  view: View;
+  postId: number | null;
+  /** Members and companies of the current project (responsible parties). */
+  members: Person[];
+  projectCompanies: Company[];
+  init(): Promise<void>;
+  signIn(c: Credentials): Promise<boolean>;
+  signOut(): void;
+  applyRoute(r: Route): void;
+  go(view: View, postId?: number | null): void;
+  selectProject(id: number): void;
+  refreshProjects(): Promise<void>;
+}
+
+const storage = (): Storage | null => { try { return window.sessionStorage; } catch { return null; } };
+
+export const useSession = create<SessionState>((set, get) => ({
+  status: 'checking',
+  mode: 'browser',
+  signInError: null,
+  me: null, firm: false, admin: false,
+  projects: [], people: [], companies: [],
+  projectId: null, view: 'todos', postId: null,
+  members: [], projectCompanies: [],
+
+  async init() {
+    const shell = typeof window !== 'undefined' ? window.bivouac : undefined;
+    if (shell?.token) {
+      set({ mode: 'electron' });
+      await get().signIn({ token: shell.token });
+      return;
+    }
+    const saved = storage()?.getItem(KEY);
+    if (saved) {
+      try {
+        if (await get().signIn(JSON.parse(saved) as Credentials)) return;
+      } catch { /* fall through to the sign-in form */ }
+    }
+    set({ status: 'signedOut' });
+  },
+
+  async signIn(c) {
+    api.setCredentials(c);
+    try {
+      const me = await track(api.me());
+      const [projects, people, companies] = await track(Promise.all([api.projects(), api.people(), api.companies()]));
+      if (get().mode === 'browser') storage()?.setItem(KEY, JSON.stringify(c));
+      set({ status: 'signedIn', signInError: null, me, firm: me.client_id === 0, admin: me.administrator === true, projects, people, companies });
+      const r = parseHash(typeof window !== 'undefined' ? window.location.hash : '');
+      const pid = r.projectId && projects.some((p) => p.id === r.projectId) ? r.projectId : projects.find((p) => p.status === 'active')?.id ?? projects[0]?.id ?? null;
+      get().applyRoute({ ...r, projectId: pid });
+      return true;
+    } catch (e) {
+      api.setCredentials(null);
+      storage()?.removeItem(KEY);
+      const msg = e instanceof ApiError && e.status === 401 ? 'Wrong user name, password or token.'
+        : e instanceof ApiError && e.status === 0 ? 'The local service does not answer. Is Bivouac running?'
+          : e instanceof ApiError ? e.messages.join(' ') : String(e);
+      set({ status: 'signedOut', signInError: msg });
+      return false;
+    }
+  },
+
+  signOut() {
+    storage()?.removeItem(KEY);
+    api.setCredentials(null);
+    set({ status: 'signedOut', me: null, projects: [], projectId: null, members: [], projectCompanies: [], signInError: null });
+    if (typeof window !== 'undefined') window.location.hash = '#/';
+  },
+
+  applyRoute(r) {
+    const prev = get().projectId;
+    set({ projectId: r.projectId, view: r.view, postId: r.postId });
+    if (typeof window !== 'undefined') {
+      const h = formatHash(r);
+      if (window.location.hash !== h) window.history.replaceState(null, '', h);
+    }
+    if (r.projectId && r.projectId !== prev) {
+      const pid = r.projectId;
+      set({ members: [], projectCompanies: [] });
+      track(Promise.all([api.projectPeople(pid), api.projectCompanies(pid)]))
+        .then(([members, projectCompanies]) => { if (get().projectId === pid) set({ members, projectCompanies }); })
+        .catch((e) => fail('Could not load the project’s people', e));
+    }
+  },
+
+  go(view, postId = null) {
+    const s = get();
+    const h = formatHash({ projectId: s.projectId, view, postId });
+    if (typeof window !== 'undefined' && window.location.hash !== h) window.history.pushState(null, '', h);
+    s.applyRoute({ projectId: s.projectId, view, postId });
+  },
+
+  selectProject(id) {
+    const s = get();
+    const h = formatHash({ projectId: id, view: s.view, postId: null });
+    if (typeof window !== 'undefined' && window.location.hash !== h) window.history.pushState(null, '', h);
+    s.applyRoute({ projectId: id, view: s.view, postId: null });
+  },
+
+  async refreshProjects() {
+    try { set({ projects: await track(api.projects()) }); } catch (e) { fail('Could not load projects', e); }
+  },
+}));
+
+/** Name of a responsible party value (`4` / `c12`). */
+export function partyName(value: string, people: readonly Person[], companies: readonly Company[]): string {
+  if (value.startsWith('c')) return companies.find((c) => c.id === Number(value.slice(1)))?.name ?? `Company ${value.slice(1)}`;
+  const p = people.find((x) => x.id === Number(value));
+  return p ? `${p.first_name} ${p.last_name}` : `Person ${value}`;
+}
+
+export const fullName = (p: Person): string => `${p.first_name} ${p.last_name}`;

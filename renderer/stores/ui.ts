@@ -1,0 +1,59 @@
+// UI-wide state: toasts (errors and notices), the progress counter, overlays, connection status.
+
+import { create } from 'zustand';
+import { ApiError, errorMessages } from '../api.ts';
+
+export interface Toast { id: number; kind: 'error' | 'info'; title: string; lines: string[] }
+export type Overlay = 'help' | 'search' | null;
+
+interface UiState {
+  toasts: Toast[];
+  busy: number;
+  overlay: Overlay;
+  /** 'online': the local service answers; 'offline': the last request could not reach it. */
+  connection: 'online' | 'offline';
+  notify(kind: Toast['kind'], title: string, lines?: string[]): void;
+  fail(title: string, e: unknown): void;
+  dismiss(id: number): void;
+  setOverlay(o: Overlay): void;
+  /** Run something slow with the progress bar; marks the connection online/offline. */
+  track<T>(p: Promise<T>): Promise<T>;
+}
+
+let nextId = 1;
+
+export const useUi = create<UiState>((set, get) => ({
+  toasts: [],
+  busy: 0,
+  overlay: null,
+  connection: 'online',
+  notify(kind, title, lines = []) {
+    const id = nextId++;
+    set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, title, lines }] }));
+    if (kind === 'info') setTimeout(() => get().dismiss(id), 4000);
+  },
+  fail(title, e) {
+    if (e instanceof ApiError && e.status === 0) set({ connection: 'offline' });
+    get().notify('error', title, errorMessages(e));
+  },
+  dismiss(id) { set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })); },
+  setOverlay(overlay) { set({ overlay }); },
+  async track(p) {
+    set((s) => ({ busy: s.busy + 1 }));
+    try {
+      const v = await p;
+      if (get().connection !== 'online') set({ connection: 'online' });
+      return v;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 0) set({ connection: 'offline' });
+      else if (e instanceof ApiError && get().connection !== 'online') set({ connection: 'online' });
+      throw e;
+    } finally {
+      set((s) => ({ busy: s.busy - 1 }));
+    }
+  },
+}));
+
+/** Shorthand for stores: track a request. */
+export const track = <T>(p: Promise<T>): Promise<T> => useUi.getState().track(p);
+export const fail = (title: string, e: unknown): void => useUi.getState().fail(title, e);
