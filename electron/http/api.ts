@@ -78,11 +78,14 @@ export function route(app: FastifyInstance, path: string, spec: RouteSpec): void
   }
 }
 
+/** HEAD is answered like GET (Node leaves the body out). */
+const asMethod = (m: string): Method => (m === 'HEAD' ? 'GET' : m) as Method;
+
 /** Checks that belong before the body is read: method (405) and path ids (404), §4.5. */
 export function preflight(req: FastifyRequest): ApiError | null {
   const cfg = req.routeOptions.config as unknown as Partial<RouteConfig>;
   if (!cfg.allow) return null;
-  if (!cfg.allow.includes(req.method as Method)) {
+  if (!cfg.allow.includes(asMethod(req.method))) {
     return new ApiError(405, [`${req.method} is not allowed here`], { Allow: cfg.allow.join(', ') });
   }
   const params = req.params as Record<string, string>;
@@ -123,7 +126,7 @@ export function parseBody(buf: Buffer | undefined, contentType: string | undefin
 }
 
 async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, spec: RouteSpec): Promise<void> {
-  const method = req.method as Method;
+  const method = asMethod(req.method);
   const handler = spec.any ?? spec[method]!;
   let root: XNode | null = null;
   // Resource routes read a body only on POST and PUT (creates, updates, reorders); their GET and
