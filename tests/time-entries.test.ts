@@ -233,6 +233,15 @@ describe('time entries: visibility for clients (§5.2)', () => {
     expect((await h.req('cleo', 'GET', `/todo_items/${secretList}/time_entries.xml`)).status).toBe(404);
     expect(ids((await h.req('finn', 'GET', `/todo_items/${secretList}/time_entries.xml`)).xml())).toEqual([inPrivateList]);
     expect(ids((await h.req('cleo', 'GET', `/todo_items/${openItem}/time_entries.xml`)).xml())).toEqual([onOpenItem]);
+
+    // Counts follow every change: the open item's list becomes private, an entry is deleted.
+    const listOf = (await h.store.get<{ todo_list_id: number }>('SELECT todo_list_id FROM todo_items WHERE id = ?', [openItem]))!.todo_list_id;
+    await h.store.write((w) => w.update('todo_lists', listOf, { private: 1 }, a));
+    const after = await h.req('cleo', 'GET', `/projects/${a}/time_entries.xml`);
+    expect([after.headers['x-records'], ids(after.xml())]).toEqual(['1', [open]]);
+    expect((await h.req('fran', 'DELETE', `/time_entries/${secret}.xml`)).status).toBe(200);
+    expect((await h.req('finn', 'GET', `/projects/${a}/time_entries.xml`)).headers['x-records']).toBe('3');
+    expect((await h.req('cleo', 'GET', `/projects/${a}/time_entries.xml`)).headers['x-records']).toBe('1');
   });
 
   it('clients never see <private>; their private input is ignored; firm people always see it', async () => {
