@@ -4,6 +4,7 @@ import { when } from '../lib/dates.ts';
 import { useMessages } from '../stores/messages.ts';
 import { useSession } from '../stores/session.ts';
 import { NEW_EVENT } from './App.tsx';
+import { Icon } from './Icon.tsx';
 
 /** Plain-text body as paragraphs (two or more newlines split; single newlines are line breaks). */
 export function Paragraphs({ text }: { text: string }) {
@@ -80,7 +81,7 @@ function Recent({ onCompose }: { onCompose: () => void }) {
               <span className="muted small">{p.author_name} · {when(p.posted_on)}
                 {p.category_id ? ` · ${categories.find((c) => c.id === p.category_id)?.name ?? ''}` : ''}</span>
               {p.body && <span className="excerpt">{p.body.slice(0, 180)}{p.body.length > 180 ? '…' : ''}</span>}
-              <span className="comments small" aria-label={`${p.comments_count} comments`}>💬 {p.comments_count}</span>
+              <span className="comments small" aria-label={`${p.comments_count} comments`}><Icon name="comment" /> {p.comments_count}</span>
             </button>
           </li>
         ))}
@@ -137,8 +138,8 @@ function Categories() {
               <div className="cat-row">
                 <button type="button" className="cat" aria-pressed={categoryId === c.id} onClick={() => pick(c.id)}>{c.name} <span className="count">{c.elements_count}</span></button>
                 {firm && <>
-                  <button type="button" className="icon-btn small" aria-label={`Rename category ${c.name}`} title="Rename" onClick={() => { setEditing(c.id); setEditName(c.name); }}>✎</button>
-                  <button type="button" className="icon-btn small" aria-label={`Delete category ${c.name}`} title="Delete" onClick={() => void deleteCategory(c.id)}>🗑</button>
+                  <button type="button" className="icon-btn small" aria-label={`Rename category ${c.name}`} title="Rename" onClick={() => { setEditing(c.id); setEditName(c.name); }}><Icon name="pencil" /></button>
+                  <button type="button" className="icon-btn small" aria-label={`Delete category ${c.name}`} title="Delete" onClick={() => void deleteCategory(c.id)}><Icon name="trash" /></button>
                 </>}
               </div>
             )}

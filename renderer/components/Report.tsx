@@ -22,6 +22,9 @@ export function Report({ projectId }: { projectId: number }) {
   const itemProject = f.filter_project_id || projectId;
 
   useEffect(() => {
+    if (!useTime.getState().reportRan && !useTime.getState().reportLoading) void useTime.getState().runReport();
+  }, []);
+  useEffect(() => {
     let live = true;
     api.todoLists(itemProject).then((ls) => Promise.all(ls.map((l) => api.todoList(l.id)))).then((full) => {
       if (!live) return;

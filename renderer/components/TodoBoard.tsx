@@ -6,6 +6,7 @@ import { itemVisible, useTodos, type BoardList } from '../stores/todos.ts';
 import { NEW_EVENT, typing } from './App.tsx';
 import { ItemPanel } from './ItemPanel.tsx';
 import { PartySelect } from './PartySelect.tsx';
+import { Icon } from './Icon.tsx';
 
 /** What is being dragged (HTML5 drag data is unreadable during dragover). */
 let dragging: { kind: 'item'; id: number } | { kind: 'list'; id: number } | null = null;
@@ -283,7 +284,7 @@ function Card({ item, list }: { item: TodoItem; list: BoardList }) {
         <div className="meta">
           {item.responsible_party_name && <span className={`party ${item.responsible_party_type === 'Company' ? 'company' : ''}`}>{item.responsible_party_name}</span>}
           {item.due_at && <span className={`due${dueState(item.due_at, item.completed)}`}>Due {item.due_at.slice(0, 10)}</span>}
-          {item.comments_count > 0 && <span className="comments" aria-label={`${item.comments_count} comments`}>💬 {item.comments_count}</span>}
+          {item.comments_count > 0 && <span className="comments" aria-label={`${item.comments_count} comments`}><Icon name="comment" /> {item.comments_count}</span>}
         </div>
       </div>
     </li>

@@ -1,0 +1,14 @@
+// Inline SVG icons (no icon font, no emoji: they render the same everywhere).
+const PATHS = {
+  comment: 'M3 4h18v12H8l-5 4z',
+  trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13',
+  pencil: 'M4 20l1-5L16 4l4 4L9 19zM14 6l4 4',
+} as const;
+
+export function Icon({ name, label }: { name: keyof typeof PATHS; label?: string }) {
+  return (
+    <svg className="icon" viewBox="0 0 24 24" width="14" height="14" aria-hidden={label ? undefined : true} role={label ? 'img' : undefined} aria-label={label}>
+      <path d={PATHS[name]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" strokeLinecap="round" />
+    </svg>
+  );
+}
