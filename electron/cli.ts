@@ -9,10 +9,11 @@ import { parseArgs } from 'node:util';
 import { homedir, platform } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { openStore, ownerToken, serve, DB_FILE } from './server.ts';
-import { exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
+import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE } from './server.ts';
+import { checkSeed, exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
+import { DEMO_ACCOUNT } from './service/demo.ts';
 
 export const DEFAULT_PORT = 4817;
 
@@ -84,14 +85,20 @@ export async function main(argv: string[]): Promise<number> {
       case 'import': {
         const file = rest[0];
         if (!file) throw new UsageError('import needs a FILE');
-        const data = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+        const data = await readJsonFile(file);
+        const backup = data.format === 'bivouac-backup/1';
+        if (!backup) checkSeed(data); // before anything is created
+        const existed = existsSync(join(dataDir, DB_FILE));
         const store = await openStore(dataDir, null, false);
+        let ok = false;
         try {
           if (!(await store.isEmpty())) throw new UsageError(`${dataDir} already holds an account; import needs an empty data directory`);
-          if (data.format === 'bivouac-backup/1') await importBackup(store, data);
+          if (backup) await importBackup(store, data);
           else await importSeed(store, data);
+          ok = true;
         } finally {
           await store.close();
+          if (!ok && !existed) await removeStore(dataDir);
         }
         process.stdout.write(`imported ${file} into ${dataDir}\n`);
         return 0;
@@ -111,14 +118,12 @@ export async function main(argv: string[]): Promise<number> {
 async function runServe(dataDir: string, o: Record<string, string | boolean | string[] | undefined>): Promise<number> {
   const port = o.port === undefined ? DEFAULT_PORT : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(o.port)}`);
-  if (o.seed && !existsSync(o.seed as string)) throw new SeedError(`seed file not found: ${String(o.seed)}`);
   const uiDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
   const running = await serve({
     dataDir, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],
   });
-  process.stdout.write(`Bivouac is running at ${running.url}/\n  data: ${dataDir}\n  API token: ${running.tokenFile} (or: bivouac token)\n`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -128,6 +133,13 @@ async function runServe(dataDir: string, o: Record<string, string | boolean | st
   };
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
+  // Announce only once SIGTERM/SIGINT stop it cleanly: a supervisor may signal as soon as it reads the URL.
+  let banner = `Bivouac is running at ${running.url}/\n  data: ${dataDir}\n  API token: ${running.tokenFile} (or: bivouac token)\n`;
+  if (running.demoCreated) {
+    const admin = DEMO_ACCOUNT.people.find((p) => p.administrator) ?? DEMO_ACCOUNT.people[0];
+    banner += `  New data directory: created the demo account "${DEMO_ACCOUNT.account.name}". Sign in as ${admin['user-name']} / ${admin.password}\n`;
+  }
+  process.stdout.write(banner);
   return -1; // keep running
 }
 

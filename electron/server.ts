@@ -2,12 +2,12 @@
 // Electron main process and by the tests (plain Node, no Electron).
 
 import { existsSync } from 'node:fs';
-import { readFile, writeFile, chmod } from 'node:fs/promises';
+import { readFile, writeFile, chmod, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { SqliteStore } from './store/sqlite.ts';
-import { importSeed } from './service/account.ts';
+import { checkSeed, importSeed, SeedError } from './service/account.ts';
 import { seedDemo } from './service/demo.ts';
 import type { Store } from './store/types.ts';
 
@@ -29,16 +29,39 @@ export interface Running {
   readonly store: Store;
   readonly url: string;
   readonly tokenFile: string;
+  /** True when this start created the demo account (a new data directory, no seed). */
+  readonly demoCreated: boolean;
   close(): Promise<void>;
 }
 
 export const DB_FILE = 'bivouac.sqlite';
 
+/** Read a JSON file (a fixture or a backup); SeedError when it cannot be read or parsed. */
+export async function readJsonFile(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new SeedError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch (e) {
+    throw new SeedError(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Delete the store files of a data directory (after a failed first import). */
+export async function removeStore(dataDir: string): Promise<void> {
+  for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, `${DB_FILE}-journal`]) await rm(join(dataDir, f), { force: true });
+}
+
 /** Open the store in a data directory, importing the seed (or the demo) if it is new. */
 export async function openStore(dataDir: string, seed?: string | null, demo = true): Promise<SqliteStore> {
   const fresh = !existsSync(join(dataDir, DB_FILE));
+  // The fixture is read and checked completely before anything is created: an invalid one leaves no store.
   let fixture: unknown;
-  if (fresh && seed) fixture = JSON.parse(await readFile(seed, 'utf8')); // read before creating anything
+  if (fresh && seed) fixture = checkSeed(await readJsonFile(seed));
   const store = new SqliteStore(join(dataDir, DB_FILE));
   try {
     if (await store.isEmpty()) {
@@ -47,6 +70,7 @@ export async function openStore(dataDir: string, seed?: string | null, demo = tr
     }
   } catch (e) {
     await store.close();
+    if (fresh) await removeStore(dataDir);
     throw e;
   }
   return store;
@@ -60,6 +84,7 @@ export async function ownerToken(store: Store): Promise<{ token: string; userNam
 }
 
 export async function serve(o: ServeOptions): Promise<Running> {
+  const demoCreated = !o.seed && (o.demo ?? true) && !existsSync(join(o.dataDir, DB_FILE));
   const store = await openStore(o.dataDir, o.seed, o.demo ?? true);
   const host = o.host ?? '127.0.0.1';
   const app = await buildApp({ store, host, uiDir: o.uiDir, logLevel: o.logLevel, allowedHosts: o.allowedHosts });
@@ -80,7 +105,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
-    app, store, url: `http://${shown}:${port}`, tokenFile,
+    app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated,
     async close() {
       await app.close();
       await store.close();
