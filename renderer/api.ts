@@ -17,7 +17,9 @@ function baseUrl(): string {
 
 export const api = new BivouacClient({
   baseUrl: baseUrl(),
-  fetch: (url, init) => fetch(url, init),
+  // credentials 'omit': the Authorization header is explicit, and a 401 must not open the browser's
+  // own Basic-auth dialog (the Fetch standard only prompts when credentials are included).
+  fetch: (url, init) => fetch(url, { ...init, credentials: 'omit' }),
   base64: utf8Base64,
 });
 

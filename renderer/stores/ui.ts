@@ -21,6 +21,8 @@ interface UiState {
 }
 
 let nextId = 1;
+/** Fired when the server stops accepting the credentials (password or token changed). */
+export const UNAUTHORIZED = 'bivouac:unauthorized';
 
 export const useUi = create<UiState>((set, get) => ({
   toasts: [],
@@ -46,6 +48,7 @@ export const useUi = create<UiState>((set, get) => ({
       return v;
     } catch (e) {
       if (e instanceof ApiError && e.status === 0) set({ connection: 'offline' });
+      else if (e instanceof ApiError && e.status === 401 && typeof window !== 'undefined') window.dispatchEvent(new Event(UNAUTHORIZED));
       else if (e instanceof ApiError && get().connection !== 'online') set({ connection: 'online' });
       throw e;
     } finally {
