@@ -108,7 +108,13 @@ async function batched(store: Store, n: number, fn: (w: Writer, i: number) => Pr
   }
 }
 
-interface ProjectInfo { id: number; members: number[]; firmMembers: number[]; categories: number[]; milestones: number[]; lists: number[]; items: number[] }
+interface ProjectInfo { id: number; members: number[]; firmMembers: number[]; categories: number[]; milestones: number[]; lists: number[]; items: number[]; offset: number }
+
+/** The k-th name of a vocabulary for one project: distinct until the vocabulary runs out, then numbered. */
+const nth = (names: readonly string[], p: ProjectInfo, k: number): string => {
+  const round = Math.floor(k / names.length);
+  return `${names[(p.offset + k) % names.length]}${round ? ` ${round + 1}` : ''}`;
+};
 
 /**
  * Fill a store that already holds an account (a seed import) with generated content.
@@ -171,7 +177,7 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
     const members = rows.map((x) => Number(x.person_id));
     if (!members.length) continue;
     const firmMembers = rows.filter((x) => Number(x.firm) === 1).map((x) => Number(x.person_id));
-    projects.push({ id: Number(p.id), members, firmMembers: firmMembers.length ? firmMembers : admins.length ? admins : members, categories: [], milestones: [], lists: [], items: [] });
+    projects.push({ id: Number(p.id), members, firmMembers: firmMembers.length ? firmMembers : admins.length ? admins : members, categories: [], milestones: [], lists: [], items: [], offset: Math.floor(c.r() * 1000) });
   }
   if (!projects.length) throw new Error('generateDataset: no project has members');
   const proj = (i: number): ProjectInfo => projects[i % projects.length];
@@ -190,7 +196,7 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
         const done = deadline < c.now && chance(c, 0.7);
         const party = chance(c, 0.6) ? pick(c, p.members) : null;
         p.milestones.push(await w.insert('milestones', {
-          title: pick(c, MILESTONES), deadline: day(deadline), project_id: p.id, private: chance(c, c.priv) ? 1 : 0,
+          title: nth(MILESTONES, p, k), deadline: day(deadline), project_id: p.id, private: chance(c, c.priv) ? 1 : 0,
           completed: done ? 1 : 0, completed_at: done ? dt(deadline) : null, completer_id: done ? pick(c, p.firmMembers) : null,
           created_on: dt(created), creator_id: pick(c, p.firmMembers), wants_notification: 0,
           responsible_party_id: party, responsible_party_type: party ? 'Person' : null,
@@ -210,7 +216,7 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
       const p = proj(i);
       const priv = chance(c, c.priv);
       const id = await w.insert('todo_lists', {
-        name: pick(c, LIST_NAMES), description: chance(c, 0.5) ? pick(c, SENTENCES) : '', position: p.lists.length + 1,
+        name: nth(LIST_NAMES, p, p.lists.length), description: chance(c, 0.5) ? pick(c, SENTENCES) : '', position: p.lists.length + 1,
         private: priv ? 1 : 0, project_id: p.id, tracked: chance(c, 0.3) ? 1 : 0,
         milestone_id: p.milestones.length && chance(c, 0.2) ? pick(c, p.milestones) : null,
       }, p.id);
