@@ -274,7 +274,7 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
   const nComments = sizes.comments ?? 0;
   const allMilestones = projects.flatMap((p) => p.milestones.map((m) => [m, p] as const));
   const projectById = new Map(projects.map((p) => [p.id, p]));
-  await batched(store, nComments, async (w, i) => {
+  await batched(store, nComments, async (w) => {
     const roll = c.r();
     let type: 'Post' | 'TodoItem' | 'Milestone';
     let parent: number, p: ProjectInfo, after: number;
