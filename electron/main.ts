@@ -3,7 +3,7 @@
 // locked-down window. Everything else (store, API, UI) is plain Node/web code that runs and is
 // tested without Electron; this file and preload.ts are the only ones that import `electron`.
 //
-//   development:  npx tsc -p tsconfig.electron.json && npx electron .
+//   development:  npm run build:electron && npm run build:ui && npx electron .
 //   packaging:    npm run package:dir  (see build/electron-builder.yml)
 
 import { app, BrowserWindow, dialog, ipcMain, session, shell, type WebContents } from 'electron';

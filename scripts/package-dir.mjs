@@ -11,7 +11,8 @@
 //   4. list release/linux-unpacked/resources/app.asar and check the expected files are there, and
 //      the unwanted ones are not.
 //
-// `--skip-ui` packages dist/renderer as it is (no renderer build).
+// `--skip-ui` packages dist/renderer as it is (no renderer build); `--compile-only` stops after step 1
+// (`npm run build:electron`, then `npx electron .` where an Electron binary exists).
 // `node scripts/package-dir.mjs --release [electron-builder args…]` skips the placeholder and builds
 // real installers (needs the network to download Electron), e.g. `npm run package -- --linux`.
 
@@ -25,7 +26,8 @@ const root = new URL('..', import.meta.url).pathname;
 const require = createRequire(join(root, 'package.json'));
 const release = process.argv.includes('--release');
 const skipUi = process.argv.includes('--skip-ui'); // package whatever dist/renderer holds (or nothing)
-const passThrough = process.argv.slice(2).filter((a) => a !== '--release' && a !== '--skip-ui');
+const compileOnly = process.argv.includes('--compile-only'); // step 1 only (npm run build:electron)
+const passThrough = process.argv.slice(2).filter((a) => !['--release', '--skip-ui', '--compile-only'].includes(a));
 
 const step = (msg) => process.stdout.write(`\n== ${msg}\n`);
 function run(cmd, args, opts = {}) {
@@ -66,6 +68,8 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
+
+if (compileOnly) process.exit(0);
 
 // 2. renderer
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
