@@ -49,10 +49,12 @@ const npm = (args) => (process.env.npm_execpath && /\.c?js$/.test(process.env.np
  * Run a command (stdin closed, output passed through), in a process group of its own so that a
  * time-out stops everything it started. Resolves to { code, stdout } (stdout also kept when `keep`).
  */
+let current = null; // the running child, stopped if we are interrupted
 function exec(cmd, args, { timeoutS = 600, keep = false, extraEnv = {} } = {}) {
   return new Promise((resolve) => {
     let stdout = '';
     const child = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    current = child;
     child.stdout.on('data', (b) => { process.stdout.write(b); if (keep) stdout += b.toString('utf8'); });
     child.stderr.on('data', (b) => process.stderr.write(b));
     let timedOut = false;
@@ -66,6 +68,7 @@ function exec(cmd, args, { timeoutS = 600, keep = false, extraEnv = {} } = {}) {
     child.on('error', (e) => { out(`!! cannot run ${cmd}: ${e.message}`); });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      current = null;
       resolve({ code: timedOut ? 124 : code ?? (signal ? 128 : 1), stdout });
     });
   });
@@ -144,7 +147,7 @@ async function e2e() {
   if (problem) return { passed: 0, failed: 1, note: problem };
   const report = join(scratch, 'playwright.json');
   const r = await exec(process.execPath, [bin('@playwright/test/cli.js'), 'test', '--reporter=list,json'], {
-    timeoutS: 420, extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    timeoutS: 420, extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, BIVOUAC_UI_BUILT: '1' },
   });
   const j = readJson(report);
   if (!j?.stats) return { passed: 0, failed: 1, note: `no Playwright report (exit ${r.code})` };
@@ -168,6 +171,19 @@ const STEPS = [
 
 const results = [];
 const t0 = Date.now();
+const total = () => [results.reduce((n, r) => n + r.passed, 0), results.reduce((n, r) => n + r.failed, 0)];
+
+// Interrupted (Ctrl-C, CI time-out): stop the running step's whole process group, still end with the total.
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    if (current) { try { process.kill(-current.pid, 'SIGTERM'); } catch { /* gone */ } }
+    rmSync(scratch, { recursive: true, force: true });
+    const [p, f] = total();
+    out(`\ninterrupted by ${sig}`);
+    out(`${p} passed, ${f + 1} failed`);
+    process.exit(130);
+  });
+}
 for (const [name, fn] of STEPS) {
   if (!wanted(name)) continue;
   if (!fn) {
@@ -188,8 +204,7 @@ for (const [name, fn] of STEPS) {
 }
 rmSync(scratch, { recursive: true, force: true });
 
-const passed = results.reduce((n, r) => n + r.passed, 0);
-const failed = results.reduce((n, r) => n + r.failed, 0);
+const [passed, failed] = total();
 out(`\n======== summary (${Math.round((Date.now() - t0) / 1000)} s) ========`);
 for (const r of results) {
   out(`${r.failed ? 'FAIL' : 'ok  '}  ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed  ${String(r.secs).padStart(6)} s${r.note ? `  ${r.note}` : ''}`);
