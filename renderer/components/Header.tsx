@@ -1,5 +1,6 @@
 import { useSession, type View } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
+import { Icon } from './Icon.tsx';
 
 const TABS: { view: View; label: string; key: string }[] = [
   { view: 'todos', label: 'Todos', key: '1' },
@@ -41,8 +42,8 @@ export function Header() {
         ))}
       </nav>
       <div className="spacer" />
-      <button type="button" className="search-btn" onClick={() => setOverlay('search')} disabled={!s.projectId}>
-        <span>Search</span><kbd>/</kbd>
+      <button type="button" className="search-btn" onClick={() => setOverlay('search')} disabled={!s.projectId} aria-label="Search (/)">
+        <Icon name="search" /><span>Search</span><kbd>/</kbd>
       </button>
       <span className={`sync ${connection}`} role="status" title={connection === 'online'
         ? 'Your data lives on this computer. Sync with a team server is not set up yet.'

@@ -3,6 +3,7 @@ const PATHS = {
   comment: 'M3 4h18v12H8l-5 4z',
   trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13',
   pencil: 'M4 20l1-5L16 4l4 4L9 19zM14 6l4 4',
+  search: 'M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13zM15.5 15.5L21 21',
 } as const;
 
 export function Icon({ name, label }: { name: keyof typeof PATHS; label?: string }) {

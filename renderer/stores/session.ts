@@ -77,15 +77,9 @@ export const useSession = create<SessionState>((set, get) => ({
 
   async signIn(c) {
     api.setCredentials(c);
+    let me: Person;
     try {
-      const me = await track(api.me());
-      const [projects, people, companies] = await track(Promise.all([api.projects(), api.people(), api.companies()]));
-      if (get().mode === 'browser') storage()?.setItem(KEY, JSON.stringify(c));
-      set({ status: 'signedIn', signInError: null, me, firm: me.client_id === 0, admin: me.administrator === true, projects, people, companies });
-      const r = parseHash(typeof window !== 'undefined' ? window.location.hash : '');
-      const pid = r.projectId && projects.some((p) => p.id === r.projectId) ? r.projectId : projects.find((p) => p.status === 'active')?.id ?? projects[0]?.id ?? null;
-      get().applyRoute({ ...r, projectId: pid });
-      return true;
+      me = await track(api.me());
     } catch (e) {
       api.setCredentials(null);
       storage()?.removeItem(KEY);
@@ -93,6 +87,33 @@ export const useSession = create<SessionState>((set, get) => ({
         : e instanceof ApiError && e.status === 0 ? 'The local service does not answer. Is Bivouac running?'
           : e instanceof ApiError ? e.messages.join(' ') : String(e);
       set({ status: 'signedOut', signInError: msg });
+      return false;
+    }
+    if (get().mode === 'browser') storage()?.setItem(KEY, JSON.stringify(c));
+    const who = { me, firm: me.client_id === 0, admin: me.administrator === true, signInError: null };
+    const route = parseHash(typeof window !== 'undefined' ? window.location.hash : '');
+    const directory = track(Promise.all([api.projects(), api.people(), api.companies()]));
+    const pick = (projects: Project[]) => (route.projectId && projects.some((p) => p.id === route.projectId) ? route.projectId
+      : projects.find((p) => p.status === 'active')?.id ?? projects[0]?.id ?? null);
+    if (route.projectId) {
+      // The URL names a project: open its board while the directory loads (one round trip less).
+      set({ status: 'signedIn', ...who });
+      get().applyRoute(route);
+      try {
+        const [projects, people, companies] = await directory;
+        set({ projects, people, companies });
+        if (pick(projects) !== route.projectId) get().applyRoute({ ...route, projectId: pick(projects), postId: null });
+      } catch (e) { fail('Could not load your projects', e); }
+      return true;
+    }
+    try {
+      const [projects, people, companies] = await directory;
+      set({ status: 'signedIn', ...who, projects, people, companies });
+      get().applyRoute({ ...route, projectId: pick(projects) });
+      return true;
+    } catch (e) {
+      api.setCredentials(null);
+      set({ status: 'signedOut', signInError: e instanceof ApiError ? e.messages.join(' ') : String(e) });
       return false;
     }
   },

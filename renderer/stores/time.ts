@@ -29,7 +29,8 @@ interface TimeState {
   addRow(r: RowKey): void;
   setCell(row: RowKey, cell: Cell, hours: number): Promise<boolean>;
   learnItems(names: Record<number, string>): void;
-  ensureItemNames(ids: readonly number[]): Promise<void>;
+  /** Learn the names of the todo items these entries are logged on. */
+  ensureItemNames(entries: readonly TimeEntry[]): Promise<void>;
   setReportFilters(f: ReportFilters): void;
   runReport(): Promise<void>;
 }
@@ -37,6 +38,7 @@ interface TimeState {
 let tempId = -1;
 let weekSeq = 0;
 const pending = new Set<number>();
+const loadedProjects = new Set<number>();
 
 export const useTime = create<TimeState>((set, get) => ({
   weekStart: weekStart(today()),
@@ -65,7 +67,7 @@ export const useTime = create<TimeState>((set, get) => ({
     try {
       const entries = await track(api.timeReport({ from, to: addDays(from, 6), subject_id: personId }));
       if (s === weekSeq) set({ entries, loaded: true });
-      void get().ensureItemNames(entries.map((e) => e.todo_item_id).filter((x): x is number => x !== null));
+      void get().ensureItemNames(entries);
     } catch (e) {
       if (s === weekSeq) fail('Could not load the week', e);
     } finally {
@@ -119,15 +121,26 @@ export const useTime = create<TimeState>((set, get) => ({
     if (Object.entries(names).some(([k, v]) => cur[Number(k)] !== v)) set({ itemNames: { ...cur, ...names } });
   },
 
-  async ensureItemNames(ids) {
+  async ensureItemNames(entries) {
     const known = get().itemNames;
-    const missing = [...new Set(ids)].filter((id) => known[id] === undefined && !pending.has(id));
+    const missing = entries.filter((e) => e.todo_item_id !== null && known[e.todo_item_id] === undefined && !pending.has(e.todo_item_id));
     if (!missing.length) return;
-    missing.forEach((id) => pending.add(id));
+    const ids = [...new Set(missing.map((e) => e.todo_item_id!))];
+    ids.forEach((id) => pending.add(id));
     const found: Record<number, string> = {};
-    await Promise.all(missing.map(async (id) => {
-      try { found[id] = (await api.todoItem(id)).content; } catch { found[id] = `Todo #${id}`; } finally { pending.delete(id); }
+    // One project's lists (with their items) name all its items at once: fewer calls than one per item.
+    const projects = [...new Set(missing.map((e) => e.project_id))].filter((p) => !loadedProjects.has(p));
+    await Promise.all(projects.map(async (pid) => {
+      loadedProjects.add(pid);
+      try {
+        const lists = await api.todoLists(pid);
+        for (const l of await Promise.all(lists.map((x) => api.todoList(x.id)))) for (const i of l.todo_items ?? []) found[i.id] = i.content;
+      } catch { loadedProjects.delete(pid); }
     }));
+    await Promise.all(ids.filter((id) => found[id] === undefined).map(async (id) => {
+      try { found[id] = (await api.todoItem(id)).content; } catch { found[id] = `Todo #${id}`; }
+    }));
+    ids.forEach((id) => pending.delete(id));
     set((s) => ({ itemNames: { ...s.itemNames, ...found } }));
   },
 
@@ -138,7 +151,7 @@ export const useTime = create<TimeState>((set, get) => ({
     try {
       const report = await track(api.timeReport(get().reportFilters));
       set({ report, reportRan: true });
-      void get().ensureItemNames(report.map((e) => e.todo_item_id).filter((x): x is number => x !== null));
+      void get().ensureItemNames(report);
     } catch (e) {
       fail('Could not run the report', e);
     } finally {
