@@ -14,7 +14,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { tmpdir, cpus, totalmem } from 'node:os';
+import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLBuilder } from 'fast-xml-parser';
@@ -49,6 +49,7 @@ interface Row { metric: string; value: string; goal: string; ok: boolean | null 
 
 async function main(): Promise<void> {
   const t0 = performance.now();
+  const loadBefore = loadavg()[0];
   const autocannon = require('autocannon') as Cannon;
   const { SqliteStore } = await import('../electron/store/sqlite.ts');
   const { importSeed } = await import('../electron/service/account.ts');
@@ -212,6 +213,7 @@ async function main(): Promise<void> {
     const md = [
       '# API bench (npm run bench:api)', '',
       `Run: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, total ${total.toFixed(0)} s.`,
+      `Machine load (1-min load average) before/after the run: ${loadBefore.toFixed(2)} / ${loadavg()[0].toFixed(2)}. Above ~1 other processes share the cores and every figure is pessimistic and noisy.`,
       `Dataset: ${summary.projects.length} projects, ${c.posts} posts, ${c.comments} comments, ${c.todoLists} todo lists, ${c.todoItems} todo items, ${c.timeEntries} time entries (generated in ${(summary.ms / 1000).toFixed(1)} s).`,
       `Load: autocannon, 10 connections, ${DURATION} s per run after a 1 s warm-up, loopback, Basic auth (the seed's admin); the load generator runs on the same 2 cores as the server.`, '',
       '| Metric | Value | Goal | Met |', '|---|---|---|---|',
