@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { newProject, openBoard, screen, settled, signIn, uniq } from './helpers.ts';
+import { newProject, openBoard, screen, settled, signIn } from './helpers.ts';
 
 async function post(page: Page, title: string, body: string, category: string) {
   await page.getByRole('button', { name: 'New message' }).click();
@@ -13,7 +13,7 @@ async function post(page: Page, title: string, body: string, category: string) {
 }
 
 test('message board: categories, posting, comments, category filter, archive', async ({ page, request }) => {
-  const pid = await newProject(request, uniq('Basecamp news'));
+  const pid = await newProject(request, 'Basecamp news');
   await signIn(page, 'ada');
   await page.getByLabel('Project').selectOption(String(pid));
   await openBoard(page, pid, 'messages');

@@ -2,11 +2,11 @@ import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { parseCsv } from '../renderer/lib/csv.ts';
 import { weekStart, addDays, today } from '../renderer/lib/dates.ts';
-import { apiCall, newProject, openBoard, screen, settled, signIn, uniq } from './helpers.ts';
+import { apiCall, newProject, openBoard, screen, settled, signIn } from './helpers.ts';
 
 test('timesheet week grid and report with CSV export', async ({ page, request }) => {
   // a project whose name needs CSV quoting, with a todo item to log against
-  const name = uniq('Zoë’s "Summit", Ridge');
+  const name = 'Zoë’s "Summit", Ridge';
   const pid = await newProject(request, name);
   const list = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/todo_lists.json`, { todo_list: { name: 'Route' } });
   await apiCall(request, 'ada', 'POST', `/todo_lists/${list.id}/todo_items.json`, { todo_item: { content: 'Scout the couloir' } });
@@ -24,7 +24,7 @@ test('timesheet week grid and report with CSV export', async ({ page, request })
 
   await page.getByRole('button', { name: 'Add row' }).click();
   const form = page.getByRole('form', { name: 'Add a timesheet row' });
-  await form.getByLabel('Project').selectOption({ label: name });
+  await form.getByLabel('Project').selectOption(String(pid));
   await form.getByLabel('Todo item').selectOption({ label: 'Scout the couloir' });
   await form.getByRole('button', { name: 'Add row' }).click();
 
@@ -54,7 +54,7 @@ test('timesheet week grid and report with CSV export', async ({ page, request })
   const filters = page.getByRole('form', { name: 'Report filters' });
   await filters.getByLabel('From', { exact: true }).fill(days[0]);
   await filters.getByLabel('To', { exact: true }).fill(days[6]);
-  await filters.getByLabel('Project').selectOption({ label: name });
+  await filters.getByLabel('Project').selectOption(String(pid));
   await filters.getByLabel('Person').selectOption({ label: 'Ada Admin' });
   await filters.getByRole('button', { name: 'Run report' }).click();
   await expect(page.locator('table.entries tbody tr')).toHaveCount(3);

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { newProject, openBoard, screen, settled, signIn, uniq } from './helpers.ts';
+import { newProject, openBoard, screen, settled, signIn } from './helpers.ts';
 
 const column = (page: Page, name: string) => page.locator('.column', { has: page.getByRole('heading', { name, exact: true }) });
 const cardTexts = (col: Locator) => col.locator('.card .content');
@@ -21,7 +21,7 @@ async function drag(page: Page, from: Locator, to: Locator, where: 'top' | 'bott
 }
 
 test('todo board: lists, items, completion, drag reorder and moves survive a reload', async ({ page, request }) => {
-  const name = uniq('Summit push');
+  const name = 'Summit push';
   const pid = await newProject(request, name);
   await signIn(page, 'ada');
   await page.getByLabel('Project').selectOption(String(pid));
@@ -97,7 +97,7 @@ test('todo board: lists, items, completion, drag reorder and moves survive a rel
   await expect(card(page, 'Pack the rope').locator('.party')).toHaveText('Ada Admin');
   await expect(card(page, 'Pack the rope').locator('.due')).toHaveText('Due 2030-05-01');
   await expect(card(page, 'Pack the rope').locator('.comments')).toHaveText('1');
-  await screen(page, 'todos');
+  await screen(page, 'todo-board');
 
   // edit and delete
   await card(page, 'Crampons').getByRole('button', { name: 'Crampons' }).click();
@@ -115,7 +115,7 @@ test('todo board: lists, items, completion, drag reorder and moves survive a rel
 });
 
 test('a refused change rolls back and shows the server’s errors', async ({ page, request }) => {
-  const pid = await newProject(request, uniq('Refusals'));
+  const pid = await newProject(request, 'Refusals');
   await signIn(page, 'ada');
   await page.getByLabel('Project').selectOption(String(pid));
   await openBoard(page, pid, 'todos');
