@@ -6,7 +6,8 @@ export function Modal({ title, onClose, children, className = '' }: { title: str
   useEffect(() => {
     const prev = document.activeElement as HTMLElement | null;
     const el = ref.current;
-    const first = el?.querySelector<HTMLElement>('input, select, textarea, button, [tabindex]:not([tabindex="-1"])');
+    // a field first (search box, form), else the first button (Close)
+    const first = el?.querySelector<HTMLElement>('input, select, textarea') ?? el?.querySelector<HTMLElement>('button, [tabindex]:not([tabindex="-1"])');
     (first ?? el)?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); onClose(); return; }

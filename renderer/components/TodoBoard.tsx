@@ -27,7 +27,7 @@ export function TodoBoard({ projectId }: { projectId: number }) {
   const done = t.lists.reduce((a, l) => a + l.items.filter((i) => i.completed).length, 0);
 
   return (
-    <section className="board todos" aria-labelledby="todos-title">
+    <section className={`board todos${t.openItemId !== null ? ' with-panel' : ''}`} aria-labelledby="todos-title">
       <div className="toolbar">
         <h1 id="todos-title">Todos</h1>
         {t.loaded && <span className="muted">{done} of {total} done</span>}
