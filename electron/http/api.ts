@@ -11,6 +11,7 @@ import {
 import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
 import type { Store } from '../store/types.ts';
+import type { ResponseCache, Rendered } from './cache.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -61,7 +62,7 @@ export interface RouteConfig {
 
 declare module 'fastify' {
   interface FastifyRequest { caller?: Caller; wantsJson?: boolean }
-  interface FastifyInstance { store: Store }
+  interface FastifyInstance { store: Store; responses: ResponseCache }
 }
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -128,17 +129,28 @@ export function parseBody(buf: Buffer | undefined, contentType: string | undefin
 async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, spec: RouteSpec): Promise<void> {
   const method = asMethod(req.method);
   const handler = spec.any ?? spec[method]!;
+  const json = req.wantsJson === true;
   let root: XNode | null = null;
   // Resource routes read a body only on POST and PUT (creates, updates, reorders); their GET and
   // DELETE ignore any body (§2.5). Action routes with a body read it whatever the method.
+  let buf: Buffer | undefined;
   if (spec.body && (spec.style === 'action' || method === 'POST' || method === 'PUT')) {
-    const buf = Buffer.isBuffer(req.body) ? req.body : method === 'GET' ? await readRaw(req) : undefined;
+    buf = Buffer.isBuffer(req.body) ? req.body : method === 'GET' ? await readRaw(req) : undefined;
     root = parseBody(buf, req.headers['content-type']);
+  }
+  const caller = req.caller!;
+  // Reads without a body may be answered from the cache of rendered responses.
+  const cacheable = method === 'GET' && !buf?.length;
+  const key = cacheable ? `${caller.id}\u0000${json ? 'j' : 'x'}\u0000${new Date().toISOString().slice(0, 10)}\u0000${req.url}` : '';
+  const token = cacheable ? await app.store.changeToken() : '';
+  if (cacheable) {
+    const hit = app.responses.get(key, token);
+    if (hit) return write(reply, hit);
   }
   const params = req.params as Record<string, string>;
   const q = req.query as Record<string, string | string[] | undefined>;
   const r: Req = {
-    ctx: { store: app.store, caller: req.caller! },
+    ctx: { store: app.store, caller },
     method, params, root,
     id: (name) => Number(params[name]),
     query(name, raw = false) {
@@ -147,36 +159,39 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
       return first === '' && !raw ? undefined : first;
     },
   };
-  const out = await handler(r);
-  send(reply, req.caller!, out, req.wantsJson === true);
+  const out = render(caller, await handler(r), json);
+  if (cacheable && out.status === 200) app.responses.set(key, token, out);
+  write(reply, out);
 }
 
-export function send(reply: FastifyReply, caller: Caller, out: Reply, json: boolean): void {
-  if (out.kind === 'empty') {
-    reply.code(200).send('');
-    return;
-  }
-  if ('headers' in out && out.headers) reply.headers(out.headers);
-  if ((out.kind === 'one' || out.kind === 'many') && out.status) reply.code(out.status);
+function write(reply: FastifyReply, r: Rendered): void {
+  reply.code(r.status);
+  for (const k in r.headers) reply.header(k, r.headers[k]);
+  if (r.type) reply.type(r.type);
+  reply.send(r.body);
+}
+
+/** Turn a handler's reply into status, headers and body, as XML or JSON. */
+export function render(caller: Caller, out: Reply, json: boolean): Rendered {
+  if (out.kind === 'empty') return { status: 200, headers: {}, type: null, body: '' };
+  const headers: Record<string, string> = { ...(out.headers ?? {}) };
+  const status = (out.kind === 'one' || out.kind === 'many') && out.status ? out.status : 200;
   const view = viewOf(caller, out.kind === 'one' && out.me === true);
-  let body: string;
   if (json) {
     let data: WireRecord | WireRecord[];
     if (out.kind === 'one') data = jsonOne(out.resource, out.row, view, out.fields);
     else if (out.kind === 'many') {
       data = jsonMany(out.resource, out.rows, view, out.fields);
-      if (out.attrs?.count !== undefined) reply.header('X-Count', String(out.attrs.count));
-      if (out.attrs?.['continued-at'] !== undefined) reply.header('X-Continued-At', String(out.attrs['continued-at']));
+      if (out.attrs?.count !== undefined) headers['X-Count'] = String(out.attrs.count);
+      if (out.attrs?.['continued-at'] !== undefined) headers['X-Continued-At'] = String(out.attrs['continued-at']);
     } else data = jsonPlain(out.entries);
-    body = JSON.stringify(data);
-    reply.type('application/json; charset=utf-8');
-  } else {
-    if (out.kind === 'one') body = xmlOne(out.resource, out.row, view, out.fields, out.element);
-    else if (out.kind === 'many') body = xmlMany(out.resource, out.rows, view, out);
-    else body = xmlPlain(out.root, out.entries);
-    reply.type('application/xml; charset=utf-8');
+    return { status, headers, type: 'application/json; charset=utf-8', body: JSON.stringify(data) };
   }
-  reply.send(body);
+  let body: string;
+  if (out.kind === 'one') body = xmlOne(out.resource, out.row, view, out.fields, out.element);
+  else if (out.kind === 'many') body = xmlMany(out.resource, out.rows, view, out);
+  else body = xmlPlain(out.root, out.entries);
+  return { status, headers, type: 'application/xml; charset=utf-8', body };
 }
 
 /** Render an error as XML or JSON (§4.4, §8.14). */

@@ -8,6 +8,7 @@ import { Authenticator } from '../service/auth.ts';
 import type { Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, sendError } from './api.ts';
 import { uiPlugin } from './ui.ts';
+import { ResponseCache } from './cache.ts';
 import projects from './plugins/projects.ts';
 import people from './plugins/people.ts';
 import companies from './plugins/companies.ts';
@@ -29,6 +30,8 @@ export interface AppOptions {
   readonly uiDir?: string | null;
   readonly logLevel?: string;
   readonly requestTimeoutMs?: number;
+  /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
+  readonly responseCacheBytes?: number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -67,6 +70,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
   app.decorate('store', opts.store);
+  app.decorate('responses', new ResponseCache(opts.responseCacheBytes));
   const auth = new Authenticator(opts.store);
 
   // Bodies are read as bytes whatever the Content-Type (§2.4): never a 415.

@@ -19,6 +19,8 @@ export class SqliteStore implements Store {
   readonly db: DatabaseSync;
   private readonly stmts = new Map<string, StatementSync>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Write transactions this connection committed (PRAGMA data_version covers the others). */
+  private commits = 0;
   private readonly clock: Clock;
 
   constructor(path: string, opts: { clock?: Clock } = {}) {
@@ -89,11 +91,17 @@ export class SqliteStore implements Store {
       const out = await fn(w);
       w.finish();
       this.db.exec('COMMIT');
+      this.commits++;
       return out;
     } catch (e) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw e;
     }
+  }
+
+  async changeToken(): Promise<string> {
+    const v = this.getSync<{ data_version: number }>('PRAGMA data_version')!.data_version;
+    return `${this.commits}:${v}`;
   }
 
   async isEmpty(): Promise<boolean> {

@@ -31,6 +31,11 @@ export interface Store extends Queryable {
   readonly dialect: 'sqlite' | 'postgres';
   /** Run fn in one transaction; it commits when fn resolves and rolls back when it throws. */
   write<T>(fn: (w: Writer) => Promise<T>): Promise<T>;
+  /**
+   * Changes whenever anything was committed, by this process or another: caches of derived data
+   * (rendered responses, counts) are valid only while it stays the same.
+   */
+  changeToken(): Promise<string>;
   /** True when the store holds no account yet (a seed may be imported). */
   isEmpty(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,0 +1,55 @@
+// A cache of rendered GET responses, validated against the store's change token: a hit is served
+// only if nothing was written since it was rendered (by this process or, for SQLite, by any other
+// connection to the same file). Keyed per caller, format, URL and UTC date (milestone filters
+// depend on "today"). Bounded by bytes, least recently used first out. One per app instance:
+// no module-level state.
+
+export interface Rendered {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly type: string | null;
+  readonly body: string;
+}
+
+interface Entry { readonly token: string; readonly r: Rendered; readonly size: number }
+
+export class ResponseCache {
+  private readonly map = new Map<string, Entry>();
+  private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly maxEntry: number;
+  constructor(maxBytes = 16 * 1024 * 1024) {
+    this.maxBytes = maxBytes;
+    this.maxEntry = Math.max(1, Math.floor(maxBytes / 8));
+  }
+
+  get(key: string, token: string): Rendered | undefined {
+    const e = this.map.get(key);
+    if (!e) return undefined;
+    this.map.delete(key);
+    if (e.token !== token) {
+      this.bytes -= e.size;
+      return undefined;
+    }
+    this.map.set(key, e); // most recently used
+    return e.r;
+  }
+
+  set(key: string, token: string, r: Rendered): void {
+    const size = r.body.length * 2 + key.length * 2 + 256;
+    if (size > this.maxEntry) return;
+    const old = this.map.get(key);
+    if (old) { this.map.delete(key); this.bytes -= old.size; }
+    this.map.set(key, { token, r, size });
+    this.bytes += size;
+    for (const [k, e] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(k);
+      this.bytes -= e.size;
+    }
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.map.size, bytes: this.bytes };
+  }
+}

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ResponseCache } from '../electron/http/cache.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { importSeed } from '../electron/service/account.ts';
+import { buildApp } from '../electron/http/app.ts';
+import { FIXTURE, fx, harness, locId, text } from './helpers.ts';
+
+const r = (body: string) => ({ status: 200, headers: {}, type: 'application/xml', body });
+const dirs: string[] = [];
+afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+
+describe('ResponseCache', () => {
+  it('serves a hit only for the same token', () => {
+    const c = new ResponseCache(1 << 20);
+    c.set('k', 't1', r('a'));
+    expect(c.get('k', 't1')?.body).toBe('a');
+    expect(c.get('k', 't2')).toBeUndefined();
+    expect(c.get('k', 't1')).toBeUndefined(); // a stale entry is dropped
+  });
+
+  it('stays within its byte budget, least recently used out first', () => {
+    const c = new ResponseCache(16 * 1024);
+    for (let i = 0; i < 40; i++) c.set(`k${i}`, 't', r('x'.repeat(500)));
+    expect(c.size.bytes).toBeLessThanOrEqual(16 * 1024);
+    expect(c.get('k39', 't')).toBeDefined();
+    expect(c.get('k0', 't')).toBeUndefined();
+    c.set('huge', 't', r('x'.repeat(10_000)));
+    expect(c.get('huge', 't')).toBeUndefined();
+  });
+});
+
+describe('cached reads are never stale', () => {
+  it('a write through the API shows at once', async () => {
+    const h = await harness();
+    const p = (await fx(h)).project.alpha;
+    const list = locId(await h.req('fran', 'POST', `/projects/${p}/todo_lists.xml`, '<todo-list><name>One</name></todo-list>'));
+    expect(text((await h.req('fran', 'GET', `/todo_lists/${list}.xml`)).xml(), 'name')).toBe('One');
+    await h.req('fran', 'PUT', `/todo_lists/${list}.xml`, '<todo-list><name>Two</name></todo-list>');
+    expect(text((await h.req('fran', 'GET', `/todo_lists/${list}.xml`)).xml(), 'name')).toBe('Two');
+    // per caller: a client does not get the firm person's cached answer
+    await h.req('fran', 'PUT', `/todo_lists/${list}.xml`, '<todo-list><private>1</private></todo-list>');
+    expect((await h.req('fran', 'GET', `/todo_lists/${list}.xml`)).status).toBe(200);
+    expect((await h.req('cleo', 'GET', `/todo_lists/${list}.xml`)).status).toBe(404);
+    await h.close();
+  });
+
+  it('a write by another connection to the same file shows at once', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'bv-cache-')); dirs.push(d);
+    const a = new SqliteStore(join(d, 'db.sqlite'));
+    await importSeed(a, FIXTURE);
+    const b = new SqliteStore(join(d, 'db.sqlite'));
+    const app = await buildApp({ store: a });
+    const auth = `Basic ${Buffer.from('ada:ada-pass-1').toString('base64')}`;
+    const get = async () => (await app.inject({ url: '/projects/1.json', headers: { host: '127.0.0.1', authorization: auth } })).json().name;
+    expect(await get()).toBe('Alpha Ascent');
+    expect(await get()).toBe('Alpha Ascent');
+    await b.write((w) => w.update('projects', 1, { name: 'Renamed elsewhere' }));
+    expect(await get()).toBe('Renamed elsewhere');
+    await app.close(); await a.close(); await b.close();
+  });
+});
