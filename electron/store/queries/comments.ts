@@ -5,16 +5,9 @@
 import type { Param, Queryable, Row } from '../types.ts';
 import type { Caller } from '../../service/context.ts';
 import { notPrivate, projectVisible } from './access.ts';
+import type { CommentableType } from './fragments.ts';
 
-export type CommentableType = 'Post' | 'Milestone' | 'TodoItem';
-
-/** `comments-count` of a parent whose id column is `idCol` (the parent itself is visible). */
-export const commentsCountSql = (type: CommentableType, idCol: string, c: Caller): string =>
-  `(SELECT COUNT(*) FROM comments cm WHERE cm.commentable_type = '${type}' AND cm.commentable_id = ${idCol} AND ${notPrivate('cm.private', c)})`;
-
-/** `commented-at` of a parent: creation time of its newest visible comment, or NULL. */
-export const commentedAtSql = (type: CommentableType, idCol: string, c: Caller): string =>
-  `(SELECT MAX(cm.created_at) FROM comments cm WHERE cm.commentable_type = '${type}' AND cm.commentable_id = ${idCol} AND ${notPrivate('cm.private', c)})`;
+export type { CommentableType };
 
 /** The parent of comment alias `a` is private (todo items: their list). */
 const parentPrivate = (a: string): string => `CASE ${a}.commentable_type

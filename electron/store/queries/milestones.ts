@@ -1,29 +1,9 @@
-// Milestone queries (contract §8.7), plus the SQL fragments that milestones and todo items share:
-// people's names, responsible-party names and visible-comment counts.
+// Milestone queries (contract §8.7).
 
 import type { Param, Queryable, Row } from '../types.ts';
 import type { Caller } from '../../service/context.ts';
 import { notPrivate, projectVisible } from './access.ts';
-
-/** Full name of the person whose id is in `col` (nil when none). */
-export const personName = (col: string): string =>
-  `(SELECT pn.first_name || ' ' || pn.last_name FROM people pn WHERE pn.id = ${col})`;
-
-/** Name of the responsible party of the row with alias `a` (person's full name or company name). */
-export const partyName = (a: string): string => `CASE
-  WHEN ${a}.responsible_party_type = 'Person' THEN ${personName(`${a}.responsible_party_id`)}
-  WHEN ${a}.responsible_party_type = 'Company' THEN (SELECT pc.name FROM companies pc WHERE pc.id = ${a}.responsible_party_id)
-  END`;
-
-/**
- * comments-count and commented-at of a parent (type `Milestone`/`TodoItem`, id column `col`):
- * visible comments only (clients do not see private comments, §5.2). Uses comments_parent.
- */
-export function commentColumns(type: 'Milestone' | 'TodoItem', col: string, c: Caller): string {
-  const vis = notPrivate('cm.private', c);
-  const from = `FROM comments cm WHERE cm.commentable_type = '${type}' AND cm.commentable_id = ${col} AND ${vis}`;
-  return `(SELECT COUNT(*) ${from}) AS comments_count, (SELECT MAX(cm.created_at) ${from}) AS commented_at`;
-}
+import { commentColumns, partyName, personName } from './fragments.ts';
 
 function select(c: Caller): string {
   return `SELECT m.id, m.title, m.deadline, m.wants_notification, m.private, m.project_id,

@@ -3,12 +3,12 @@
 import type { Param, Queryable, Row } from '../types.ts';
 import type { Caller } from '../../service/context.ts';
 import { notPrivate, projectVisible } from './access.ts';
-import { commentedAtSql, commentsCountSql } from './comments.ts';
+import { commentColumns, commentedAtSql } from './fragments.ts';
 
 const full = (c: Caller): string => `SELECT p.id, p.title, p.body, p.extended_body, p.category_id, p.milestone_id,
   p.use_textile, p.private, p.posted_on, p.project_id, p.author_id,
   pe.first_name || ' ' || pe.last_name AS author_name, 0 AS attachments_count,
-  ${commentsCountSql('Post', 'p.id', c)} AS comments_count, ${commentedAtSql('Post', 'p.id', c)} AS commented_at
+  ${commentColumns('Post', 'p.id', c)}
   FROM posts p JOIN people pe ON pe.id = p.author_id`;
 
 const summary = (c: Caller): string => `SELECT p.id, p.title, p.posted_on, 0 AS attachments_count,

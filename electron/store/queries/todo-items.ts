@@ -4,7 +4,7 @@
 import type { Param, Queryable, Row } from '../types.ts';
 import type { Caller } from '../../service/context.ts';
 import { notPrivate, projectVisible } from './access.ts';
-import { commentColumns, partyName, personName } from './milestones.ts';
+import { commentColumns, partyName, personName } from './fragments.ts';
 
 function select(c: Caller): string {
   return `SELECT i.id, i.content, i.todo_list_id, i.position, i.completed, i.completed_at, i.completed_at AS completed_on,
