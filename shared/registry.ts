@@ -223,7 +223,7 @@ const comment: Resource = {
   ],
   template: [{ name: 'body', type: 'string' }, { name: 'private', type: 'boolean', firmOnly: true }],
   internal: [{ column: 'project_id', sql: 'INTEGER NOT NULL REFERENCES projects(id)' }],
-  indexes: { comments_parent: 'commentable_type, commentable_id, id' },
+  indexes: { comments_parent: 'commentable_type, commentable_id, private, created_at' },
 };
 
 const milestone: Resource = {

@@ -115,3 +115,18 @@ describe('writes', () => {
     expect(await s.write((w) => w.insert('companies', { name: 'B', firm: 0 }))).toBe(a + 1);
   });
 });
+
+describe('index changes', () => {
+  it('rebuilds an index whose columns changed in the registry', () => {
+    const d = mkdtempSync(join(tmpdir(), 'bv-store-')); dirs.push(d);
+    const file = join(d, 'db.sqlite');
+    new SqliteStore(file).db.close();
+    const raw = new DatabaseSync(file);
+    raw.exec('DROP INDEX comments_parent; CREATE INDEX comments_parent ON comments (commentable_id)');
+    raw.close();
+    const s = new SqliteStore(file);
+    const sql = (s.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'comments_parent'").get() as { sql: string }).sql;
+    expect(sql).toContain(RESOURCES.comment.indexes!.comments_parent);
+    s.db.close();
+  });
+});

@@ -73,7 +73,9 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (d: Dial
 ];
 
 /** Statements that bring an existing database in line with the registry (new columns, indexes). */
-export function registrySync(d: Dialect, existing: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+export function registrySync(
+  d: Dialect, existing: ReadonlyMap<string, ReadonlySet<string>>, indexes: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const out: string[] = [];
   for (const t of tables(d)) {
     const have = existing.get(t.table);
@@ -81,7 +83,13 @@ export function registrySync(d: Dialect, existing: ReadonlyMap<string, ReadonlyS
     for (const c of t.columns) if (!have.has(c.name)) out.push(`ALTER TABLE ${t.table} ADD COLUMN ${c.ddl.replace(/ PRIMARY KEY.*$/, '')}`);
   }
   for (const t of tables(d)) {
-    for (const [name, cols] of Object.entries(t.indexes)) out.push(`CREATE INDEX IF NOT EXISTS ${name} ON ${t.table} (${cols})`);
+    for (const [name, cols] of Object.entries(t.indexes)) {
+      const want = `CREATE INDEX ${name} ON ${t.table} (${cols})`;
+      const have = indexes.get(name);
+      // An index whose columns changed in the registry is rebuilt.
+      if (have !== undefined && have.replace(/\s+/g, ' ').replace(/ IF NOT EXISTS/i, '') !== want) out.push(`DROP INDEX ${name}`);
+      out.push(`CREATE INDEX IF NOT EXISTS ${name} ON ${t.table} (${cols})`);
+    }
   }
   return out;
 }

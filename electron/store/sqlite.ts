@@ -51,7 +51,9 @@ export class SqliteStore implements Store {
     for (const { name } of this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]) {
       existing.set(name, new Set((this.db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name)));
     }
-    for (const s of registrySync('sqlite', existing)) this.db.exec(s);
+    const indexes = new Map((this.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; sql: string }[])
+      .map((r) => [r.name, r.sql]));
+    for (const s of registrySync('sqlite', existing, indexes)) this.db.exec(s);
   }
 
   private stmt(sql: string): StatementSync {
