@@ -38,6 +38,7 @@ options:
   --seed FILE       fixture imported when the data directory holds no store yet
   --no-demo         start empty-handed instead of with the demo account
   --allow-host H    also accept this Host header (repeatable)
+  --response-cache MB  memory for re-usable rendered responses (default 16; 0 turns it off)
   --log-level L     fatal, error, warn, info, debug or silent (default warn)`;
 
 class UsageError extends Error {}
@@ -50,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, seed: { type: 'string' },
         'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
+        'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (e) {
@@ -115,6 +116,13 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+function cacheMb(v: string | undefined): number {
+  if (v === undefined) return 16;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || n > 4096) throw new UsageError(`--response-cache takes megabytes (0..4096), got ${v}`);
+  return n;
+}
+
 async function runServe(dataDir: string, o: Record<string, string | boolean | string[] | undefined>): Promise<number> {
   const port = o.port === undefined ? DEFAULT_PORT : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(o.port)}`);
@@ -123,6 +131,7 @@ async function runServe(dataDir: string, o: Record<string, string | boolean | st
     dataDir, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],
+    responseCacheMb: cacheMb(o['response-cache'] as string | undefined),
   });
   let stopping = false;
   const stop = async () => {

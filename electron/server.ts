@@ -22,6 +22,8 @@ export interface ServeOptions {
   readonly uiDir?: string | null;
   readonly logLevel?: string;
   readonly allowedHosts?: readonly string[];
+  /** MiB of rendered GET responses kept for re-use (0: off). */
+  readonly responseCacheMb?: number;
 }
 
 export interface Running {
@@ -87,7 +89,8 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const demoCreated = !o.seed && (o.demo ?? true) && !existsSync(join(o.dataDir, DB_FILE));
   const store = await openStore(o.dataDir, o.seed, o.demo ?? true);
   const host = o.host ?? '127.0.0.1';
-  const app = await buildApp({ store, host, uiDir: o.uiDir, logLevel: o.logLevel, allowedHosts: o.allowedHosts });
+  const app = await buildApp({ store, host, uiDir: o.uiDir, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
+    responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024) });
   const tokenFile = join(o.dataDir, 'api-token');
   const owner = await ownerToken(store);
   if (owner) {
