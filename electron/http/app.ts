@@ -104,9 +104,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   // Every response carries a bare Status header (§4.1; an old PHP client reads it).
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('Status', String(reply.statusCode));
-    return payload;
+    done(null, payload);
   });
 
   app.setErrorHandler((err, req, reply) => {
