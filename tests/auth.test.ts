@@ -56,6 +56,24 @@ describe('Authenticator', () => {
     expect(await a.authenticate(basic('5aac8c4132687845b7119d564bfd9980c282a594', ''))).toBeNull();
   });
 
+  it('skips the person lookup while nothing changed, and re-checks after any write', async () => {
+    const a = new Authenticator(h.store);
+    const hdr = basic('fran', 'fran-pass-2');
+    const t1 = await h.store.changeToken();
+    expect((await a.authenticate(hdr, t1))!.id).toBe(2);
+    let reads = 0;
+    const get = h.store.get.bind(h.store);
+    h.store.get = (async (...args: Parameters<typeof get>) => { reads++; return get(...args); }) as typeof h.store.get;
+    expect((await a.authenticate(hdr, t1))!.id).toBe(2);
+    expect(reads).toBe(0);
+    const hash = await hashPassword('other');
+    await h.store.write((w) => w.update('people', 2, { password_hash: hash }));
+    const t2 = await h.store.changeToken();
+    expect(t2).not.toBe(t1);
+    expect(await a.authenticate(hdr, t2)).toBeNull();
+    expect(reads).toBeGreaterThan(0);
+  });
+
   it('keeps the cache bounded', async () => {
     const a = new Authenticator(h.store, 2);
     for (const [u, p] of [['ada', 'ada-pass-1'], ['fran', 'fran-pass-2'], ['finn', 'finn-pass-3']]) await a.authenticate(basic(u, p));

@@ -61,7 +61,7 @@ export interface RouteConfig {
 }
 
 declare module 'fastify' {
-  interface FastifyRequest { caller?: Caller; wantsJson?: boolean }
+  interface FastifyRequest { caller?: Caller; wantsJson?: boolean; changeToken?: string }
   interface FastifyInstance { store: Store; responses: ResponseCache }
 }
 
@@ -141,8 +141,8 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
   const caller = req.caller!;
   // Reads without a body may be answered from the cache of rendered responses.
   const cacheable = method === 'GET' && !buf?.length;
-  const key = cacheable ? `${caller.id}\u0000${json ? 'j' : 'x'}\u0000${new Date().toISOString().slice(0, 10)}\u0000${req.url}` : '';
-  const token = cacheable ? await app.store.changeToken() : '';
+  const key = cacheable ? `${caller.id}\u0000${json ? 'j' : 'x'}\u0000${Math.floor(Date.now() / 86_400_000)}\u0000${req.url}` : '';
+  const token = cacheable ? req.changeToken ?? await app.store.changeToken() : '';
   if (cacheable) {
     const hit = app.responses.get(key, token);
     if (hit) return write(reply, hit);
@@ -160,7 +160,11 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
     },
   };
   const out = render(caller, await handler(r), json);
-  if (cacheable && out.status === 200) app.responses.set(key, token, out);
+  if (cacheable && out.status === 200) {
+    const kept: Rendered = { ...out, body: Buffer.from(out.body) };
+    app.responses.set(key, token, kept);
+    return write(reply, kept);
+  }
   write(reply, out);
 }
 
@@ -172,7 +176,7 @@ function write(reply: FastifyReply, r: Rendered): void {
 }
 
 /** Turn a handler's reply into status, headers and body, as XML or JSON. */
-export function render(caller: Caller, out: Reply, json: boolean): Rendered {
+export function render(caller: Caller, out: Reply, json: boolean): Rendered & { body: string } {
   if (out.kind === 'empty') return { status: 200, headers: {}, type: null, body: '' };
   const headers: Record<string, string> = { ...(out.headers ?? {}) };
   const status = (out.kind === 'one' || out.kind === 'many') && out.status ? out.status : 200;

@@ -90,7 +90,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     const cfg = req.routeOptions.config as { public?: boolean };
     if (cfg.public) return;
-    const caller = await auth.authenticate(req.headers.authorization);
+    // One read of the store's change token serves the credential cache and the response cache.
+    req.changeToken = await opts.store.changeToken();
+    const caller = await auth.authenticate(req.headers.authorization, req.changeToken);
     if (!caller) {
       sendError(reply, new ApiError(401, ['Authentication required: HTTP Basic with user name and password, or token:X']), req.wantsJson);
       return reply;

@@ -8,7 +8,8 @@ export interface Rendered {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly type: string | null;
-  readonly body: string;
+  /** Kept as bytes in the cache: a hit is written to the socket without encoding it again. */
+  readonly body: string | Buffer;
 }
 
 interface Entry { readonly token: string; readonly r: Rendered; readonly size: number }
@@ -36,7 +37,7 @@ export class ResponseCache {
   }
 
   set(key: string, token: string, r: Rendered): void {
-    const size = r.body.length * 2 + key.length * 2 + 256;
+    const size = (typeof r.body === 'string' ? r.body.length * 2 : r.body.length) + key.length * 2 + 256;
     if (size > this.maxEntry) return;
     const old = this.map.get(key);
     if (old) { this.map.delete(key); this.bytes -= old.size; }

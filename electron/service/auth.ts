@@ -54,8 +54,10 @@ export function decodeBasic(header: string | undefined): { user: string; pass: s
   return { user: text.slice(0, i), pass: text.slice(i + 1) };
 }
 
+interface Verified { readonly id: number; readonly hash: string | null; readonly token: string; caller: Caller; seen: string }
+
 export class Authenticator {
-  private readonly cache = new Map<string, { id: number; hash: string | null; token: string }>();
+  private readonly cache = new Map<string, Verified>();
   private readonly db: Queryable;
   private readonly max: number;
   constructor(db: Queryable, max = 1024) {
@@ -63,28 +65,39 @@ export class Authenticator {
     this.max = max;
   }
 
-  /** The caller for an Authorization header, or null (401). */
-  async authenticate(header: string | undefined): Promise<Caller | null> {
+  /**
+   * The caller for an Authorization header, or null (401). `changeToken` is the store's change
+   * token now: while it equals the one a cached entry was last checked at, nothing (so no person)
+   * has changed and the entry stands without a query; otherwise the person is read again and the
+   * entry dropped if the password hash or token changed.
+   */
+  async authenticate(header: string | undefined, changeToken?: string): Promise<Caller | null> {
     const cred = decodeBasic(header);
     if (!cred) return null;
     const key = createHash('sha256').update(header!).digest('base64');
     const hit = this.cache.get(key);
     if (hit) {
+      this.cache.delete(key); // refresh the LRU position (set again below)
+      if (changeToken !== undefined && hit.seen === changeToken) {
+        this.cache.set(key, hit);
+        return hit.caller;
+      }
       const row = await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.id = ?`, [hit.id]);
       if (row && row.password_hash === hit.hash && row.token === hit.token) {
-        this.cache.delete(key); // refresh LRU position
+        hit.caller = toCaller(row);
+        hit.seen = changeToken ?? '';
         this.cache.set(key, hit);
-        return toCaller(row);
+        return hit.caller;
       }
-      this.cache.delete(key);
     }
     let row = await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.user_name = ?`, [cred.user]);
     if (!(row && await verifyPassword(cred.pass, row.password_hash))) {
       row = cred.user ? await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.token = ?`, [cred.user]) : undefined;
     }
     if (!row) return null;
-    this.cache.set(key, { id: row.id, hash: row.password_hash, token: row.token });
+    const caller = toCaller(row);
+    this.cache.set(key, { id: row.id, hash: row.password_hash, token: row.token, caller, seen: changeToken ?? '' });
     if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value!);
-    return toCaller(row);
+    return caller;
   }
 }
