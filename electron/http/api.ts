@@ -160,11 +160,7 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
     },
   };
   const out = render(caller, await handler(r), json);
-  if (cacheable && out.status === 200) {
-    const kept: Rendered = { ...out, body: Buffer.from(out.body) };
-    app.responses.set(key, token, kept);
-    return write(reply, kept);
-  }
+  if (cacheable && out.status === 200) app.responses.set(key, token, out);
   write(reply, out);
 }
 
@@ -176,7 +172,7 @@ function write(reply: FastifyReply, r: Rendered): void {
 }
 
 /** Turn a handler's reply into status, headers and body, as XML or JSON. */
-export function render(caller: Caller, out: Reply, json: boolean): Rendered & { body: string } {
+export function render(caller: Caller, out: Reply, json: boolean): Rendered {
   if (out.kind === 'empty') return { status: 200, headers: {}, type: null, body: '' };
   const headers: Record<string, string> = { ...(out.headers ?? {}) };
   const status = (out.kind === 'one' || out.kind === 'many') && out.status ? out.status : 200;

@@ -4,7 +4,7 @@
 // current password hash and token, so a changed password or token drops it at once and two
 // server processes can never disagree.
 
-import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { hash as digest, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Queryable } from '../store/types.ts';
 import type { Caller } from './context.ts';
@@ -72,9 +72,9 @@ export class Authenticator {
    * entry dropped if the password hash or token changed.
    */
   async authenticate(header: string | undefined, changeToken?: string): Promise<Caller | null> {
-    const cred = decodeBasic(header);
-    if (!cred) return null;
-    const key = createHash('sha256').update(header!).digest('base64');
+    if (!header) return null;
+    // The key is a digest of the header: the cache never holds a password.
+    const key = digest('sha256', header, 'base64');
     const hit = this.cache.get(key);
     if (hit) {
       this.cache.delete(key); // refresh the LRU position (set again below)
@@ -90,6 +90,8 @@ export class Authenticator {
         return hit.caller;
       }
     }
+    const cred = decodeBasic(header);
+    if (!cred) return null;
     let row = await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.user_name = ?`, [cred.user]);
     if (!(row && await verifyPassword(cred.pass, row.password_hash))) {
       row = cred.user ? await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.token = ?`, [cred.user]) : undefined;
