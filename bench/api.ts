@@ -1,7 +1,7 @@
 // npm run bench:api — the local API under load, against a bare Fastify route, in one run.
 //
 //  1. Generates a large account (seed fixture + generateDataset) into a temporary data dir.
-//  2. Cold start: spawns the real CLI (`electron/cli.ts serve`) on that data dir and times it
+//  2. Cold start: spawns the real CLI (`electron/bin.ts serve`) on that data dir and times it
 //     until /health answers (3 starts, median). The last one stays up as the service under test.
 //  3. Starts a bare Fastify route answering a small fixed XML string in another process.
 //  4. Drives both with autocannon (10 connections, loopback, Basic auth as the seed's admin) and
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
 /** Spawn the real CLI on the data dir; resolve once /health answers 200. */
 async function startService(dir: string, extra: readonly string[] = []): Promise<{ child: ChildProcess; base: string; ms: number }> {
   const t = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'electron', 'cli.ts'), 'serve', '--port', '0', '--data-dir', dir, '--no-demo', '--log-level', 'warn', ...extra],
+  const child = spawn(process.execPath, [join(ROOT, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', dir, '--no-demo', '--log-level', 'warn', ...extra],
     { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
   const base = await new Promise<string>((res, rej) => {
     let out = '';
