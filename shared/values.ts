@@ -121,7 +121,8 @@ export function readValue(f: Field, node: XNode): Parsed<InputValue> {
     case 'string':
       if (f.required && empty) return bad("can't be blank");
       if (f.max !== undefined && codePoints(text) > f.max) return bad(`is too long (maximum is ${f.max} characters)`);
-      return ok(node.nil && f.nil ? null : text);
+      // A present but empty value is the field's empty value: nil where the field may be nil (§2.5).
+      return ok(f.nil && text === '' ? null : text);
     case 'enum': {
       const t = text.trim();
       if (t === '') return f.required ? bad("can't be blank") : bad('is not included in the list');

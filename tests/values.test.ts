@@ -67,6 +67,15 @@ describe('validate (registry driven)', () => {
     const ok = body(`<todo-list><name>${'é'.repeat(255)}</name></todo-list>`);
     expect(validate(RESOURCES.todoList, 'update', ok, ok, { firm: true }).errors).toEqual([]);
   });
+  it('an empty nil-able string becomes nil, an empty plain string stays empty (§2.5)', () => {
+    const root = body('<project><announcement></announcement></project>');
+    expect(validate(RESOURCES.project, 'update', root, root, { firm: true }).values.get('announcement')).toBeNull();
+    const nil = body('<project><announcement nil="true">x</announcement></project>');
+    expect(validate(RESOURCES.project, 'update', nil, nil, { firm: true }).values.get('announcement')).toBeNull();
+    const post = body('<post><body></body></post>');
+    expect(validate(RESOURCES.post, 'update', post, post, { firm: true }).values.get('body')).toBe('');
+  });
+
   it('a field with child elements is invalid', () => {
     const root = body('<todo-item><content><b>x</b></content></todo-item>');
     expect(validate(RESOURCES.todoItem, 'create', root, root, { firm: true }).errors).toEqual(['Content is invalid']);
