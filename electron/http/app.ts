@@ -131,7 +131,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.route({
     method: ['GET', 'POST', 'PUT', 'DELETE'], url: '/health', config: { public: true },
     handler: async (req, reply) => {
-      if (req.method !== 'GET') return sendError(reply, new ApiError(405, ['Use GET'], { Allow: 'GET' }), req.wantsJson === true);
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(reply, new ApiError(405, ['Use GET'], { Allow: 'GET' }), req.wantsJson === true);
       reply.type('application/json').send('{"status":"ok"}');
     },
   });
