@@ -75,7 +75,9 @@ test('todo board: lists, items, completion, drag reorder and moves survive a rel
   await expect(card(page, 'Pack the rope').locator('.party')).toHaveText('Ada Admin');
   await panel.getByLabel('Comment', { exact: true }).fill('Two 60 m ropes, please.');
   await panel.getByRole('button', { name: 'Add comment' }).click();
-  await expect(panel.getByText('Two 60 m ropes, please.')).toBeVisible();
+  // The comment shows in the list (optimistically, then saved) and the field is emptied once saved.
+  await expect(panel.getByRole('region', { name: 'Comments' }).getByText('Two 60 m ropes, please.')).toBeVisible();
+  await expect(panel.getByLabel('Comment', { exact: true })).toHaveValue('');
   await panel.getByRole('button', { name: 'Close the item' }).click();
   await settled(page);
 

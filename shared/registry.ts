@@ -48,6 +48,12 @@ export interface Field {
   readonly max?: number;
   /** Allowed values (output form). */
   readonly values?: readonly string[];
+  /**
+   * What a reference may point at, checked against the store (electron/service/references.ts):
+   * a post category / milestone / visible todo item of the same project, a person with access to
+   * it, or a responsible party (such a person, or one of the project's companies).
+   */
+  readonly ref?: RefKind;
   /** Extra accepted input spellings, mapped to stored values. */
   readonly aliases?: Readonly<Record<string, string>>;
   readonly show?: ShowWhen;
@@ -57,6 +63,8 @@ export interface Field {
   /** SQL type override for stored columns. */
   readonly sql?: string;
 }
+
+export type RefKind = 'postCategory' | 'milestone' | 'todoItem' | 'member' | 'party';
 
 export interface TemplateField { readonly name: string; readonly type: FieldType; readonly firmOnly?: boolean }
 
@@ -101,7 +109,7 @@ const id = int('id', S);
 export const column = (name: string): string => name.replace(/-/g, '_');
 
 const RESPONSIBLE: Field[] = [
-  int('responsible-party-id', { ...S, write: 'W', input: 'responsible-party', inputKind: 'party', show: 'set' }),
+  int('responsible-party-id', { ...S, write: 'W', input: 'responsible-party', inputKind: 'party', ref: 'party', show: 'set' }),
   str('responsible-party-type', { ...S, show: 'set', values: ['Person', 'Company'] }),
   str('responsible-party-name', { show: 'set' }),
 ];
@@ -184,13 +192,13 @@ const post: Resource = {
   fields: [
     int('attachments-count'), int('author-id', S), str('author-name'),
     str('body', { ...S, write: 'W', inputKind: 'string', default: '' }),
-    int('category-id', { ...S, nil: true, write: 'W', inputKind: 'reference', default: null }),
+    int('category-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'postCategory', default: null }),
     dt('commented-at', { nil: true }), int('comments-count'),
     str('display-body'), str('display-extended-body', { nil: true }),
     str('extended-body', { ...S, write: 'W', inputKind: 'string', default: '' }),
     id,
     // 0 when none, never nil (as real Basecamp sent); stored as NULL.
-    int('milestone-id', { ...S, write: 'W', inputKind: 'reference', default: null }),
+    int('milestone-id', { ...S, write: 'W', inputKind: 'reference', ref: 'milestone', default: null }),
     dt('posted-on', S), privateField, int('project-id', S),
     str('title', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
     bool('use-textile', { ...S, write: 'W', inputKind: 'boolean', default: false }),
@@ -273,7 +281,7 @@ const todoList: Resource = {
     int('completed-count'),
     str('description', { ...S, write: 'W', inputKind: 'string', default: '' }),
     id,
-    int('milestone-id', { ...S, nil: true, write: 'W', inputKind: 'reference', default: null }),
+    int('milestone-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'milestone', default: null }),
     str('name', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
     int('position', S), privateField, int('project-id', S),
     bool('tracked', { ...S, write: 'W', inputKind: 'boolean', default: false }),
@@ -297,9 +305,9 @@ const timeEntry: Resource = {
     str('description', { ...S, write: 'W', inputKind: 'string', default: '' }),
     float('hours', { ...S, write: 'W', inputKind: 'hours', required: true }),
     id,
-    int('person-id', { ...S, write: 'W', inputKind: 'reference' }),
+    int('person-id', { ...S, write: 'W', inputKind: 'reference', ref: 'member' }),
     str('person-name'), privateField, int('project-id', S),
-    int('todo-item-id', { ...S, nil: true, write: 'W', inputKind: 'reference', default: null }),
+    int('todo-item-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'todoItem', default: null }),
   ],
   template: [
     { name: 'date', type: 'date' }, { name: 'hours', type: 'float' }, { name: 'description', type: 'string' },

@@ -41,6 +41,15 @@ describe('resource registry', () => {
       .toEqual(['comment', 'milestone', 'post', 'timeEntry', 'todoList']);
   });
 
+  it('says what every writable reference may point at (checked by service/references.ts)', () => {
+    const refs = all.flatMap((r) => r.fields.filter((f) => f.inputKind === 'reference' || f.inputKind === 'party').map((f) => `${r.key}.${f.name}:${f.ref}`));
+    expect(refs.sort()).toEqual([
+      'milestone.responsible-party-id:party', 'post.category-id:postCategory', 'post.milestone-id:milestone',
+      'timeEntry.person-id:member', 'timeEntry.todo-item-id:todoItem', 'todoItem.responsible-party-id:party',
+      'todoList.milestone-id:milestone',
+    ]);
+  });
+
   it('has a column for every writable field and a max of 255 on names and titles (§7)', () => {
     for (const r of all) {
       for (const f of writableFields(r, 'create')) expect(f.stored, `${r.key}.${f.name}`).toBe(true);

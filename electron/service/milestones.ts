@@ -9,7 +9,7 @@ import {
 } from '../store/queries/milestones.ts';
 import { badRequest, check, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
-import { checkParty } from './todo-items.ts';
+import { checkReferences } from './references.ts';
 import type { Row } from '../store/types.ts';
 
 const R = RESOURCES.milestone;
@@ -63,7 +63,7 @@ export async function create(ctx: Ctx, projectId: number, root: XNode | null): P
   const batch: Validated[] = [];
   for (const rec of recs) {
     const v = validate(R, 'create', root, rec, ctx.caller);
-    await checkParty(ctx.store, projectId, v);
+    await checkReferences(ctx.store, ctx.caller, R, projectId, v);
     errors.push(...v.errors);
     batch.push(v);
   }
@@ -102,7 +102,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const pid = Number(m.project_id);
   const rec = recordElement(root, R.recordNames);
   const v = validate(R, 'update', root, rec, ctx.caller);
-  await checkParty(ctx.store, pid, v);
+  await checkReferences(ctx.store, ctx.caller, R, pid, v);
   const flag = (name: string, label: string): boolean => {
     const node = fieldNode(root, rec, name);
     if (!node) return false;

@@ -5,7 +5,8 @@ import { RESOURCES } from '../../shared/registry.ts';
 import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { toColumns, validate, type Validated } from '../../shared/values.ts';
 import { renderBody, renderExtended } from '../../shared/render.ts';
-import { getPost, isPostCategory, isProjectMilestone, listPosts } from '../store/queries/posts.ts';
+import { getPost, listPosts } from '../store/queries/posts.ts';
+import { checkReferences as checkRefs } from './references.ts';
 import { badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import * as categories from './categories.ts';
@@ -76,12 +77,8 @@ async function editable(ctx: Ctx, id: number): Promise<Row> {
 }
 
 /** category-id: a post category of the project; milestone-id: a milestone of the project (§2.6). */
-async function checkReferences(db: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> {
-  const cat = v.values.get('category-id');
-  if (typeof cat === 'number' && !(await isPostCategory(db, projectId, cat))) v.errors.push('Category is invalid');
-  const ms = v.values.get('milestone-id');
-  if (typeof ms === 'number' && !(await isProjectMilestone(db, ctx.caller, projectId, ms))) v.errors.push('Milestone is invalid');
-}
+const checkReferences = (db: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> =>
+  checkRefs(db, ctx.caller, R, projectId, v);
 
 /** The references again, inside the write (a category or milestone may have gone meanwhile). */
 async function recheck(w: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> {

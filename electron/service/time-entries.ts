@@ -6,9 +6,10 @@ import { RESOURCES } from '../../shared/registry.ts';
 import { fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { parseQueryDate, toColumns, validate, type Validated } from '../../shared/values.ts';
 import {
-  countProjectEntries, getEntry, listItemEntries, listProjectEntries, personCompany, personHasAccess,
-  reportEntries, visibleItem, type ReportFilter,
+  countProjectEntries, getEntry, listItemEntries, listProjectEntries, reportEntries, type ReportFilter,
 } from '../store/queries/time-entries.ts';
+import { visibleItem } from '../store/queries/references.ts';
+import { checkReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { blankTemplate, filledTemplate, type Template } from './templates.ts';
@@ -142,23 +143,12 @@ const WRITABLE = ['date', 'description', 'hours', 'person-id', 'private', 'todo-
  * caller may see, §5.3); todo-item-id an item of it that the caller sees. Adds errors to `v`.
  */
 async function checkRefs(db: Queryable, caller: Caller, projectId: number, v: Validated, mode: 'create' | 'update'): Promise<void> {
-  if (v.values.has('person-id')) {
-    const pid = v.values.get('person-id') as number | null;
-    if (pid === null) {
-      // Empty or 0: on create the default (the caller); an entry always has a person.
-      if (mode === 'create') v.values.set('person-id', caller.id);
-      else v.errors.push("Person can't be blank");
-    } else {
-      const co = await personCompany(db, pid);
-      const seen = co !== undefined && (caller.firm || co.firm || co.companyId === caller.companyId);
-      if (!seen || !(await personHasAccess(db, projectId, pid))) v.errors.push('Person is invalid');
-    }
-  } else if (mode === 'create') v.values.set('person-id', caller.id);
-  const tid = v.values.get('todo-item-id');
-  if (typeof tid === 'number') {
-    const it = await visibleItem(db, caller, tid);
-    if (!it || Number(it.project_id) !== projectId) v.errors.push('Todo item is invalid');
+  // Empty or 0 person: on create the default (the caller); an entry always has a person.
+  if (!v.values.has('person-id') || v.values.get('person-id') === null) {
+    if (mode === 'create') v.values.set('person-id', caller.id);
+    else if (v.values.has('person-id')) v.errors.push("Person can't be blank");
   }
+  await checkReferences(db, caller, R, projectId, v);
 }
 
 function readEntry(root: XNode | null, caller: Caller, mode: 'create' | 'update', fromRoute: boolean): Validated {

@@ -3,14 +3,14 @@
 
 import { RESOURCES } from '../../shared/registry.ts';
 import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate, type Party, type Validated } from '../../shared/values.ts';
-import { projectCompanyIds } from '../store/queries/projects.ts';
+import { toColumns, validate, type Validated } from '../../shared/values.ts';
 import { getList } from '../store/queries/todo-lists.ts';
 import { commentIdsOf } from '../store/queries/milestones.ts';
 import {
-  entriesOfItems, getItem, itemsInProject, itemsOfList, nextItemPosition, personHasAccess, positionsOfList,
+  entriesOfItems, getItem, itemsInProject, itemsOfList, nextItemPosition, positionsOfList,
 } from '../store/queries/todo-items.ts';
-import { check, invalid, notFound, type Ctx } from './context.ts';
+import { check, invalid, notFound, type Caller, type Ctx } from './context.ts';
+import { checkReferences } from './references.ts';
 import { blankTemplate, filledTemplate, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
 
@@ -22,15 +22,8 @@ const R = RESOURCES.todoItem;
  * Check the responsible party of validated values (§2.6): a person with access to the project,
  * or a company among the project's companies. Adds one error when it is not.
  */
-export async function checkParty(db: Queryable, projectId: number, v: Validated): Promise<void> {
-  if (!v.values.has('responsible-party-id')) return;
-  const party = v.values.get('responsible-party-id') as Party;
-  if (!party) return;
-  const ok = party.type === 'Person'
-    ? await personHasAccess(db, projectId, party.id)
-    : (await projectCompanyIds(db, projectId)).some((c) => Number(c.id) === party.id);
-  if (!ok) v.errors.push('Responsible party is invalid');
-}
+export const checkParty = (db: Queryable, c: Caller, projectId: number, v: Validated): Promise<void> =>
+  checkReferences(db, c, R, projectId, v);
 
 /**
  * The ids of a reorder body (§8.8, §8.9): `<todo-lists type="array"><todo-list><id>…`, the same
@@ -140,7 +133,7 @@ export async function create(ctx: Ctx, listId: number, root: XNode | null): Prom
   const l = await listOf(ctx, listId);
   const pid = Number(l.project_id);
   const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
-  await checkParty(ctx.store, pid, v);
+  await checkParty(ctx.store, ctx.caller, pid, v);
   check(v.errors);
   const id = await ctx.store.write(async (w) => w.insert('todo_items', {
     ...toColumns(v.values), todo_list_id: listId, project_id: pid, position: await nextItemPosition(w, listId),
@@ -153,7 +146,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const it = await get(ctx, id);
   const pid = Number(it.project_id);
   const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
-  await checkParty(ctx.store, pid, v);
+  await checkParty(ctx.store, ctx.caller, pid, v);
   check(v.errors);
   if (v.values.size) await ctx.store.write((w) => w.update('todo_items', id, { ...toColumns(v.values), updated_at: w.now }, pid));
   return get(ctx, id);

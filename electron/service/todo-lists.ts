@@ -8,7 +8,7 @@ import {
   getList, itemIdsOfList, listsByIds, listsOfProject, nextListPosition, positionsOfProject,
 } from '../store/queries/todo-lists.ts';
 import { itemsOfList, openItemsOf, type PartyFilter } from '../store/queries/todo-items.ts';
-import { milestoneInProject } from '../store/queries/milestones.ts';
+import { checkReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { cascadeItems, moveTo, readIds, readTo, renumber } from './todo-items.ts';
@@ -93,11 +93,8 @@ export async function get(ctx: Ctx, id: number): Promise<Row> {
   return finish(l, await itemsOfList(ctx.store, ctx.caller, id));
 }
 
-async function checkMilestone(db: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> {
-  const m = v.values.get('milestone-id');
-  if (m === undefined || m === null) return;
-  if (!await milestoneInProject(db, ctx.caller, projectId, m as number)) v.errors.push('Milestone is invalid');
-}
+const checkMilestone = (db: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> =>
+  checkReferences(db, ctx.caller, R, projectId, v);
 
 export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
   await projects.get(ctx, projectId);

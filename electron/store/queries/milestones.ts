@@ -48,12 +48,6 @@ export function laterOpenMilestones(db: Queryable, c: Caller, projectId: number,
     WHERE m.project_id = ? AND m.id <> ? AND m.completed = 0 AND m.deadline > ? AND ${visible(c, p)}`, p);
 }
 
-/** Is `id` a milestone of the project that the caller sees (references from lists and posts)? */
-export async function milestoneInProject(db: Queryable, c: Caller, projectId: number, id: number): Promise<boolean> {
-  const p: Param[] = [id, projectId];
-  return (await db.get(`SELECT m.id FROM milestones m WHERE m.id = ? AND m.project_id = ? AND ${notPrivate('m.private', c)}`, p)) !== undefined;
-}
-
 /** Ids of the rows that refer to a milestone (unlinked when it is deleted). */
 export function milestoneReferrers(db: Queryable, id: number): Promise<{ tbl: string; id: number }[]> {
   return db.all(`SELECT 'posts' AS tbl, id FROM posts WHERE milestone_id = ?

@@ -42,12 +42,3 @@ export function getPost(db: Queryable, c: Caller, id: number): Promise<Row | und
   return db.get(`${full(c)} WHERE p.id = ? AND ${projectVisible('p.project_id', c, p)} AND ${notPrivate('p.private', c)}`, p);
 }
 
-/** Is `id` a post category of the project? */
-export async function isPostCategory(db: Queryable, projectId: number, id: number): Promise<boolean> {
-  return (await db.get("SELECT id FROM categories WHERE id = ? AND project_id = ? AND type = 'post'", [id, projectId])) !== undefined;
-}
-
-/** Is `id` a milestone of the project that the caller sees? */
-export async function isProjectMilestone(db: Queryable, c: Caller, projectId: number, id: number): Promise<boolean> {
-  return (await db.get(`SELECT m.id FROM milestones m WHERE m.id = ? AND m.project_id = ? AND ${notPrivate('m.private', c)}`, [id, projectId])) !== undefined;
-}

@@ -99,29 +99,3 @@ export function reportEntries(db: Queryable, c: Caller, f: ReportFilter): Promis
   return db.all(`${SELECT} WHERE ${where.join(' AND ')} ${ORDER}`, p);
 }
 
-/** Does the person have access to the project (a member, or an administrator)? */
-export async function personHasAccess(db: Queryable, projectId: number, personId: number): Promise<boolean> {
-  const r = await db.get(`SELECT pe.id FROM people pe JOIN companies co ON co.id = pe.company_id
-    WHERE pe.id = ? AND ((co.firm = 1 AND pe.administrator = 1)
-      OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = ? AND pm.person_id = pe.id))`, [personId, projectId]);
-  return r !== undefined;
-}
-
-/** The company of a person (to check that a client may see them, §5.3). */
-export async function personCompany(db: Queryable, personId: number): Promise<{ companyId: number; firm: boolean } | undefined> {
-  const r = await db.get<{ company_id: number; firm: number }>(
-    'SELECT pe.company_id, co.firm FROM people pe JOIN companies co ON co.id = pe.company_id WHERE pe.id = ?', [personId]);
-  return r ? { companyId: Number(r.company_id), firm: Number(r.firm) === 1 } : undefined;
-}
-
-/**
- * A todo item the caller sees (its project is visible; for clients, its list is not private),
- * with its project. Reads the todo tables owned by the todo modules.
- */
-export function visibleItem(db: Queryable, c: Caller, itemId: number): Promise<{ id: number; project_id: number } | undefined> {
-  const p: Param[] = [itemId];
-  const vis = projectVisible('ti.project_id', c, p);
-  const priv = c.firm ? '' : ' AND COALESCE(tl.private, 0) = 0';
-  return db.get<{ id: number; project_id: number }>(`SELECT ti.id, ti.project_id FROM todo_items ti
-    JOIN todo_lists tl ON tl.id = ti.todo_list_id WHERE ti.id = ? AND ${vis}${priv}`, p);
-}

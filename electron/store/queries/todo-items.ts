@@ -96,8 +96,3 @@ export function itemCommentsOfList(db: Queryable, listId: number): Promise<{ id:
     AND commentable_id IN (SELECT id FROM todo_items WHERE todo_list_id = ?)`, [listId]);
 }
 
-/** Does a person have access to a project (member or administrator)? */
-export async function personHasAccess(db: Queryable, projectId: number, personId: number): Promise<boolean> {
-  return (await db.get(`SELECT pe.id FROM people pe WHERE pe.id = ? AND (pe.administrator = 1
-    OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = ? AND pm.person_id = pe.id))`, [personId, projectId])) !== undefined;
-}
