@@ -19,7 +19,7 @@ const CHECKS: Record<RefKind, Check> = {
   member: async (db, c, pid, id) => (await personVisible(db, c, id as number)) && personHasAccess(db, pid, id as number),
   party: (db, c, pid, v) => {
     const p = v as NonNullable<Party>;
-    return p.type === 'Person' ? CHECKS.member(db, c, pid, p.id) : companyOfProject(db, pid, p.id);
+    return p.type === 'Person' ? CHECKS.member(db, c, pid, p.id) : companyOfProject(db, c, pid, p.id);
   },
 };
 

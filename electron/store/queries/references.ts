@@ -37,7 +37,8 @@ export function personVisible(db: Queryable, c: Caller, personId: number): Promi
     WHERE pe.id = ? AND (co.firm = 1 OR pe.company_id = ?)`, [personId, c.companyId]);
 }
 
-/** One of the project's companies: its own and its members' (§8.3). */
-export async function companyOfProject(db: Queryable, projectId: number, companyId: number): Promise<boolean> {
+/** One of the project's companies (its own and its members', §8.3) that the caller sees (§5.3). */
+export async function companyOfProject(db: Queryable, c: Caller, projectId: number, companyId: number): Promise<boolean> {
+  if (!c.firm && companyId !== c.companyId && !(await found(db, 'SELECT id FROM companies WHERE id = ? AND firm = 1', [companyId]))) return false;
   return (await projectCompanyIds(db, projectId)).some((r) => Number(r.id) === companyId);
 }
