@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import type { Post } from '../../shared/client.ts';
 import { search, type Hit } from '../lib/search.ts';
 import { useMessages } from '../stores/messages.ts';
 import { useSession } from '../stores/session.ts';
@@ -6,7 +7,13 @@ import { useTodos } from '../stores/todos.ts';
 import { useUi } from '../stores/ui.ts';
 import { Modal } from './Modal.tsx';
 
-/** Search the current project's messages (titles, loaded bodies, comments) and todos. */
+/** The loaded posts and the search corpus, each post once (the loaded copy is the freshest). */
+function mergePosts(loaded: readonly Post[], bodies: readonly Post[]): Post[] {
+  const seen = new Set(loaded.map((p) => p.id));
+  return [...loaded, ...bodies.filter((p) => !seen.has(p.id))];
+}
+
+/** Search the current project's messages (titles and texts of all of them, comments of the open one) and todos. */
 export function SearchOverlay() {
   const setOverlay = useUi((s) => s.setOverlay);
   const { projectId, go } = useSession();
@@ -19,16 +26,17 @@ export function SearchOverlay() {
   useEffect(() => {
     if (!projectId) return;
     if (todos.projectId !== projectId || !todos.loaded) void useTodos.getState().load(projectId, true);
-    if (msgs.projectId !== projectId || !msgs.loaded) void useMessages.getState().load(projectId);
+    if (msgs.projectId !== projectId || !msgs.loaded) void useMessages.getState().load(projectId).then(() => useMessages.getState().loadBodies(projectId));
+    else void useMessages.getState().loadBodies(projectId);
   // run once per opening
   }, []);
 
   const hits = useMemo(() => search(q, {
     lists: todos.projectId === projectId ? todos.lists : [],
-    posts: msgs.projectId === projectId ? msgs.posts : [],
+    posts: msgs.projectId === projectId ? mergePosts(msgs.posts, msgs.bodiesFor === projectId ? msgs.bodies : []) : [],
     index: msgs.projectId === projectId ? msgs.index : [],
     comments: msgs.current ? { postId: msgs.current.id, comments: msgs.comments } : null,
-  }), [q, todos.lists, todos.projectId, msgs.posts, msgs.index, msgs.projectId, msgs.current, msgs.comments, projectId]);
+  }), [q, todos.lists, todos.projectId, msgs.posts, msgs.bodies, msgs.bodiesFor, msgs.index, msgs.projectId, msgs.current, msgs.comments, projectId]);
 
   const open = (h: Hit) => {
     close();

@@ -7,6 +7,8 @@ import { api, ApiError } from '../api.ts';
 import { fail, track, useUi } from './ui.ts';
 
 export const PAGE = 25;
+/** Search reads at most this many pages of full posts (1,000 messages); older ones match by title. */
+export const SEARCH_PAGES = 40;
 
 interface MessagesState {
   projectId: number | null;
@@ -23,7 +25,12 @@ interface MessagesState {
   index: PostSummary[];
   current: Post | null;
   comments: Comment[];
+  /** Every post of the project with its body, for search (loaded on demand, page by page). */
+  bodies: Post[];
+  bodiesFor: number | null;
   load(projectId: number): Promise<void>;
+  /** Load the bodies of all posts of the project for search (up to SEARCH_PAGES pages). */
+  loadBodies(projectId: number): Promise<void>;
   setCategory(id: number | null): Promise<void>;
   setMode(m: 'recent' | 'archive'): Promise<void>;
   loadMore(): Promise<void>;
@@ -50,7 +57,8 @@ export const useMessages = create<MessagesState>((set, get) => {
       api.posts(pid, { categoryId }), api.postsArchive(pid), api.categories(pid, 'post'),
     ]));
     const archive = mode === 'archive' ? await track(api.postsArchive(pid, categoryId)) : null;
-    if (s === seq && get().projectId === pid) set({ posts, index, categories, archive, hasMore: posts.length === PAGE, loaded: true });
+    // The search corpus is read again on the next search: posts may have changed.
+    if (s === seq && get().projectId === pid) set({ posts, index, categories, archive, hasMore: posts.length === PAGE, loaded: true, bodies: [], bodiesFor: null });
   };
   const guard = async (title: string, f: () => Promise<void>): Promise<boolean> => {
     try { await f(); return true; } catch (e) { fail(title, e); return false; }
@@ -58,10 +66,25 @@ export const useMessages = create<MessagesState>((set, get) => {
 
   return {
     projectId: null, categories: [], categoryId: null, posts: [], hasMore: false, loading: false, loaded: false,
-    mode: 'recent', archive: null, index: [], current: null, comments: [],
+    mode: 'recent', archive: null, index: [], current: null, comments: [], bodies: [], bodiesFor: null,
+
+    async loadBodies(projectId) {
+      if (get().bodiesFor === projectId) return;
+      set({ bodiesFor: projectId, bodies: [] });
+      await guard('Could not load the messages for search', async () => {
+        const all: Post[] = [];
+        for (let page = 0; page < SEARCH_PAGES; page++) {
+          const batch = await track(api.posts(projectId, { n: page * PAGE }));
+          if (get().bodiesFor !== projectId) return; // the project changed meanwhile
+          all.push(...batch.filter((p) => !all.some((x) => x.id === p.id)));
+          set({ bodies: [...all] });
+          if (batch.length < PAGE) break;
+        }
+      });
+    },
 
     async load(projectId) {
-      if (get().projectId !== projectId) set({ projectId, posts: [], categories: [], categoryId: null, archive: null, index: [], loaded: false, current: null, comments: [] });
+      if (get().projectId !== projectId) set({ projectId, posts: [], categories: [], categoryId: null, archive: null, index: [], loaded: false, current: null, comments: [], bodies: [], bodiesFor: null });
       set({ loading: true });
       await guard('Could not load the messages', refreshList);
       set({ loading: false });

@@ -164,6 +164,23 @@ describe('messages store', () => {
     expect(useMessages.getState().posts).toHaveLength(26);
     expect(useMessages.getState().hasMore).toBe(false);
   });
+
+  it('reads every page of posts for search, once, and again after the list is refreshed', async () => {
+    const post = (id: number) => ({ id, title: `P${id}`, body: `body ${id}` }) as never;
+    const pages = [Array.from({ length: 25 }, (_, i) => post(i + 1)), Array.from({ length: 25 }, (_, i) => post(i + 26)), [post(51)]];
+    const posts = vi.spyOn(api, 'posts').mockImplementation(async (_p, o) => pages[(o?.n ?? 0) / 25] ?? []);
+    vi.spyOn(api, 'postsArchive').mockResolvedValue([]);
+    vi.spyOn(api, 'categories').mockResolvedValue([]);
+    await useMessages.getState().load(9);
+    posts.mockClear();
+    await useMessages.getState().loadBodies(9);
+    expect(posts.mock.calls.map((c) => c[1]?.n)).toEqual([0, 25, 50]);
+    expect(useMessages.getState().bodies.map((p) => p.id)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
+    await useMessages.getState().loadBodies(9);
+    expect(posts).toHaveBeenCalledTimes(3);
+    await useMessages.getState().load(9);
+    expect(useMessages.getState().bodiesFor).toBeNull();
+  });
 });
 
 describe('session store', () => {
