@@ -50,9 +50,13 @@ test('message board: categories, posting, comments, category filter, archive', a
   await page.getByRole('button', { name: /^Risks/ }).click();
   await expect(page.locator('.post-title')).toHaveText(['Avalanche risk']);
   await screen(page, 'messages-filtered');
-  await page.reload();
+  await page.reload(); // the filter is in the URL and survives a reload
+  await expect(page.getByRole('button', { name: /^Risks/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.post-title')).toHaveText(['Avalanche risk']);
   await page.getByRole('button', { name: /^Status reports/ }).click();
   await expect(page.locator('.post-title')).toHaveText(['Weekly status']);
+  await page.goBack(); // and the back button returns to the previous one
+  await expect(page.locator('.post-title')).toHaveText(['Avalanche risk']);
 
   // a category that still has posts cannot be deleted: readable message
   await page.getByRole('button', { name: 'Delete category Risks' }).click();

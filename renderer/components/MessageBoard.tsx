@@ -12,16 +12,31 @@ export function Paragraphs({ text }: { text: string }) {
   return <>{paras.map((p, i) => <p key={i} className="pre">{p}</p>)}</>;
 }
 
+/** Open a message (or the list) of the board, keeping the category filter. */
+function toMessages(postId: number | null = null): void {
+  const s = useSession.getState();
+  s.go('messages', postId, s.categoryId);
+}
+
 export function MessageBoard({ projectId }: { projectId: number }) {
   const m = useMessages();
   const postId = useSession((s) => s.postId);
   const go = useSession((s) => s.go);
   const [composing, setComposing] = useState(false);
 
-  useEffect(() => { void useMessages.getState().load(projectId); }, [projectId]);
+  const categoryId = useSession((s) => s.categoryId);
+  useEffect(() => {
+    const m = useMessages.getState();
+    void m.load(projectId).then(() => { if (useMessages.getState().categoryId !== useSession.getState().categoryId) void m.setCategory(useSession.getState().categoryId); });
+  }, [projectId]);
+  // The category filter follows the URL (a reload or the back button keeps it).
+  useEffect(() => {
+    const m = useMessages.getState();
+    if (m.projectId === projectId && m.loaded && m.categoryId !== categoryId) void m.setCategory(categoryId);
+  }, [categoryId, projectId]);
   useEffect(() => { void useMessages.getState().open(postId); setComposing(false); }, [postId]);
   useEffect(() => {
-    const onNew = () => { go('messages'); setComposing(true); };
+    const onNew = () => { toMessages(); setComposing(true); };
     window.addEventListener(NEW_EVENT, onNew);
     return () => window.removeEventListener(NEW_EVENT, onNew);
   }, [go]);
@@ -46,7 +61,7 @@ export function MessageBoard({ projectId }: { projectId: number }) {
                 initial={{ title: '', body: '', category_id: m.categoryId, private: false }}
                 onSubmit={async (input) => {
                   const p = await m.createPost(input);
-                  if (p) { setComposing(false); go('messages', p.id); }
+                  if (p) { setComposing(false); toMessages(p.id); }
                 }} />
             )}
             {m.mode === 'archive' ? <Archive /> : <Recent onCompose={() => setComposing(true)} />}
@@ -59,7 +74,6 @@ export function MessageBoard({ projectId }: { projectId: number }) {
 
 function Recent({ onCompose }: { onCompose: () => void }) {
   const { posts, loaded, loading, hasMore, loadMore, categories, categoryId } = useMessages();
-  const go = useSession((s) => s.go);
   if (!loaded && loading) return <p className="muted" role="status">Loading messages…</p>;
   if (loaded && posts.length === 0) {
     return (
@@ -76,7 +90,7 @@ function Recent({ onCompose }: { onCompose: () => void }) {
       <ol className="post-list" aria-label="Messages, newest first">
         {posts.map((p) => (
           <li key={p.id}>
-            <button type="button" className="post-row" onClick={() => go('messages', p.id)}>
+            <button type="button" className="post-row" onClick={() => toMessages(p.id)}>
               <span className="post-title">{p.title}{p.private && <span className="badge private">Private</span>}</span>
               <span className="muted small">{p.author_name} · {when(p.posted_on)}
                 {p.category_id ? ` · ${categories.find((c) => c.id === p.category_id)?.name ?? ''}` : ''}</span>
@@ -93,7 +107,6 @@ function Recent({ onCompose }: { onCompose: () => void }) {
 
 function Archive() {
   const { archive } = useMessages();
-  const go = useSession((s) => s.go);
   if (!archive) return <p className="muted" role="status">Loading the archive…</p>;
   if (!archive.length) return <div className="empty"><p>The archive is empty: no messages here yet.</p></div>;
   return (
@@ -103,7 +116,7 @@ function Archive() {
       <tbody>
         {archive.map((p) => (
           <tr key={p.id}>
-            <td><button type="button" className="link" onClick={() => go('messages', p.id)}>{p.title}</button></td>
+            <td><button type="button" className="link" onClick={() => toMessages(p.id)}>{p.title}</button></td>
             <td>{p.category?.name ?? '—'}</td><td>{p.author_name}</td><td>{when(p.posted_on)}</td><td>{p.commented_at ? when(p.commented_at) : '—'}</td>
           </tr>
         ))}
@@ -113,14 +126,13 @@ function Archive() {
 }
 
 function Categories() {
-  const { categories, categoryId, setCategory, createCategory, renameCategory, deleteCategory, index } = useMessages();
+  const { categories, categoryId, createCategory, renameCategory, deleteCategory, index } = useMessages();
   const firm = useSession((s) => s.firm);
   const go = useSession((s) => s.go);
-  const postId = useSession((s) => s.postId);
   const [name, setName] = useState('');
   const [editing, setEditing] = useState<number | null>(null);
   const [editName, setEditName] = useState('');
-  const pick = (id: number | null) => { if (postId) go('messages'); void setCategory(id); };
+  const pick = (id: number | null) => go('messages', null, id);
   return (
     <nav className="categories" aria-label="Categories">
       <h2>Categories</h2>
@@ -199,7 +211,7 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel }: {
 
 function MessageView({ postId }: { postId: number }) {
   const { current, comments, updatePost, deletePost, addComment, updateComment, deleteComment, categories } = useMessages();
-  const { me, admin, firm, go } = useSession();
+  const { me, admin, firm } = useSession();
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const [body, setBody] = useState('');
@@ -219,7 +231,7 @@ function MessageView({ postId }: { postId: number }) {
 
   return (
     <article className="message" aria-labelledby="message-title">
-      <button type="button" className="link back" onClick={() => go('messages')}>← All messages</button>
+      <button type="button" className="link back" onClick={() => toMessages()}>← All messages</button>
       {editing ? (
         <PostForm title="Edit message" submitLabel="Save message" onCancel={() => setEditing(false)}
           initial={{ title: p.title, body: p.body, category_id: p.category_id, private: p.private }}
@@ -236,7 +248,7 @@ function MessageView({ postId }: { postId: number }) {
               <button type="button" onClick={() => setEditing(true)}>Edit</button>
               {confirm ? (
                 <>
-                  <button type="button" className="danger" onClick={async () => { if (await deletePost(p.id)) go('messages'); }}>Yes, delete it and its comments</button>
+                  <button type="button" className="danger" onClick={async () => { if (await deletePost(p.id)) toMessages(); }}>Yes, delete it and its comments</button>
                   <button type="button" onClick={() => setConfirm(false)}>Keep</button>
                 </>
               ) : <button type="button" className="danger-outline" onClick={() => setConfirm(true)}>Delete</button>}

@@ -10,15 +10,20 @@ export type View = 'todos' | 'messages' | 'time' | 'report';
 export const VIEWS: readonly View[] = ['todos', 'messages', 'time', 'report'];
 const KEY = 'bivouac.credentials';
 
-export interface Route { projectId: number | null; view: View; postId: number | null }
+/** Where the user is: project, board, open message, message category filter (all kept in the URL hash). */
+export interface Route { projectId: number | null; view: View; postId: number | null; categoryId?: number | null }
 
 export function parseHash(hash: string): Route {
-  const m = /^#?\/projects\/(\d+)(?:\/(todos|messages|time|report)(?:\/(\d+))?)?/.exec(hash);
-  if (!m) return { projectId: null, view: 'todos', postId: null };
-  return { projectId: Number(m[1]), view: (m[2] as View) ?? 'todos', postId: m[3] ? Number(m[3]) : null };
+  const m = /^#?\/projects\/(\d+)(?:\/(todos|messages|time|report)(?:\/(\d+))?(?:\/cat\/(\d+))?)?/.exec(hash);
+  if (!m) return { projectId: null, view: 'todos', postId: null, categoryId: null };
+  const view = (m[2] as View) ?? 'todos';
+  return { projectId: Number(m[1]), view, postId: m[3] ? Number(m[3]) : null, categoryId: view === 'messages' && m[4] ? Number(m[4]) : null };
 }
-export const formatHash = (r: Route): string =>
-  r.projectId ? `#/projects/${r.projectId}/${r.view}${r.view === 'messages' && r.postId ? `/${r.postId}` : ''}` : '#/';
+export const formatHash = (r: Route): string => {
+  if (!r.projectId) return '#/';
+  const msg = r.view === 'messages' ? `${r.postId ? `/${r.postId}` : ''}${r.categoryId && !r.postId ? `/cat/${r.categoryId}` : ''}` : '';
+  return `#/projects/${r.projectId}/${r.view}${msg}`;
+};
 
 interface SessionState {
   status: 'checking' | 'signedOut' | 'signedIn';
@@ -36,6 +41,8 @@ interface SessionState {
   projectId: number | null;
   view: View;
   postId: number | null;
+  /** The message board's category filter (null: every category). */
+  categoryId: number | null;
   /** Members and companies of the current project (responsible parties). */
   members: Person[];
   projectCompanies: Company[];
@@ -43,7 +50,7 @@ interface SessionState {
   signIn(c: Credentials): Promise<boolean>;
   signOut(): void;
   applyRoute(r: Route): void;
-  go(view: View, postId?: number | null): void;
+  go(view: View, postId?: number | null, categoryId?: number | null): void;
   selectProject(id: number): void;
   refreshProjects(): Promise<void>;
 }
@@ -56,7 +63,7 @@ export const useSession = create<SessionState>((set, get) => ({
   signInError: null,
   me: null, firm: false, admin: false,
   projects: [], people: [], companies: [],
-  projectId: null, view: 'todos', postId: null,
+  projectId: null, view: 'todos', postId: null, categoryId: null,
   members: [], projectCompanies: [],
 
   async init() {
@@ -127,7 +134,7 @@ export const useSession = create<SessionState>((set, get) => ({
 
   applyRoute(r) {
     const prev = get().projectId;
-    set({ projectId: r.projectId, view: r.view, postId: r.postId });
+    set({ projectId: r.projectId, view: r.view, postId: r.postId, categoryId: r.categoryId ?? null });
     if (typeof window !== 'undefined') {
       const h = formatHash(r);
       if (window.location.hash !== h) window.history.replaceState(null, '', h);
@@ -141,11 +148,12 @@ export const useSession = create<SessionState>((set, get) => ({
     }
   },
 
-  go(view, postId = null) {
+  go(view, postId = null, categoryId = null) {
     const s = get();
-    const h = formatHash({ projectId: s.projectId, view, postId });
+    const r = { projectId: s.projectId, view, postId, categoryId };
+    const h = formatHash(r);
     if (typeof window !== 'undefined' && window.location.hash !== h) window.history.pushState(null, '', h);
-    s.applyRoute({ projectId: s.projectId, view, postId });
+    s.applyRoute(r);
   },
 
   selectProject(id) {

@@ -228,9 +228,14 @@ describe('session store', () => {
   });
 
   it('routes round-trip through the hash', () => {
-    expect(parseHash('#/projects/7/messages/12')).toEqual({ projectId: 7, view: 'messages', postId: 12 });
-    expect(parseHash('#/projects/7')).toEqual({ projectId: 7, view: 'todos', postId: null });
-    expect(parseHash('#/nonsense')).toEqual({ projectId: null, view: 'todos', postId: null });
+    expect(parseHash('#/projects/7/messages/12')).toEqual({ projectId: 7, view: 'messages', postId: 12, categoryId: null });
+    expect(parseHash('#/projects/7')).toEqual({ projectId: 7, view: 'todos', postId: null, categoryId: null });
+    expect(parseHash('#/nonsense')).toEqual({ projectId: null, view: 'todos', postId: null, categoryId: null });
     expect(formatHash({ projectId: 7, view: 'report', postId: null })).toBe('#/projects/7/report');
+    // the message board's category filter
+    expect(parseHash('#/projects/7/messages/cat/5')).toEqual({ projectId: 7, view: 'messages', postId: null, categoryId: 5 });
+    expect(formatHash({ projectId: 7, view: 'messages', postId: null, categoryId: 5 })).toBe('#/projects/7/messages/cat/5');
+    expect(formatHash({ projectId: 7, view: 'messages', postId: 9, categoryId: 5 })).toBe('#/projects/7/messages/9');
+    expect(formatHash({ projectId: 7, view: 'todos', postId: null, categoryId: 5 })).toBe('#/projects/7/todos');
   });
 });
