@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach } from 'vitest';
 import { buildApp } from '../electron/http/app.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { importSeed } from '../electron/service/account.ts';
@@ -76,4 +77,20 @@ export async function fx(h: Harness): Promise<{ project: Record<string, number>;
     company: { firm: companies['Summit Firm Ltd'], client: companies['Valley Client Co'] },
     person,
   };
+}
+
+export interface Account { h: Harness; f: Awaited<ReturnType<typeof fx>>; pid: number }
+
+/**
+ * A fresh account for every test of the file: registers the beforeEach/afterEach pair and hands
+ * the harness, the fixture ids and the `alpha` project id to `use` before each test.
+ */
+export function freshAccount(use: (a: Account) => void): void {
+  let h: Harness | undefined;
+  beforeEach(async () => {
+    h = await harness();
+    const f = await fx(h);
+    use({ h, f, pid: f.project.alpha });
+  });
+  afterEach(async () => { await h?.close(); });
 }

@@ -1,12 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fx, harness, ids, locId, text, type Harness, type Who } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { freshAccount, ids, locId, text, type Harness, type Who, type Account } from './helpers.ts';
 import type { XNode } from '../shared/codec/in.ts';
 
 let h: Harness;
-let f: Awaited<ReturnType<typeof fx>>;
+let f: Account['f'];
 let pid: number;
-beforeEach(async () => { h = await harness(); f = await fx(h); pid = f.project.alpha; });
-afterEach(async () => { await h.close(); });
+freshAccount((a) => { ({ h, f, pid } = a); });
 
 const el = (n: XNode, name: string) => n.children.find((c) => c.name === name);
 async function list(fields: Record<string, string | number> = {}, project = pid): Promise<number> {
