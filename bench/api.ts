@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { XMLBuilder } from 'fast-xml-parser';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const FIXTURE = join(ROOT, '..', 'shared', 'fixtures', 'account.json');
+const FIXTURE = join(ROOT, 'tests', 'fixtures', 'account.json');
 const require = createRequire(import.meta.url);
 const BARE_XML = '<?xml version="1.0" encoding="UTF-8"?>\n<ok>\n  <id type="integer">1</id>\n  <name>bare</name>\n</ok>\n';
 

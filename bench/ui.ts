@@ -17,7 +17,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const FIXTURE = join(ROOT, '..', 'shared', 'fixtures', 'account.json');
+const FIXTURE = join(ROOT, 'tests', 'fixtures', 'account.json');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PORT = Number(process.env.BENCH_PORT ?? 4891);
 const log = (s: string) => process.stdout.write(`${s}\n`);

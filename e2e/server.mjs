@@ -16,7 +16,7 @@ const build = built ? { status: 0 } : spawnSync(process.execPath, [join(root, 'n
 if (build.status !== 0) { process.stderr.write('e2e: the UI build failed\n'); process.exit(1); }
 
 const dir = mkdtempSync(join(tmpdir(), 'bivouac-e2e-'));
-const child = spawn(process.execPath, [join(root, 'electron/cli.ts'), 'serve', '--port', port, '--data-dir', dir, '--seed', join(root, '../shared/fixtures/account.json'), '--no-demo'],
+const child = spawn(process.execPath, [join(root, 'electron/cli.ts'), 'serve', '--port', port, '--data-dir', dir, '--seed', join(root, 'tests/fixtures/account.json'), '--no-demo'],
   { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 const stop = () => { child.kill('SIGTERM'); };
 process.on('SIGTERM', stop);

@@ -11,7 +11,7 @@ import { DB_FILE } from '../electron/server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'electron', 'cli.ts');
-const fixturePath = join(root, '..', 'shared', 'fixtures', 'account.json');
+const fixturePath = join(root, 'tests', 'fixtures', 'account.json');
 const fixture = JSON.parse(readFileSync(fixturePath, 'utf8')) as { companies: Record<string, unknown>[]; projects: Record<string, unknown>[] };
 const ADA_TOKEN = 'fd57e8cb0afbace0e492146cb264fba6a0b04a78';
 

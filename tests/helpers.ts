@@ -10,7 +10,7 @@ import { SqliteStore } from '../electron/store/sqlite.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { parseXml, type XNode } from '../shared/codec/in.ts';
 
-export const FIXTURE_PATH = fileURLToPath(new URL('../../shared/fixtures/account.json', import.meta.url));
+export const FIXTURE_PATH = fileURLToPath(new URL('./fixtures/account.json', import.meta.url));
 export const FIXTURE = JSON.parse(readFileSync(FIXTURE_PATH, 'utf8')) as {
   people: { key: string; 'user-name': string; password: string; token: string }[];
 };
