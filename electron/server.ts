@@ -24,6 +24,20 @@ export interface ServeOptions {
   readonly allowedHosts?: readonly string[];
   /** MiB of rendered GET responses kept for re-use (0: off). */
   readonly responseCacheMb?: number;
+  /**
+   * Write the owner's token to `<dataDir>/api-token` (default true, for `bivouac token` and local
+   * tools). The desktop app keeps it encrypted with safeStorage instead (electron/shell/secrets.ts).
+   */
+  readonly writeTokenFile?: boolean;
+}
+
+export interface CloseOptions {
+  /**
+   * How long requests in flight may take to finish (default: as long as they need). After that their
+   * connections are cut; a write that has begun still commits before the store closes, and a write
+   * whose answer was sent was committed before it: no acknowledged write is lost either way.
+   */
+  readonly graceMs?: number;
 }
 
 export interface Running {
@@ -33,7 +47,13 @@ export interface Running {
   readonly tokenFile: string;
   /** True when this start created the demo account (a new data directory, no seed). */
   readonly demoCreated: boolean;
-  close(): Promise<void>;
+  /** Requests being handled right now (a write is acknowledged when its answer is sent). */
+  inFlight(): number;
+  /**
+   * Stop taking requests (new ones get 503), let those in flight finish (bounded by graceMs), then
+   * close the store after its last write. drained: false when requests had to be cut off.
+   */
+  close(opts?: CloseOptions): Promise<{ drained: boolean }>;
 }
 
 export const DB_FILE = 'bivouac.sqlite';
@@ -93,7 +113,8 @@ export async function serve(o: ServeOptions): Promise<Running> {
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024) });
   const tokenFile = join(o.dataDir, 'api-token');
   const owner = await ownerToken(store);
-  if (owner) {
+  if (o.writeTokenFile === false) await rm(tokenFile, { force: true }); // no plain copy left behind
+  else if (owner) {
     await writeFile(tokenFile, `${owner.token}\n`, { mode: 0o600 });
     await chmod(tokenFile, 0o600);
   }
@@ -107,11 +128,39 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const shown = host.includes(':') ? `[${host}]` : host;
+  // Requests in flight, counted on the HTTP server itself (every route, whatever its plugin does).
+  const open = new Set<object>();
+  app.server.on('request', (_req, res) => {
+    open.add(res);
+    res.once('close', () => open.delete(res));
+  });
+  let closing: Promise<{ drained: boolean }> | null = null;
   return {
     app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated,
-    async close() {
-      await app.close();
-      await store.close();
+    inFlight: () => open.size,
+    close(opts: CloseOptions = {}) {
+      closing ??= (async () => {
+        // Fastify's close stops listening, answers new requests with 503 and waits for those in flight.
+        const appClosed = app.close();
+        let drained = true;
+        const grace = opts.graceMs;
+        if (grace !== undefined && Number.isFinite(grace)) {
+          let timer: NodeJS.Timeout | undefined;
+          const late = await Promise.race([
+            appClosed.then(() => false),
+            new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(open.size > 0), Math.max(0, grace)); }),
+          ]);
+          clearTimeout(timer);
+          if (late) {
+            drained = false;
+            app.server.closeAllConnections();
+          }
+        }
+        await appClosed;
+        await store.close(); // waits for the store's queue: a write that has begun commits
+        return { drained };
+      })();
+      return closing;
     },
   };
 }
