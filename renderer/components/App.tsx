@@ -10,6 +10,7 @@ import { TodoBoard } from './TodoBoard.tsx';
 import { MessageBoard } from './MessageBoard.tsx';
 import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
+import { DesktopShell } from './Desktop.tsx';
 
 /** Is the keyboard focus in a place where letters are text? */
 export const typing = (t: EventTarget | null): boolean => {
@@ -64,6 +65,7 @@ export function App() {
       </main>
       {overlay === 'help' && <HelpOverlay />}
       {overlay === 'search' && <SearchOverlay />}
+      <DesktopShell />
       <Toasts />
     </div>
   );
