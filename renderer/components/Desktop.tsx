@@ -42,6 +42,8 @@ export function syncText(s: SyncStatus | null): string {
 
 const VIEW_OF: Partial<Record<ShellCommand, View>> = { 'view:todos': 'todos', 'view:messages': 'messages', 'view:time': 'time', 'view:report': 'report' };
 
+const closePanel = () => useDesktop.getState().setOpen(false);
+
 /** Mounted once: follows the shell's events and shows the settings panel when asked. */
 export function DesktopShell() {
   const open = useDesktop((d) => d.open);
@@ -66,7 +68,7 @@ export function DesktopShell() {
     b.invoke('sync:status').then((s) => d.setSync(s), () => undefined);
     return () => { for (const off of offs) off(); };
   }, []);
-  return open ? <DesktopPanel onClose={() => useDesktop.getState().setOpen(false)} /> : null;
+  return open ? <DesktopPanel onClose={closePanel} /> : null;
 }
 
 /** The header's entry to the desktop settings (desktop mode only). */
@@ -87,6 +89,12 @@ export function DesktopPanel({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
+  useEffect(() => {
+    // Escape closes the panel wherever the focus is (a button that got disabled leaves it on the body).
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') onClose(); };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
   useEffect(() => {
     if (!b) return;
     b.invoke('shell:state').then((s) => { setState(s); setPort(String(s.settings.apiPort)); useDesktop.getState().setSync(s.sync); },
