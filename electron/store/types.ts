@@ -4,6 +4,18 @@
 // `$n` for PostgreSQL), COALESCE, lower(), RETURNING, integers for booleans.
 
 export type Row = Record<string, unknown>;
+
+/**
+ * Who asks: the store's queries filter by it (visibility, contract §5). It lives here, below both
+ * the service and the store, because both need it (D40); the service re-exports it.
+ */
+export interface Caller {
+  readonly id: number;
+  readonly companyId: number;
+  readonly firm: boolean;
+  readonly admin: boolean;
+  readonly name: string;
+}
 export type Param = string | number | bigint | boolean | null | undefined;
 
 export interface Queryable {

@@ -1,7 +1,6 @@
 // Company queries (contract §8.3, §5.3).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 
 const SELECT = 'SELECT c.*, c.firm AS can_see_private FROM companies c';
 

@@ -1,7 +1,6 @@
 // Milestone queries (contract §8.7).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { commentColumns, partyName, personName } from './fragments.ts';
 

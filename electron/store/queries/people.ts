@@ -1,7 +1,6 @@
 // People queries (contract §8.2, §5.3).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 
 const SELECT = `SELECT pe.*, CASE WHEN c.firm = 1 THEN 0 ELSE pe.company_id END AS client_id
   FROM people pe JOIN companies c ON c.id = pe.company_id`;

@@ -1,7 +1,6 @@
 // Project queries (contract §8.1).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { projectVisible } from './access.ts';
 
 const SELECT = `SELECT p.id, p.name, p.status, p.created_on, p.last_changed_on, p.announcement, p.start_page,

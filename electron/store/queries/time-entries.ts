@@ -7,8 +7,7 @@
 // for an item's entries, time_entries_date (date) for a report bounded by dates only. SQLite keeps
 // the rowid in every index, so `ORDER BY date DESC, id DESC` is read off the index, no sort.
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { projectVisible } from './access.ts';
 
 const SELECT = `SELECT te.id, te.project_id, te.person_id,

@@ -1,8 +1,7 @@
 // Todo item queries (contract §8.9). Items are visible when their project is visible and, for
 // clients, their list is not private (§5.2).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { commentColumns, partyName, personName } from './fragments.ts';
 
