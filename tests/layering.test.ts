@@ -183,6 +183,18 @@ describe('inside electron/: http → service → store', () => {
   });
 });
 
+it('SQL is written only in electron/store/ (docs/architecture.md)', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const files = (await readdir(`${root}/electron`, { recursive: true })).filter((f) => f.endsWith('.ts') && !f.startsWith('store/'));
+  const sql = /['"`]\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s)/;
+  const found: string[] = [];
+  for (const f of files) {
+    (await readFile(`${root}/electron/${f}`, 'utf8')).split('\n').forEach((line, i) => { if (sql.test(line)) found.push(`electron/${f}:${i + 1}`); });
+  }
+  expect(files.length).toBeGreaterThan(10);
+  expect(found).toEqual([]);
+});
+
 it('leaves tests, scripts and benches free to import anything', async () => {
   const code = "import { app } from 'electron';\nimport { serve } from '../electron/server.ts';\nimport { readFileSync } from 'node:fs';\nexport const x = [app, serve, readFileSync];\n";
   expect(await layering('tests/example.test.ts', code)).toEqual([]);

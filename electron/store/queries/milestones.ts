@@ -58,3 +58,8 @@ export function commentIdsOf(db: Queryable, type: 'Milestone' | 'TodoItem', ids:
   if (!ids.length) return Promise.resolve([]);
   return db.all(`SELECT id FROM comments WHERE commentable_type = ? AND commentable_id IN (${ids.map(() => '?').join(', ')})`, [type, ...ids]);
 }
+
+/** A milestone's deadline and completion as stored, whatever the caller (inside a write, after the visibility check). */
+export function milestoneState(db: Queryable, id: number): Promise<{ deadline: string; completed: number } | undefined> {
+  return db.get('SELECT deadline, completed FROM milestones WHERE id = ?', [id]);
+}

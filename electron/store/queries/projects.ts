@@ -35,3 +35,20 @@ export function projectCompanyIds(db: Queryable, projectId: number): Promise<{ i
   return db.all<{ id: number }>(`SELECT company_id AS id FROM projects WHERE id = ?
     UNION SELECT pe.company_id FROM project_members pm JOIN people pe ON pe.id = pm.person_id WHERE pm.project_id = ?`, [projectId, projectId]);
 }
+
+/** Make a person a member of a project (the membership table has no change feed of its own). */
+export async function addMember(db: Queryable, projectId: number, personId: number): Promise<void> {
+  await db.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [projectId, personId]);
+}
+
+/** Every project id, in order. */
+export async function allProjectIds(db: Queryable): Promise<number[]> {
+  return (await db.all<{ id: number }>('SELECT id FROM projects ORDER BY id')).map((x) => Number(x.id));
+}
+
+/** The members of a project with whether each belongs to the firm, by person id. */
+export async function membersWithFirm(db: Queryable, projectId: number): Promise<{ personId: number; firm: boolean }[]> {
+  const rows = await db.all<{ person_id: number; firm: number }>(`SELECT pm.person_id, co.firm FROM project_members pm
+    JOIN people pe ON pe.id = pm.person_id JOIN companies co ON co.id = pe.company_id WHERE pm.project_id = ? ORDER BY pm.person_id`, [projectId]);
+  return rows.map((x) => ({ personId: Number(x.person_id), firm: Number(x.firm) === 1 }));
+}

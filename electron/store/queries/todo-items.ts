@@ -95,3 +95,7 @@ export function itemCommentsOfList(db: Queryable, listId: number): Promise<{ id:
     AND commentable_id IN (SELECT id FROM todo_items WHERE todo_list_id = ?)`, [listId]);
 }
 
+/** An item's list and completion as stored, whatever the caller (inside a write, after the visibility check). */
+export function itemState(db: Queryable, id: number): Promise<{ todo_list_id: number; completed: number } | undefined> {
+  return db.get('SELECT todo_list_id, completed FROM todo_items WHERE id = ?', [id]);
+}
