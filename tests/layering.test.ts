@@ -195,6 +195,19 @@ it('SQL is written only in electron/store/ (docs/architecture.md)', async () => 
   expect(found).toEqual([]);
 });
 
+it('no module-level mutable state in electron/ outside the shell (docs/architecture.md, D42)', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const files = (await readdir(`${root}/electron`, { recursive: true }))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'main.ts');
+  // top-level `let`/`var`, and top-level maps (a cache), whether exported or not
+  const state = /^(export\s+)?(let|var)\s|^(export\s+)?const\s+\w+(\s*:[^=]+)?\s*=\s*new\s+(Map|WeakMap|WeakSet|WeakRef)\b/;
+  const found: string[] = [];
+  for (const f of files) {
+    (await readFile(`${root}/electron/${f}`, 'utf8')).split('\n').forEach((line, i) => { if (state.test(line)) found.push(`electron/${f}:${i + 1}`); });
+  }
+  expect(found).toEqual([]);
+});
+
 it('leaves tests, scripts and benches free to import anything', async () => {
   const code = "import { app } from 'electron';\nimport { serve } from '../electron/server.ts';\nimport { readFileSync } from 'node:fs';\nexport const x = [app, serve, readFileSync];\n";
   expect(await layering('tests/example.test.ts', code)).toEqual([]);

@@ -48,6 +48,12 @@ export interface Store extends Queryable {
    * (rendered responses, counts) are valid only while it stays the same.
    */
   changeToken(): Promise<string>;
+  /**
+   * A value derived from stored data (a count, a name map), computed by `compute` once per change token
+   * and kept by this store instance (`store/derived.ts`, D42). Never call it inside `write`: the
+   * transaction's own changes are not committed yet.
+   */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** True when the store holds no account yet (a seed may be imported). */
   isEmpty(): Promise<boolean>;
   close(): Promise<void>;
