@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEven
 import type { TodoList } from '../../shared/client.ts';
 import { api } from '../api.ts';
 import { dayName, hoursText, parseHours, shortDate, today, weekDays } from '../lib/dates.ts';
-import { buildGrid, type Cell, type GridRow, type RowKey } from '../lib/week.ts';
+import { buildGrid, rowKey, type Cell, type GridRow, type RowKey } from '../lib/week.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
 import { useTodos } from '../stores/todos.ts';
@@ -15,6 +15,8 @@ export function Timesheet({ projectId }: { projectId: number }) {
   const todoLists = useTodos((s) => s.lists);
   const todoProject = useTodos((s) => s.projectId);
   const [adding, setAdding] = useState(false);
+  /** The row the user just added (or picked again): focus goes to its first day, never to another row. */
+  const [focusRow, setFocusRow] = useState<string | null>(null);
 
   useEffect(() => {
     if (!tm.personId && me) useTime.getState().setPerson(me.id);
@@ -46,6 +48,14 @@ export function Timesheet({ projectId }: { projectId: number }) {
     return (tm.itemNames[a.itemId] ?? '').localeCompare(tm.itemNames[b.itemId] ?? '');
   }), [tm.entries, days, tm.groupBy, tm.extraRows, tm.itemNames, projectId, projects]);
   const t = today();
+  useEffect(() => {
+    if (!focusRow) return;
+    const el = document.querySelector<HTMLInputElement>(`.week-grid tr[data-row="${CSS.escape(focusRow)}"] input`);
+    if (!el) return;
+    setFocusRow(null);
+    el.focus();
+    el.select();
+  }, [focusRow, grid]);
 
   const rowLabel = (r: GridRow) => tm.groupBy === 'project' || r.itemId === null
     ? { main: r.itemId === null && tm.groupBy === 'item' ? 'General (no todo item)' : projectName(r.projectId), sub: tm.groupBy === 'item' ? projectName(r.projectId) : '' }
@@ -74,7 +84,10 @@ export function Timesheet({ projectId }: { projectId: number }) {
         <div className="spacer" />
         {!adding && <button type="button" className="primary" onClick={() => setAdding(true)} title="Add a row (n)">Add row</button>}
       </div>
-      {adding && <AddRow projectId={projectId} byItem={tm.groupBy === 'item'} onDone={() => setAdding(false)} />}
+      {adding && <AddRow projectId={projectId} byItem={tm.groupBy === 'item'} onDone={(added) => {
+        setAdding(false);
+        if (added) setFocusRow(rowKey(tm.groupBy, added.projectId, added.itemId));
+      }} />}
       {tm.loading && !tm.loaded ? <p className="muted" role="status">Loading the week…</p> : (
         <div className="grid-wrap">
           <table className="week-grid" aria-label={`Hours of ${person ? fullName(person) : 'this person'}, week of ${days[0]}`}>
@@ -94,7 +107,7 @@ export function Timesheet({ projectId }: { projectId: number }) {
               {grid.rows.map((r, ri) => {
                 const label = rowLabel(r);
                 return (
-                  <tr key={r.key}>
+                  <tr key={r.key} data-row={r.key}>
                     <th scope="row" className="rowhead"><span className="row-main">{label.main}</span>{label.sub && <span className="row-sub">{label.sub}</span>}</th>
                     {r.cells.map((c, ci) => <HoursCell key={c.date} row={r} cell={c} ri={ri} ci={ci} label={`${label.main}, ${dayName(c.date)} ${c.date}`} today={c.date === t} />)}
                     <td className="total num">{r.total ? hoursText(r.total) : ''}</td>
@@ -123,15 +136,20 @@ function HoursCell({ row, cell, ri, ci, label, today: isToday }: { row: GridRow;
   const [text, setText] = useState(shown);
   const [bad, setBad] = useState(false);
   const ref = useRef<HTMLInputElement>(null);
+  /** The text being saved: Enter saves and moves on, and the blur that follows must not save it twice. */
+  const saving = useRef<string | null>(null);
   useEffect(() => { if (document.activeElement !== ref.current) setText(shown); }, [shown]);
 
   const commit = async () => {
+    if (saving.current === text) return;
     const h = parseHours(text);
     if (h === null) { setBad(true); useUi.getState().notify('error', 'Not a number of hours', [`“${text}” — use 1.5, 0.25 or 1:30.`]); return; }
     setBad(false);
     if (Math.round(h * 100) === Math.round(cell.hours * 100)) { setText(shown); return; }
     const key: RowKey = { projectId: row.projectId, itemId: row.itemId };
+    saving.current = text;
     const ok = await setCell(key, cell, h);
+    saving.current = null;
     if (!ok) setText(shown);
   };
   const move = (dr: number, dc: number) => {
@@ -157,7 +175,7 @@ function HoursCell({ row, cell, ri, ci, label, today: isToday }: { row: GridRow;
   );
 }
 
-function AddRow({ projectId, byItem, onDone }: { projectId: number; byItem: boolean; onDone: () => void }) {
+function AddRow({ projectId, byItem, onDone }: { projectId: number; byItem: boolean; onDone: (added?: RowKey) => void }) {
   const projects = useSession((s) => s.projects);
   const { addRow, learnItems } = useTime();
   const [pid, setPid] = useState(projectId);
@@ -178,9 +196,9 @@ function AddRow({ projectId, byItem, onDone }: { projectId: number; byItem: bool
   }, [pid, byItem, learnItems]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    addRow({ projectId: pid, itemId: byItem && itemId ? Number(itemId) : null });
-    onDone();
-    setTimeout(() => document.querySelector<HTMLInputElement>('.week-grid tbody tr:last-child input')?.focus(), 50);
+    const row: RowKey = { projectId: pid, itemId: byItem && itemId ? Number(itemId) : null };
+    addRow(row);
+    onDone(row);
   };
   return (
     <form className="card-form add-row" onSubmit={submit} aria-label="Add a timesheet row" onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onDone(); } }}>
@@ -199,7 +217,7 @@ function AddRow({ projectId, byItem, onDone }: { projectId: number; byItem: bool
           </select>
         </label>
       )}
-      <div className="actions"><button type="submit" className="primary">Add row</button><button type="button" onClick={onDone}>Cancel</button></div>
+      <div className="actions"><button type="submit" className="primary">Add row</button><button type="button" onClick={() => onDone()}>Cancel</button></div>
     </form>
   );
 }
