@@ -26,7 +26,7 @@ export async function uiPlugin(app: FastifyInstance, opts: { dir: string }): Pro
     reply.header('X-Content-Type-Options', 'nosniff');
     return reply.type(TYPES[extname(file)] ?? 'application/octet-stream').send(await readFile(file));
   };
-  const cfg = { public: true };
+  const cfg = { public: true, ui: true };
   app.get('/', { config: cfg }, (_req, reply) => serve('index.html', reply, false));
   app.get('/index.html', { config: cfg }, (_req, reply) => serve('index.html', reply, false));
   app.get('/assets/*', { config: cfg }, (req, reply) => serve(join('assets', (req.params as { '*': string })['*']), reply, true));

@@ -1,0 +1,55 @@
+// What a web page in the user's browser can make the local service do (issue #6, "Browser attacks"):
+// fetch metadata (CSRF through action routes), HEAD, framing of the UI, Host and Origin parsing.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fx, harness, locId, type Harness } from './helpers.ts';
+
+let h: Harness;
+let alpha = 0;
+beforeAll(async () => { h = await harness(); alpha = (await fx(h)).project.alpha; });
+afterAll(async () => { await h.close(); });
+
+async function newItem(): Promise<number> {
+  const list = locId(await h.req('fran', 'POST', `/projects/${alpha}/todo_lists.xml`, '<todo-list><name>L</name></todo-list>'));
+  return locId(await h.req('fran', 'POST', `/todo_lists/${list}/todo_items.xml`, '<todo-item><content>Keep me</content></todo-item>'));
+}
+const exists = async (item: number) => (await h.req('fran', 'GET', `/todo_items/${item}.xml`)).status === 200;
+
+describe('fetch metadata (CSRF through action routes)', () => {
+  it('refuses a request another site (or another port: same-site) made, with 403 and an <errors> body; nothing changes', async () => {
+    for (const site of ['cross-site', 'same-site', 'SAME-SITE', 'bogus', '']) {
+      for (const [dest, mode] of [['image', 'no-cors'], ['script', 'no-cors'], ['style', 'no-cors'], ['iframe', 'navigate'], ['document', 'navigate'], ['empty', 'no-cors'], ['empty', 'cors']]) {
+        const item = await newItem();
+        const r = await h.req('fran', 'GET', `/todos/delete_item/${item}`, undefined,
+          { 'sec-fetch-site': site, 'sec-fetch-dest': dest, 'sec-fetch-mode': mode });
+        expect([site, dest, r.status]).toEqual([site, dest, 403]);
+        expect(r.xml().name).toBe('errors');
+        expect(r.headers.status).toBe('403');
+        expect(await exists(item)).toBe(true);
+      }
+    }
+    const item = await newItem();
+    const post = await h.req('fran', 'POST', `/todos/complete_item/${item}`, '', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' });
+    expect(post.status).toBe(403);
+    const json = await h.req('fran', 'GET', '/projects.json', undefined, { 'sec-fetch-site': 'same-site' });
+    expect([json.status, (json.json() as { errors: string[] }).errors.length]).toEqual([403, 1]);
+    expect((await h.req('fran', 'GET', `/todo_items/${item}.json`)).json()).toMatchObject({ completed: false });
+  });
+
+  it('lets the service’s own pages and the user’s own navigations through, and clients without fetch metadata', async () => {
+    for (const site of ['same-origin', 'none', 'Same-Origin']) {
+      const item = await newItem();
+      const r = await h.req('fran', 'GET', `/todos/complete_item/${item}`, undefined, { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate' });
+      expect([site, r.status]).toEqual([site, 200]);
+    }
+    const item = await newItem();
+    expect((await h.req('fran', 'GET', `/todos/delete_item/${item}`)).status).toBe(200);
+    expect(await exists(item)).toBe(false);
+  });
+
+  it('refuses before authentication: a cross-site request never reaches the credential check', async () => {
+    const r = await h.req(null, 'GET', '/projects.xml', undefined, { 'sec-fetch-site': 'cross-site' });
+    expect(r.status).toBe(403);
+    expect(r.headers['www-authenticate']).toBeUndefined();
+  });
+});
