@@ -53,3 +53,43 @@ describe('fetch metadata (CSRF through action routes)', () => {
     expect(r.headers['www-authenticate']).toBeUndefined();
   });
 });
+
+describe('HEAD never changes anything', () => {
+  /** Every table's rows, to compare before and after. */
+  async function snapshot(): Promise<string> {
+    const out: Record<string, unknown> = {};
+    for (const t of ['posts', 'comments', 'milestones', 'todo_lists', 'todo_items', 'time_entries', 'changes']) {
+      out[t] = (await h.store.all(`SELECT * FROM ${t} ORDER BY 1`)).map((r) => ({ ...r }));
+    }
+    return JSON.stringify(out);
+  }
+
+  it('HEAD of an action route that writes answers 405 and writes nothing; HEAD of a read answers like GET', async () => {
+    const item = await newItem();
+    const list = (await h.req('fran', 'GET', `/todo_items/${item}.json`)).json() as { todo_list_id: number };
+    const post = locId(await h.req('fran', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>T</title><body>b</body></post>'));
+    const comment = locId(await h.req('fran', 'POST', `/posts/${post}/comments.xml`, '<comment><body>c</body></comment>'));
+    const ms = (await h.req('fran', 'POST', `/projects/${alpha}/milestones/create`, '<request><milestone><title>M</title><deadline>2030-01-01</deadline><responsible-party>0</responsible-party></milestone></request>'));
+    const milestone = Number(/(\d+)$/.exec(String(ms.headers.location))![1]);
+    const writes: [string, string?][] = [
+      [`/todos/delete_item/${item}`], [`/todos/complete_item/${item}`], [`/todos/delete_list/${list.todo_list_id}`],
+      [`/todos/create_item/${list.todo_list_id}`, '<todo-item><content>new</content></todo-item>'],
+      [`/todos/update_item/${item}`, '<todo-item><content>changed</content></todo-item>'],
+      [`/msg/delete/${post}`], [`/msg/delete_comment/${comment}`], [`/milestones/complete/${milestone}`],
+      [`/milestones/delete/${milestone}`], [`/projects/${alpha}/msg/create`, '<request><post><title>new</title><body>b</body></post></request>'],
+    ];
+    for (const [url, body] of writes) {
+      const before = await snapshot();
+      const r = await h.req('fran', 'HEAD', url, body);
+      expect([url, r.status, r.body]).toEqual([url, 405, '']);
+      expect(r.headers.allow).toBe('GET, POST, PUT, DELETE');
+      expect(await snapshot()).toBe(before);
+    }
+    for (const url of ['/project/list', `/todos/item/${item}`, `/msg/comments/${post}`]) {
+      const r = await h.req('fran', 'HEAD', url);
+      expect([url, r.status, r.body]).toEqual([url, 200, '']);
+    }
+    // GET of the same action route still deletes: only HEAD is held back.
+    expect((await h.req('fran', 'GET', `/todos/delete_item/${item}`)).status).toBe(200);
+  });
+});
