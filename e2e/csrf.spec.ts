@@ -93,3 +93,14 @@ test('a page on another port of 127.0.0.1 cannot delete or complete anything, wh
   expect(own!.status()).toBe(200);
   expect(await state(request, item.id)).toBe('completed');
 });
+
+test('another site cannot frame the UI (clickjacking)', async ({ page, baseURL }) => {
+  const loaded = page.waitForResponse((r) => r.url() === `${baseURL}/`);
+  await page.goto(`${evil}/?html=${encodeURIComponent(`<iframe id="f" src="${baseURL}/" onload="document.title='framed'"></iframe>`)}`);
+  expect((await loaded).status()).toBe(200);
+  await expect(page).toHaveTitle('framed');
+  // Chromium replaces a document whose frame-ancestors forbid the embedding page by an error page.
+  const frame = page.frames().find((f) => f !== page.mainFrame())!;
+  expect(frame.url()).not.toBe(`${baseURL}/`);
+  await expect(page.frameLocator('#f').getByRole('button', { name: 'Sign in' })).toHaveCount(0);
+});

@@ -1,7 +1,12 @@
 // What a web page in the user's browser can make the local service do (issue #6, "Browser attacks"):
 // fetch metadata (CSRF through action routes), HEAD, framing of the UI, Host and Origin parsing.
 
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../electron/http/app.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
 import { fx, harness, locId, type Harness } from './helpers.ts';
 
 let h: Harness;
@@ -91,5 +96,31 @@ describe('HEAD never changes anything', () => {
     }
     // GET of the same action route still deletes: only HEAD is held back.
     expect((await h.req('fran', 'GET', `/todos/delete_item/${item}`)).status).toBe(200);
+  });
+});
+
+describe('the UI cannot be framed', () => {
+  it('every UI file forbids framing (CSP frame-ancestors, merged with the rest of the policy, and X-Frame-Options)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bivouac-ui-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>B</title>');
+    writeFileSync(join(dir, 'assets', 'app.js'), 'void 0;');
+    const store = new SqliteStore(':memory:');
+    const app = await buildApp({ store, uiDir: dir });
+    try {
+      for (const url of ['/', '/index.html', '/assets/app.js']) {
+        const r = await app.inject({ url, headers: { host: '127.0.0.1', 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'iframe' } });
+        expect([url, r.statusCode]).toEqual([url, 200]);
+        const csp = String(r.headers['content-security-policy']).split(';').map((d) => d.trim());
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(csp).toContain("default-src 'self'");
+        expect(csp.filter((d) => d.startsWith('frame-ancestors'))).toHaveLength(1);
+        expect(r.headers['x-frame-options']).toBe('DENY');
+      }
+    } finally {
+      await app.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
