@@ -8,7 +8,6 @@ import type { BivouacBridge, ShellCommand, ShellSettingsPatch, ShellState, SyncS
 import { useSession, type View } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { Modal } from './Modal.tsx';
-import { NEW_EVENT } from './App.tsx';
 
 /** The bridge, when the page runs in the desktop app. */
 export const desktopBridge = (): BivouacBridge | undefined => (typeof window !== 'undefined' ? window.bivouac : undefined);
@@ -62,7 +61,7 @@ export function DesktopShell() {
         if (view) useSession.getState().go(view);
         else if (c === 'settings') d.setOpen(true);
         else if (c === 'search' || c === 'help') ui.setOverlay(c);
-        else if (c === 'new') window.dispatchEvent(new Event(NEW_EVENT));
+        else if (c === 'new') ui.requestNew();
       }),
     ];
     b.invoke('sync:status').then((s) => d.setSync(s), () => undefined);
