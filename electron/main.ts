@@ -109,7 +109,7 @@ function electronPort(): ElectronPort {
         // Electron's security checklist: an isolated, sandboxed page without Node, web security on.
         contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false,
         webSecurity: true, allowRunningInsecureContent: false, webviewTag: false, experimentalFeatures: false,
-        navigateOnDragDrop: false, safeDialogs: true, spellcheck: true,
+        navigateOnDragDrop: false, safeDialogs: true, spellcheck: true, devTools: o.devTools,
       },
     })),
     createTray: (icon, tooltip) => {

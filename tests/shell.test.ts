@@ -357,7 +357,7 @@ describe('guards', () => {
 
   it('contents created by anything else are locked down too', async () => {
     const { fake } = await boot();
-    const other = fake.port.createWindow({ bounds: { x: 0, y: 0, width: 1, height: 1 }, minWidth: 1, minHeight: 1, title: '', preload: '', icon: null });
+    const other = fake.port.createWindow({ bounds: { x: 0, y: 0, width: 1, height: 1 }, minWidth: 1, minHeight: 1, title: '', preload: '', icon: null, devTools: false });
     expect((other.contents as typeof fake.window.contents).willNavigate('https://evil.example/')).toBe(true);
   });
 
@@ -504,6 +504,8 @@ describe('application menu', () => {
     expect(roles(packaged.fake)).not.toContain('toggleDevTools');
     expect(roles(packaged.fake)).not.toContain('reload');
     expect(roles(dev.fake)).toEqual(expect.arrayContaining(['reload', 'forceReload', 'toggleDevTools']));
+    expect(packaged.fake.window.options.devTools).toBe(false);
+    expect(dev.fake.window.options.devTools).toBe(true);
   });
 
   it('Edit has the usual shortcuts, Help the API documentation and the data folder, per platform', async () => {

@@ -39,6 +39,8 @@ export interface WindowOptions {
   readonly title: string;
   readonly preload: string;
   readonly icon: string | null;
+  /** DevTools at all (off in packaged builds: no menu item, no shortcut, no devtools API). */
+  readonly devTools: boolean;
 }
 
 export interface WindowPort {

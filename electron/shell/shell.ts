@@ -295,7 +295,8 @@ export class Shell {
     if (!this.service) return;
     const state = parseWindowState(readJson(this.windowStateFile));
     const { bounds, maximized } = restoreBounds(state, this.port.screen.getAllDisplays(), this.port.screen.getPrimaryDisplay());
-    const win = this.port.createWindow({ bounds, minWidth: MIN_SIZE.width, minHeight: MIN_SIZE.height, title: 'Bivouac', preload: this.o.preload, icon: this.o.windowIcon });
+    const win = this.port.createWindow({ bounds, minWidth: MIN_SIZE.width, minHeight: MIN_SIZE.height, title: 'Bivouac', preload: this.o.preload,
+      icon: this.o.windowIcon, devTools: !this.port.isPackaged });
     this.window = win;
     this.loaded = false;
     if (maximized) win.maximize();
