@@ -10,6 +10,7 @@ import {
 } from '../../shared/codec/out.ts';
 import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
+import { redact } from '../service/redact.ts';
 import type { Store } from '../store/types.ts';
 import type { ResponseCache, Rendered } from './cache.ts';
 
@@ -159,7 +160,11 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
       return first === '' && !raw ? undefined : first;
     },
   };
-  const out = render(caller, await handler(r), json);
+  const answer = await handler(r);
+  // What a client may not see inside the records it sees (D32): one place for every route and format.
+  if (answer.kind === 'one') await redact(r.ctx, answer.resource, [answer.row], answer.fields);
+  else if (answer.kind === 'many') await redact(r.ctx, answer.resource, answer.rows, answer.fields);
+  const out = render(caller, answer, json);
   if (cacheable && out.status === 200) app.responses.set(key, token, out);
   write(reply, out);
 }
