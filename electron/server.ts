@@ -11,6 +11,7 @@ import { repairPrivateFile, writePrivateFile } from './store/files.ts';
 import { checkSeed, importSeed, SeedError } from './service/account.ts';
 import { seedDemo } from './service/demo.ts';
 import type { Store } from './store/types.ts';
+import { ownerCredentials } from './store/queries/people.ts';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -81,8 +82,7 @@ export async function openStore(dataDir: string, seed?: string | null, demo = tr
 
 /** The token of the account's first administrator: the local user of the desktop app. */
 export async function ownerToken(store: Store): Promise<{ token: string; userName: string } | undefined> {
-  const r = await store.get<{ token: string; user_name: string }>(
-    'SELECT p.token, p.user_name FROM people p JOIN companies c ON c.id = p.company_id WHERE c.firm = 1 ORDER BY p.administrator DESC, p.id LIMIT 1');
+  const r = await ownerCredentials(store);
   return r ? { token: r.token, userName: r.user_name } : undefined;
 }
 

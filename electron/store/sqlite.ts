@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
 import type { Clock, Param, Row, Store, Writer } from './types.ts';
+import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
 type SqlValue = string | number | bigint | null;
@@ -25,6 +26,7 @@ export class SqliteStore implements Store {
   private version = 0;
   private versionAt = -Infinity;
   private readonly clock: Clock;
+  private readonly derived = new DerivedCache();
 
   constructor(path: string, opts: { clock?: Clock } = {}) {
     const onDisk = path !== ':memory:';
@@ -153,6 +155,10 @@ export class SqliteStore implements Store {
       this.versionAt = now;
     }
     return Promise.resolve(`${this.commits}:${this.version}`);
+  }
+
+  async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return this.derived.memo(await this.changeToken(), key, compute, () => this.changeToken());
   }
 
   async isEmpty(): Promise<boolean> {

@@ -1,8 +1,7 @@
 // Todo list queries (contract §8.8). Counts come from indexed subqueries on todo_items
 // (todo_items_list); `complete`/`completed` are derived from them by the service.
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 
 /**
