@@ -1,8 +1,7 @@
 // What a client may not see inside records it does see (D32): people and companies outside the firm
 // and its own company (§5.3), private milestones (§5.2). Used by service/redact.ts.
 
-import type { Queryable } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Queryable } from '../types.ts';
 
 /** The companies a client sees (the firm and its own) and the people of those companies. */
 export async function clientSees(db: Queryable, c: Caller): Promise<{ companies: Set<number>; people: Set<number> }> {
