@@ -11,14 +11,15 @@ import { clientSees, privateMilestones } from '../store/queries/redaction.ts';
 import type { Row } from '../store/types.ts';
 import type { Ctx } from './context.ts';
 
-const byElement = new Map<string, Resource>(Object.values(RESOURCES).map((r) => [r.element, r]));
+/** The resource whose records an array field holds (a todo list's `todo-items`). */
+const byElement = (element: string): Resource | undefined => Object.values(RESOURCES).find((r) => r.element === element);
 
 /** Every (fields, row) pair of these rows, nested arrays of records (a list's todo-items) included. */
 function walk(fields: readonly Field[], rows: readonly Row[], visit: (fields: readonly Field[], row: Row) => void): void {
   for (const row of rows) {
     visit(fields, row);
     for (const f of fields) {
-      const inner = f.type === 'array' && f.of ? byElement.get(f.of) : undefined;
+      const inner = f.type === 'array' && f.of ? byElement(f.of) : undefined;
       const value = row[column(f.name)];
       if (inner && Array.isArray(value)) walk(inner.fields, value as Row[], visit);
     }
