@@ -73,6 +73,7 @@ export function checkSeed(data: unknown): Obj {
     if (userNames.has(un)) throw new SeedError(`${w}: duplicate user-name "${un}"`);
     userNames.add(un);
     if (p.password !== undefined && typeof p.password !== 'string') throw new SeedError(`${w}: "password" must be a string`);
+    if (typeof p.password === 'string' && p.password.includes('\0')) throw new SeedError(`${w}: "password" must not contain a NUL character`);
     if (p.token !== undefined) {
       if (typeof p.token !== 'string' || p.token === '') throw new SeedError(`${w}: "token" must be a non-empty string`);
       if (tokens.has(p.token)) throw new SeedError(`${w}: duplicate token`);
