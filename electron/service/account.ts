@@ -4,6 +4,7 @@
 import { column, RESOURCES, TABLE_ORDER } from '../../shared/registry.ts';
 import type { Row, Store } from '../store/types.ts';
 import { hashPassword, newToken } from './auth.ts';
+import { addMember, rebuildFeed } from '../store/feed.ts';
 
 export class SeedError extends Error {}
 
@@ -138,7 +139,7 @@ export async function importSeed(store: Store, raw: unknown): Promise<void> {
         show_announcement: p['show-announcement'] === true ? 1 : 0, created_on: w.now.slice(0, 10), last_changed_on: w.now,
       });
       for (const m of new Set((p.members as string[] | undefined) ?? [])) {
-        await w.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [id, person.get(m)!]);
+        await addMember(w, id, person.get(m)!);
       }
     }
     const account = (d.account as Obj | undefined)?.name;
@@ -167,5 +168,6 @@ export async function importBackup(store: Store, data: Obj): Promise<void> {
         await w.run(`INSERT INTO ${t} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, cols.map((c) => row[c] as never));
       }
     }
+    await rebuildFeed(w); // the rows were written directly: the feed starts again from them
   });
 }

@@ -11,6 +11,7 @@
 import type { Store, Writer } from '../store/types.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { newToken } from './auth.ts';
+import { addMember } from '../store/feed.ts';
 
 export interface DatasetSizes {
   /** New projects to create (content also goes into the store's existing projects that have members). */
@@ -160,7 +161,7 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
       if (company !== firm.id) {
         for (const p of await w.all<{ id: number }>('SELECT id FROM people WHERE company_id = ?', [company])) members.add(Number(p.id));
       }
-      for (const m of members) await w.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [id, m]);
+      for (const m of members) await addMember(w, id, m);
       newProjects.push(id);
     }
   });

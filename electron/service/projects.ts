@@ -6,6 +6,7 @@ import { readValue, toColumns, validate } from '../../shared/values.ts';
 import { countProjects, getProject, listProjects } from '../store/queries/projects.ts';
 import { check, forbidden, notFound, type Ctx } from './context.ts';
 import type { Row } from '../store/types.ts';
+import { addMember } from '../store/feed.ts';
 
 const R = RESOURCES.project;
 
@@ -39,7 +40,7 @@ export async function create(ctx: Ctx, root: XNode | null): Promise<Row> {
     const pid = await w.insert('projects', {
       ...toColumns(v.values), company_id: firm, created_on: w.now.slice(0, 10), last_changed_on: w.now,
     });
-    await w.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [pid, ctx.caller.id]);
+    await addMember(w, pid, ctx.caller.id);
     return pid;
   });
   return get(ctx, id);
