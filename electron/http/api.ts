@@ -77,7 +77,8 @@ export function route(app: FastifyInstance, path: string, spec: RouteSpec): void
   for (const [url, json] of paths) {
     const config: RouteConfig = { allow, spec, json };
     // Every method reaches the route, so that others get 405 with Allow (§2.2).
-    app.route({ method: [...METHODS, 'PATCH', 'OPTIONS'], url, config, handler: (req, reply) => dispatch(app, req, reply, spec) });
+    // The handler returns the reply it sent: an async onSend hook (idempotency) may still be running.
+    app.route({ method: [...METHODS, 'PATCH', 'OPTIONS'], url, config, handler: async (req, reply) => { await dispatch(app, req, reply, spec); return reply; } });
   }
 }
 

@@ -20,6 +20,7 @@ import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
 import sync from './plugins/sync.ts';
+import { idempotency } from './idempotency.ts';
 
 export interface AppOptions {
   readonly store: Store;
@@ -105,6 +106,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return reply;
     }
   });
+
+  idempotency(app, opts.store);
 
   // Every response carries a bare Status header (§4.1; an old PHP client reads it).
   app.addHook('onSend', (_req, reply, payload, done) => {
