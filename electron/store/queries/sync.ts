@@ -30,7 +30,8 @@ export function feedPage(db: Queryable, c: Caller, since: number, clock: number,
   }
   p.push(limit);
   return db.all<FeedRow>(`SELECT ch.seq, ch.tbl, ch.record_id, ch.op, ch.project_id, ch.person_id FROM changes ch
-    WHERE ch.seq > ? AND ch.seq <= ? AND (ch.tbl <> '${MEMBERS}' OR ch.person_id = ?)${scope}
+    WHERE ch.seq > ? AND ch.seq <= ?
+      AND ((ch.tbl = '${MEMBERS}' AND ch.person_id = ?) OR (ch.tbl <> '${MEMBERS}'${scope}))
     ORDER BY ch.seq LIMIT ?`, p);
 }
 
