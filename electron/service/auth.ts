@@ -60,7 +60,11 @@ export function decodeBasic(header: string | undefined): { user: string; pass: s
   return { user: text.slice(0, i), pass: text.slice(i + 1) };
 }
 
-interface Verified { readonly id: number; readonly hash: string | null; readonly token: string; caller: Caller; seen: string }
+interface Verified {
+  readonly id: number; readonly hash: string | null; readonly token: string; caller: Caller; seen: string;
+  /** Client addresses this header was verified from (with a guard: others are checked first). */
+  readonly addrs: Set<string>;
+}
 
 /** What the Authenticator reports to a brute-force guard (see service/limits.ts). */
 export interface AuthGuard {
@@ -102,6 +106,14 @@ export class Authenticator {
     // The key is a digest of the header: the cache never holds a password.
     const key = digest('sha256', header, 'base64');
     const hit = this.cache.get(key);
+    if (hit && this.guard && !hit.addrs.has(addr)) {
+      // The same credentials from another address: a blocked address must not learn from a cached
+      // answer that its guess was right.
+      const cred = decodeBasic(header);
+      if (cred) await this.guard.before(cred.user, addr);
+      if (hit.addrs.size >= 16) hit.addrs.clear();
+      hit.addrs.add(addr);
+    }
     if (hit) {
       this.cache.delete(key); // refresh the LRU position (set again below)
       if (changeToken !== undefined && hit.seen === changeToken) {
@@ -126,7 +138,7 @@ export class Authenticator {
     }
     await this.guard?.succeeded(cred.user, addr);
     const caller = toCaller(row);
-    this.cache.set(key, { id: row.id, hash: row.password_hash, token: row.token, caller, seen: changeToken ?? '' });
+    this.cache.set(key, { id: row.id, hash: row.password_hash, token: row.token, caller, seen: changeToken ?? '', addrs: new Set([addr]) });
     if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value!);
     return caller;
   }
