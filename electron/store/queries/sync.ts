@@ -4,7 +4,7 @@
 // not records (no feed entry, no change token: a counter must not invalidate every cache).
 
 import type { Param, Queryable } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller } from '../types.ts';
 import { MEMBERS } from '../feed.ts';
 
 export interface FeedRow { [k: string]: unknown; seq: number; tbl: string; record_id: number; op: string; project_id: number | null; person_id: number | null }
