@@ -29,7 +29,7 @@ const GET_ONE: Record<ResourceKey, (ctx: Ctx, id: number) => Promise<Row>> = {
   todoItem: todoItems.get, timeEntry: timeEntries.get,
 };
 
-const BY_TABLE = new Map<string, ResourceKey>(Object.values(RESOURCES).map((r) => [r.table, r.key]));
+const resourceOf = (table: string): ResourceKey | undefined => Object.values(RESOURCES).find((r) => r.table === table)?.key;
 
 export interface FeedEntry {
   readonly seq: number;
@@ -77,7 +77,7 @@ export async function changes(ctx: Ctx, since: number, limit: number): Promise<F
       entries.push({ seq, resource: 'project', id, op: now ? 'resync' : 'delete' });
       continue;
     }
-    const resource = BY_TABLE.get(r.tbl);
+    const resource = resourceOf(r.tbl);
     if (!resource) continue;
     const row = r.op === 'delete' ? null : await visible(ctx, resource, id);
     entries.push(row ? { seq, resource, id, op: 'upsert', row } : { seq, resource, id, op: 'delete' });
