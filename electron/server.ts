@@ -30,7 +30,7 @@ export interface ServeOptions {
   readonly responseCacheMb?: number;
   /** Behind a reverse proxy: trust X-Forwarded-* from these proxies (see AppOptions.trustProxy). */
   readonly trustProxy?: boolean | string;
-  /** Brute-force protection; default: on when bound beyond loopback, off on loopback. */
+  /** Brute-force protection; default: on when bound beyond loopback or behind a proxy, off for the local service. */
   readonly authGuard?: boolean | GuardOptions;
   readonly rateLimit?: RateOptions | null;
   /** Feed and idempotency-key retention (days). */
@@ -115,7 +115,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const store = await openStore(o.dataDir, o.seed, o.demo ?? true);
   const app = await buildApp({ store, host, uiDir: o.uiDir, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
-    trustProxy: o.trustProxy, authGuard: o.authGuard ?? !isLoopback(host), rateLimit: o.rateLimit });
+    trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit });
   const tokenFile = join(o.dataDir, 'api-token');
   const owner = await ownerToken(store);
   if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);
