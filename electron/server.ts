@@ -11,6 +11,8 @@ import { repairPrivateFile, writePrivateFile } from './store/files.ts';
 import { checkSeed, importSeed, SeedError } from './service/account.ts';
 import { seedDemo } from './service/demo.ts';
 import type { Store } from './store/types.ts';
+import { maintain, type Retention } from './service/maintenance.ts';
+import type { GuardOptions, RateOptions } from './service/limits.ts';
 import { ownerCredentials } from './store/queries/people.ts';
 
 export interface ServeOptions {
@@ -26,6 +28,13 @@ export interface ServeOptions {
   readonly allowedHosts?: readonly string[];
   /** MiB of rendered GET responses kept for re-use (0: off). */
   readonly responseCacheMb?: number;
+  /** Behind a reverse proxy: trust X-Forwarded-* from these proxies (see AppOptions.trustProxy). */
+  readonly trustProxy?: boolean | string;
+  /** Brute-force protection; default: on when bound beyond loopback or behind a proxy, off for the local service. */
+  readonly authGuard?: boolean | GuardOptions;
+  readonly rateLimit?: RateOptions | null;
+  /** Feed and idempotency-key retention (days). */
+  readonly retention?: Retention;
   /**
    * Write the owner's token to `<dataDir>/api-token` (default true, for `bivouac token` and local
    * tools). The desktop app keeps it encrypted with safeStorage instead (electron/shell/secrets.ts).
@@ -40,6 +49,19 @@ export interface CloseOptions {
    * whose answer was sent was committed before it: no acknowledged write is lost either way.
    */
   readonly graceMs?: number;
+}
+
+/** A configuration the server refuses to start with (the CLI prints it and exits 2). */
+export class StartError extends Error {}
+
+export const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/** Listening beyond this machine needs the Host names clients use (DNS-rebinding guard, D61). */
+export function checkBind(host: string, allowedHosts: readonly string[]): void {
+  if (isLoopback(host) || allowedHosts.length > 0) return;
+  throw new StartError(`--host ${host} listens beyond this machine: give the name(s) clients use to reach it with `
+    + '--allow-host NAME (repeatable), e.g. --allow-host bivouac.example.com; requests with any other Host header are refused');
 }
 
 export interface Running {
@@ -107,11 +129,13 @@ export async function ownerToken(store: Store): Promise<{ token: string; userNam
 }
 
 export async function serve(o: ServeOptions): Promise<Running> {
+  const host = o.host ?? '127.0.0.1';
+  checkBind(host, o.allowedHosts ?? []);
   const demoCreated = !o.seed && (o.demo ?? true) && !existsSync(join(o.dataDir, DB_FILE));
   const store = await openStore(o.dataDir, o.seed, o.demo ?? true);
-  const host = o.host ?? '127.0.0.1';
   const app = await buildApp({ store, host, uiDir: o.uiDir, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
-    responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024) });
+    responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
+    trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit });
   const tokenFile = join(o.dataDir, 'api-token');
   const owner = await ownerToken(store);
   if (o.writeTokenFile === false) await rm(tokenFile, { force: true }); // no plain copy left behind
@@ -124,6 +148,11 @@ export async function serve(o: ServeOptions): Promise<Running> {
     await store.close();
     throw e;
   }
+  // Retention and counters: now, then hourly (per server instance; no module-level timer).
+  const housekeeping = () => maintain(store, o.retention).catch((e: unknown) => app.log.error(e));
+  await housekeeping();
+  const timer = setInterval(() => void housekeeping(), 3_600_000);
+  timer.unref();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const shown = host.includes(':') ? `[${host}]` : host;
@@ -139,17 +168,18 @@ export async function serve(o: ServeOptions): Promise<Running> {
     inFlight: () => open.size,
     close(opts: CloseOptions = {}) {
       closing ??= (async () => {
+        clearInterval(timer);
         // Fastify's close stops listening, answers new requests with 503 and waits for those in flight.
         const appClosed = app.close();
         let drained = true;
         const grace = opts.graceMs;
         if (grace !== undefined && Number.isFinite(grace)) {
-          let timer: NodeJS.Timeout | undefined;
+          let graceTimer: NodeJS.Timeout | undefined;
           const late = await Promise.race([
             appClosed.then(() => false),
-            new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(open.size > 0), Math.max(0, grace)); }),
+            new Promise<boolean>((resolve) => { graceTimer = setTimeout(() => resolve(open.size > 0), Math.max(0, grace)); }),
           ]);
-          clearTimeout(timer);
+          clearTimeout(graceTimer);
           if (late) {
             drained = false;
             app.server.closeAllConnections();
