@@ -2,7 +2,7 @@
 // order the contract gives (§4.5): local security (Host, Origin), authentication (401), route
 // and method (404/405), body size (413, Fastify's body limit), then the handlers.
 
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiError } from '../service/context.ts';
 import { Authenticator } from '../service/auth.ts';
 import type { Store } from '../store/types.ts';
@@ -34,7 +34,39 @@ export interface AppOptions {
   readonly responseCacheBytes?: number;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const LOOPBACK_BIND = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** A Host header (or an --allow-host entry): name (lower case) and port (null when absent), or null. */
+const HOST_RE = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::(\d{1,5}))?$/;
+export function parseHost(s: string): { name: string; port: number | null } | null {
+  const m = HOST_RE.exec(s);
+  if (!m) return null;
+  const port = m[2] === undefined ? null : Number(m[2]);
+  if (port !== null && (port < 1 || port > 65535)) return null;
+  return { name: m[1].toLowerCase(), port };
+}
+
+/**
+ * Is the Host header one this server answers to (DNS-rebinding guard)? Exactly a loopback name or an
+ * --allow-host entry, nothing before or after it, with the port the connection came in on (`port`;
+ * no port in the header means 80). An entry with a port (`bivouac.lan:80`, a proxy in front) is matched
+ * exactly. `port` undefined (no socket: in-process tests) skips the port comparison.
+ */
+export function hostAllowed(hostHeader: string | undefined, bound: string, extra: readonly string[], port?: number): boolean {
+  if (!LOOPBACK_BIND.has(bound)) return true; // a team server bound to a routable address decides by its proxy
+  if (!hostHeader) return false;
+  const h = parseHost(hostHeader);
+  if (!h) return false;
+  const hp = h.port ?? 80;
+  if (LOOPBACK.has(h.name)) return port === undefined || hp === port;
+  for (const e of extra) {
+    const x = parseHost(e);
+    if (!x || x.name !== h.name) continue;
+    if (x.port !== null ? hp === x.port : port === undefined || hp === port) return true;
+  }
+  return false;
+}
 
 /**
  * Did a browser say the request came from another site (fetch metadata)? A page on another
@@ -48,27 +80,29 @@ export function fetchSiteAllowed(site: string | undefined): boolean {
   return s === 'same-origin' || s === 'none';
 }
 
-/** Is the Host header one this server answers to (DNS-rebinding guard)? */
-export function hostAllowed(hostHeader: string | undefined, bound: string, extra: readonly string[]): boolean {
-  if (!LOOPBACK.has(bound)) return true; // a team server bound to a routable address decides by its proxy
-  if (!hostHeader) return false;
-  const name = hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.replace(/:\d+$/, '');
-  return LOOPBACK.has(name.toLowerCase()) || extra.includes(name.toLowerCase());
-}
+const ORIGIN_RE = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)$/i;
 
-/** A web page from another origin may not call the API with the user's cached credentials. */
-function originAllowed(req: FastifyRequest): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
+/**
+ * A web page from another origin may not call the API with the user's cached credentials. The Origin
+ * (when a browser sends one) must be this server's own: scheme (`http`; also `https` for a team server,
+ * which sits behind a TLS proxy), host and port, compared with the Host header (checked above).
+ */
+export function originAllowed(origin: string | undefined, hostHeader: string | undefined, tlsProxy: boolean): boolean {
+  if (origin === undefined) return true;
+  const m = ORIGIN_RE.exec(origin);
+  if (!m || !hostHeader) return false;
+  const scheme = m[1].toLowerCase();
+  if (scheme !== 'http' && !(tlsProxy && scheme === 'https')) return false;
+  const o = parseHost(m[2]);
+  const h = parseHost(hostHeader);
+  if (!o || !h || o.name !== h.name) return false;
+  const dflt = scheme === 'https' ? 443 : 80;
+  return (o.port ?? dflt) === (h.port ?? 80) || (tlsProxy && (o.port ?? dflt) === (h.port ?? dflt));
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const bound = opts.host ?? '127.0.0.1';
+  const tlsProxy = !LOOPBACK_BIND.has(bound);
   const extraHosts = (opts.allowedHosts ?? []).map((h) => h.toLowerCase());
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -92,11 +126,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
     req.wantsJson = path.endsWith('.json') || prefersJson(req.headers.accept);
-    if (!hostAllowed(req.headers.host, bound, extraHosts)) {
+    if (!hostAllowed(req.headers.host, bound, extraHosts, req.socket.localPort)) {
       sendError(reply, new ApiError(403, ['Host not allowed']), req.wantsJson);
       return reply;
     }
-    if (!originAllowed(req)) {
+    if (!originAllowed(req.headers.origin, req.headers.host, tlsProxy)) {
       sendError(reply, new ApiError(403, ['Cross-origin requests are not allowed']), req.wantsJson);
       return reply;
     }
