@@ -20,7 +20,9 @@ export const XML_DECL = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 // One scan finds what must be escaped and what XML cannot hold at all: C0 controls other than tab and
 // newlines, U+FFFE/U+FFFF, and surrogates (a valid pair sends the string down the slow path, which keeps it).
+// eslint-disable-next-line no-control-regex -- these control characters are what is looked for
 const ESC_RE = /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+// eslint-disable-next-line no-control-regex -- as above
 const ESC_ALL = /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const ESC_MAP: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;' };
