@@ -18,6 +18,7 @@ export function App() {
   const projectId = useSession((s) => s.projectId);
   const projects = useSession((s) => s.projects);
   const overlay = useUi((s) => s.overlay);
+  const connection = useUi((s) => s.connection);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -42,6 +43,11 @@ export function App() {
     <div className="app">
       <a className="skip" href="#main">Skip to content</a>
       <Header />
+      {connection === 'offline' && (
+        <div className="unreachable-banner" role="status">
+          <strong>Can’t reach the local service.</strong> You see the last data loaded and what you type is kept; it reconnects by itself.
+        </div>
+      )}
       <main id="main" tabIndex={-1}>
         {!projectId ? (
           <div className="empty big">

@@ -3,7 +3,7 @@ import type { Post, PostInput } from '../../shared/client.ts';
 import { when } from '../lib/dates.ts';
 import { useMessages } from '../stores/messages.ts';
 import { useSession } from '../stores/session.ts';
-import { useNewRequest } from '../stores/ui.ts';
+import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
 import { Icon } from './Icon.tsx';
 
 /** Plain-text body as paragraphs (two or more newlines split; single newlines are line breaks). */
@@ -35,6 +35,7 @@ export function MessageBoard({ projectId }: { projectId: number }) {
   }, [categoryId, projectId]);
   useEffect(() => { void useMessages.getState().open(postId); setComposing(false); }, [postId]);
   useNewRequest(() => { toMessages(); setComposing(true); });
+  useReconnect(() => { void useMessages.getState().load(projectId); });
 
   return (
     <section className="board messages" aria-labelledby="messages-title">
@@ -69,6 +70,9 @@ export function MessageBoard({ projectId }: { projectId: number }) {
 
 function Recent({ onCompose }: { onCompose: () => void }) {
   const { posts, loaded, loading, hasMore, loadMore, categories, categoryId } = useMessages();
+  const offline = useUi((s) => s.connection === 'offline');
+  // Never "No messages" because the service did not answer: say what is going on instead.
+  if (offline && (!loaded || posts.length === 0)) return <p className="unreachable" role="status">Can’t reach the service, so the messages are not loaded. It is retried by itself.</p>;
   if (!loaded && loading) return <p className="muted" role="status">Loading messages…</p>;
   if (loaded && posts.length === 0) {
     return (
@@ -121,7 +125,7 @@ function Archive() {
 }
 
 function Categories() {
-  const { categories, categoryId, createCategory, renameCategory, deleteCategory, index } = useMessages();
+  const { categories, categoryId, createCategory, renameCategory, deleteCategory, index, loaded } = useMessages();
   const firm = useSession((s) => s.firm);
   const go = useSession((s) => s.go);
   const [name, setName] = useState('');
@@ -132,7 +136,7 @@ function Categories() {
     <nav className="categories" aria-label="Categories">
       <h2>Categories</h2>
       <ul>
-        <li><button type="button" className="cat" aria-pressed={categoryId === null} onClick={() => pick(null)}>All messages <span className="count">{index.length}</span></button></li>
+        <li><button type="button" className="cat" aria-pressed={categoryId === null} onClick={() => pick(null)}>All messages {loaded && <span className="count">{index.length}</span>}</button></li>
         {categories.map((c) => (
           <li key={c.id}>
             {editing === c.id ? (
@@ -153,7 +157,7 @@ function Categories() {
           </li>
         ))}
       </ul>
-      {categories.length === 0 && <p className="muted small">{firm ? 'No categories yet. Add one to sort messages (e.g. “Status reports”).' : 'No categories.'}</p>}
+      {loaded && categories.length === 0 && <p className="muted small">{firm ? 'No categories yet. Add one to sort messages (e.g. “Status reports”).' : 'No categories.'}</p>}
       {firm && (
         <form className="cat-add" onSubmit={(e) => { e.preventDefault(); if (name.trim()) { void createCategory(name.trim()); setName(''); } }}>
           <input aria-label="New category name" placeholder="New category" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
