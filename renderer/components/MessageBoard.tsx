@@ -4,6 +4,7 @@ import { when } from '../lib/dates.ts';
 import { useMessages } from '../stores/messages.ts';
 import { useSession } from '../stores/session.ts';
 import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
+import { useDraft } from '../stores/drafts.ts';
 import { Icon } from './Icon.tsx';
 
 /** Plain-text body as paragraphs (two or more newlines split; single newlines are line breaks). */
@@ -53,11 +54,12 @@ export function MessageBoard({ projectId }: { projectId: number }) {
               {!composing && <button type="button" className="primary" onClick={() => setComposing(true)} title="New message (n)">New message</button>}
             </div>
             {composing && (
-              <PostForm title="New message" submitLabel="Post message" onCancel={() => setComposing(false)}
+              <PostForm title="New message" submitLabel="Post message" onCancel={() => setComposing(false)} draft={`post:new:${projectId}`}
                 initial={{ title: '', body: '', category_id: m.categoryId, private: false }}
                 onSubmit={async (input) => {
                   const p = await m.createPost(input);
                   if (p) { setComposing(false); toMessages(p.id); }
+                  return p !== null;
                 }} />
             )}
             {m.mode === 'archive' ? <Archive /> : <Recent onCompose={() => setComposing(true)} />}
@@ -168,27 +170,37 @@ function Categories() {
   );
 }
 
-function PostForm({ title, initial, submitLabel, onSubmit, onCancel }: {
-  title: string; initial: { title: string; body: string; category_id: number | null; private?: boolean };
-  submitLabel: string; onSubmit: (i: PostInput) => Promise<void>; onCancel: () => void;
+type PostDraft = { title: string; body: string; category_id: number | null; private?: boolean };
+
+function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: record }: {
+  title: string; initial: PostDraft; draft: string;
+  submitLabel: string; onSubmit: (i: PostInput) => Promise<boolean>; onCancel: () => void;
 }) {
   const categories = useMessages((s) => s.categories);
   const firm = useSession((s) => s.firm);
-  const [t, setT] = useState(initial.title);
-  const [body, setBody] = useState(initial.body);
-  const [cat, setCat] = useState<number | null>(initial.category_id);
-  const [priv, setPriv] = useState(initial.private === true);
+  const [draft, setDraft] = useDraft<PostDraft>(record);
+  const [restored] = useState(draft !== null);
+  const v: PostDraft = draft ?? initial;
+  const same = (a: PostDraft) => a.title === initial.title && a.body === initial.body && a.category_id === initial.category_id && !!a.private === !!initial.private;
+  const change = (patch: Partial<PostDraft>) => { const next = { ...v, ...patch }; setDraft(same(next) ? null : next); };
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!t.trim()) return;
+    if (!v.title.trim()) return;
     setBusy(true);
-    await onSubmit({ title: t, body, category_id: cat ?? 0, ...(firm ? { private: priv } : {}) });
+    const ok = await onSubmit({ title: v.title, body: v.body, category_id: v.category_id ?? 0, ...(firm ? { private: v.private === true } : {}) });
     setBusy(false);
+    if (ok) setDraft(null);
   };
+  const t = v.title, body = v.body, cat = v.category_id, priv = v.private === true;
+  const setT = (title: string) => change({ title });
+  const setBody = (body: string) => change({ body });
+  const setCat = (category_id: number | null) => change({ category_id });
+  const setPriv = (p: boolean) => change({ private: p });
   return (
     <form className="post-form card-form" onSubmit={submit} aria-label={title} onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onCancel(); } }}>
       <h2>{title}</h2>
+      {restored && draft && <p className="draft-note" role="status">Your unsaved draft is back. Esc closes and keeps it.</p>}
       <label>Title<input value={t} onChange={(e) => setT(e.target.value)} required maxLength={255} autoFocus /></label>
       <label>Message<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={8} /></label>
       <div className="row">
@@ -202,7 +214,7 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel }: {
       </div>
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>
-        <button type="button" onClick={onCancel}>Cancel</button>
+        {draft ? <button type="button" onClick={() => { setDraft(null); onCancel(); }}>Discard draft</button> : <button type="button" onClick={onCancel}>Cancel</button>}
       </div>
     </form>
   );
@@ -213,11 +225,15 @@ function MessageView({ postId }: { postId: number }) {
   const { me, admin, firm } = useSession();
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
-  const [body, setBody] = useState('');
+  const [bodyDraft, setBodyDraft] = useDraft<string>(`comment:post:${postId}`);
+  const body = bodyDraft ?? '';
+  const setBody = (b: string) => setBodyDraft(b === '' ? null : b);
   const [priv, setPriv] = useState(false);
   const [editC, setEditC] = useState<number | null>(null);
   const [editBody, setEditBody] = useState('');
-  useEffect(() => { setEditing(false); setConfirm(false); }, [postId]);
+  const [editDraft] = useDraft<PostDraft>(`post:${postId}`);
+  // An unsaved edit of this message reopens the edit form (after a reload or a board switch).
+  useEffect(() => { setEditing(editDraft !== null); setConfirm(false); }, [postId]);
 
   if (!current || current.id !== postId) return <p className="muted" role="status">Loading the message…</p>;
   const p: Post = current;
@@ -232,9 +248,9 @@ function MessageView({ postId }: { postId: number }) {
     <article className="message" aria-labelledby="message-title">
       <button type="button" className="link back" onClick={() => toMessages()}>← All messages</button>
       {editing ? (
-        <PostForm title="Edit message" submitLabel="Save message" onCancel={() => setEditing(false)}
-          initial={{ title: p.title, body: p.body, category_id: p.category_id, private: p.private }}
-          onSubmit={async (input) => { if (await updatePost(p.id, input)) setEditing(false); }} />
+        <PostForm title="Edit message" submitLabel="Save message" onCancel={() => setEditing(false)} draft={`post:${p.id}`}
+          initial={{ title: p.title, body: p.body, category_id: p.category_id, private: p.private === true }}
+          onSubmit={async (input) => { const ok = await updatePost(p.id, input); if (ok) setEditing(false); return ok; }} />
       ) : (
         <>
           <header>
