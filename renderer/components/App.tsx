@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useSession, VIEWS } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { typing } from '../lib/keys.ts';
+import { undoLast } from '../stores/undo.ts';
 import { Header } from './Header.tsx';
 import { SignIn } from './SignIn.tsx';
 import { Toasts } from './Toasts.tsx';
@@ -25,6 +26,11 @@ export function App() {
       if (useSession.getState().status !== 'signedIn') return;
       const ui = useUi.getState();
       if (e.key === 'Escape' && ui.overlay) { ui.setOverlay(null); e.preventDefault(); return; }
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'z' && !typing(e.target) && !ui.overlay) {
+        e.preventDefault();
+        void undoLast();
+        return;
+      }
       if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (ui.overlay) return;
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }

@@ -133,6 +133,7 @@ function Categories() {
   const [name, setName] = useState('');
   const [editing, setEditing] = useState<number | null>(null);
   const [editName, setEditName] = useState('');
+  const [confirmCat, setConfirmCat] = useState<number | null>(null);
   const pick = (id: number | null) => go('messages', null, id);
   return (
     <nav className="categories" aria-label="Categories">
@@ -152,7 +153,12 @@ function Categories() {
                 <button type="button" className="cat" aria-pressed={categoryId === c.id} onClick={() => pick(c.id)}>{c.name} <span className="count">{c.elements_count}</span></button>
                 {firm && <>
                   <button type="button" className="icon-btn small" aria-label={`Rename category ${c.name}`} title="Rename" onClick={() => { setEditing(c.id); setEditName(c.name); }}><Icon name="pencil" /></button>
-                  <button type="button" className="icon-btn small" aria-label={`Delete category ${c.name}`} title="Delete" onClick={() => void deleteCategory(c.id)}><Icon name="trash" /></button>
+                  {confirmCat === c.id ? (
+                    <span className="confirm-inline">
+                      <button type="button" className="link small danger" onClick={() => { setConfirmCat(null); void deleteCategory(c.id); }} aria-label={`Confirm deleting category ${c.name}`}>Delete?</button>
+                      <button type="button" className="link small" onClick={() => setConfirmCat(null)}>Keep</button>
+                    </span>
+                  ) : <button type="button" className="icon-btn small" aria-label={`Delete category ${c.name}`} title="Delete" onClick={() => { if (c.elements_count > 0) void deleteCategory(c.id); else setConfirmCat(c.id); }}><Icon name="trash" /></button>}
                 </>}
               </div>
             )}
@@ -230,6 +236,8 @@ function MessageView({ postId }: { postId: number }) {
   const setBody = (b: string) => setBodyDraft(b === '' ? null : b);
   const [priv, setPriv] = useState(false);
   const [editC, setEditC] = useState<number | null>(null);
+  /** A comment asked to be deleted: it cannot be undone, so it is confirmed first. */
+  const [confirmC, setConfirmC] = useState<number | null>(null);
   const [editBody, setEditBody] = useState('');
   const [editDraft] = useDraft<PostDraft>(`post:${postId}`);
   // An unsaved edit of this message reopens the edit form (after a reload or a board switch).
@@ -281,7 +289,12 @@ function MessageView({ postId }: { postId: number }) {
                 {(admin || c.author_id === me?.id) && editC !== c.id && (
                   <span className="comment-actions">
                     <button type="button" className="link small" onClick={() => { setEditC(c.id); setEditBody(c.body); }} aria-label="Edit comment">Edit</button>
-                    <button type="button" className="link small danger" onClick={() => void deleteComment(c.id)} aria-label="Delete comment">Delete</button>
+                    {confirmC === c.id ? (
+                      <>
+                        <button type="button" className="link small danger" onClick={() => { setConfirmC(null); void deleteComment(c.id); }} aria-label="Confirm deleting the comment">Delete it for good?</button>
+                        <button type="button" className="link small" onClick={() => setConfirmC(null)}>Keep</button>
+                      </>
+                    ) : <button type="button" className="link small danger" onClick={() => setConfirmC(c.id)} aria-label="Delete comment">Delete</button>}
                   </span>
                 )}
               </div>

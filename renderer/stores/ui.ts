@@ -39,6 +39,8 @@ interface UiState {
 let nextId = 1;
 export const TOAST_INFO_MS = 4000;
 export const TOAST_ERROR_MS = 10_000;
+/** A toast with an action (Undo) stays this long. */
+export const UNDO_TOAST_MS = 8000;
 /** Retry delays while the service cannot be reached (the last one repeats). */
 export const RETRY_MS = [1000, 2000, 3000, 5000];
 /** Fired when the server stops accepting the credentials (password or token changed). */
@@ -62,7 +64,7 @@ export const useUi = create<UiState>((set, get) => ({
     const same = (t: Toast) => (extra.offline && t.offline) || (t.kind === kind && t.title === title && t.lines.join('\n') === lines.join('\n'));
     set((s) => ({ toasts: [...s.toasts.filter((t) => !same(t)).slice(-3), { id, kind, title, lines, ...extra }] }));
     // Toasts close by themselves: notices soon, errors after time to read them (or with ×).
-    setTimeout(() => get().dismiss(id), kind === 'info' && !extra.action ? TOAST_INFO_MS : TOAST_ERROR_MS);
+    setTimeout(() => get().dismiss(id), extra.action ? UNDO_TOAST_MS : kind === 'info' ? TOAST_INFO_MS : TOAST_ERROR_MS);
     return id;
   },
   fail(title, e) {
