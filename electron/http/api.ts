@@ -105,16 +105,14 @@ export function preflight(req: FastifyRequest): ApiError | null {
  */
 function readOnly(store: Store, allow: readonly Method[]): Store {
   const refuse = (): Promise<never> => Promise.reject(new ApiError(405, ['HEAD cannot change anything: use GET or POST'], { Allow: allow.join(', ') }));
-  return {
-    dialect: store.dialect,
-    all: (sql, params) => store.all(sql, params),
-    get: (sql, params) => store.get(sql, params),
-    run: refuse,
-    write: refuse,
-    changeToken: () => store.changeToken(),
-    isEmpty: () => store.isEmpty(),
-    close: () => store.close(),
-  };
+  // Every other member passes through to the store, whatever the Store interface grows to hold.
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'run' || key === 'write') return refuse;
+      const v: unknown = Reflect.get(target, key, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
