@@ -19,6 +19,7 @@ import milestones from './plugins/milestones.ts';
 import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
+import changes from './plugins/changes.ts';
 
 export interface AppOptions {
   readonly store: Store;
@@ -153,7 +154,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries]) {
+  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, changes]) {
     await app.register(plugin);
   }
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });

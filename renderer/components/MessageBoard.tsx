@@ -5,6 +5,7 @@ import { useMessages } from '../stores/messages.ts';
 import { useSession } from '../stores/session.ts';
 import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
 import { useDraft } from '../stores/drafts.ts';
+import { useLiveChange } from '../stores/live.ts';
 import { Icon } from './Icon.tsx';
 
 /** Plain-text body as paragraphs (two or more newlines split; single newlines are line breaks). */
@@ -37,6 +38,11 @@ export function MessageBoard({ projectId }: { projectId: number }) {
   useEffect(() => { void useMessages.getState().open(postId); setComposing(false); }, [postId]);
   useNewRequest(() => { toMessages(); setComposing(true); });
   useReconnect(() => { void useMessages.getState().load(projectId); });
+  useLiveChange(projectId, ['posts', 'comments', 'categories'], () => {
+    void useMessages.getState().load(projectId);
+    const open = useSession.getState().postId;
+    if (open) void useMessages.getState().open(open);
+  });
 
   return (
     <section className="board messages" aria-labelledby="messages-title">

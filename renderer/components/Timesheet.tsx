@@ -8,6 +8,7 @@ import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
 import { useTodos } from '../stores/todos.ts';
 import { fail, useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
+import { useLiveChange } from '../stores/live.ts';
 
 export function Timesheet({ projectId }: { projectId: number }) {
   const tm = useTime();
@@ -31,6 +32,8 @@ export function Timesheet({ projectId }: { projectId: number }) {
   }, [todoLists, todoProject, projectId]);
   useNewRequest(() => setAdding(true));
   useReconnect(() => { void useTime.getState().loadWeek(); });
+  // The week shows all the person's projects: any project's time entries may be in it.
+  useLiveChange(null, ['time_entries'], () => { void useTime.getState().loadWeek(); });
   const connection = useUi((s) => s.connection);
   const weekHeld = tm.loadedKey === `${tm.personId}:${tm.weekStart}`;
 

@@ -5,6 +5,7 @@ import { useSession } from '../stores/session.ts';
 import { itemVisible, useTodos, type BoardList } from '../stores/todos.ts';
 import { typing } from '../lib/keys.ts';
 import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
+import { useLiveChange } from '../stores/live.ts';
 import { ItemPanel } from './ItemPanel.tsx';
 import { PartySelect } from './PartySelect.tsx';
 import { Icon } from './Icon.tsx';
@@ -20,6 +21,12 @@ export function TodoBoard({ projectId }: { projectId: number }) {
   useEffect(() => { void useTodos.getState().load(projectId); }, [projectId]);
   useNewRequest(() => setAdding(true));
   useReconnect(() => { void useTodos.getState().load(projectId, true); });
+  // Changes from another tab, the API or sync: refetch in place (keys keep focus and what is typed).
+  useLiveChange(projectId, ['todo_lists', 'todo_items', 'comments'], (c) => {
+    const t = useTodos.getState();
+    void t.load(projectId, true);
+    if (c.resources.includes('comments') && t.openItemId !== null && t.openItemId > 0) void t.loadComments(t.openItemId);
+  });
   const offline = useUi((s) => s.connection === 'offline');
 
   const total = t.lists.reduce((a, l) => a + l.items.length, 0);
