@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiCall, newProject, openBoard, settled, signIn, uniq } from './helpers.ts';
-import { today } from '../renderer/lib/dates.ts';
+import { addDays, today, weekStart } from '../renderer/lib/dates.ts';
 
 test('live: changes from a second tab and from the API appear in the open board, keeping focus and typing; a new tab is signed in', async ({ page, context, request }) => {
   const pid = await newProject(request, uniq('Grand Combin'));
@@ -46,8 +46,11 @@ test('live: changes from a second tab and from the API appear in the open board,
   await settled(page);
   await apiCall(request, 'ada', 'POST', `/projects/${pid}/posts.json`, { post: { title: 'Panossière hut is open', body: 'From Friday.' } });
   await expect(page.locator('.post-list')).toContainText('Panossière hut is open');
+  // (next week's Wednesday: this week's hours belong to the timesheet tests)
   await openBoard(page, pid, 'time');
+  await page.getByRole('button', { name: 'Next week' }).click();
   await settled(page);
-  await apiCall(request, 'ada', 'POST', `/projects/${pid}/time_entries.json`, { time_entry: { date: today(), hours: '3.25' } });
-  await expect(page.getByLabel(new RegExp(`^Hours for General \\(no todo item\\), \\w+ ${today()}$`))).toHaveValue('3.25');
+  const day = addDays(weekStart(today()), 9);
+  await apiCall(request, 'ada', 'POST', `/projects/${pid}/time_entries.json`, { time_entry: { date: day, hours: '3.25' } });
+  await expect(page.getByLabel(new RegExp(`^Hours for General \\(no todo item\\), \\w+ ${day}$`))).toHaveValue('3.25');
 });

@@ -12,7 +12,8 @@ async function restore(page: Page) {
 
 test('an unreachable service keeps the last data, says so, keeps what was typed, and recovers by itself', async ({ page, request }) => {
   const monday = weekStart(today());
-  const pid = await newProject(request, uniq('Piz Palü'));
+  const name = uniq('Piz Palü');
+  const pid = await newProject(request, name);
   await apiCall(request, 'ada', 'POST', `/projects/${pid}/time_entries.json`, { time_entry: { date: monday, hours: '2.5' } });
   await apiCall(request, 'ada', 'POST', `/projects/${pid}/posts.json`, { post: { title: 'Hut opening dates', body: 'The hut opens on the 1st.' } });
   await apiCall(request, 'ada', 'POST', `/projects/${pid}/todo_lists.json`, { todo_list: { name: 'Gear' } });
@@ -25,7 +26,9 @@ test('an unreachable service keeps the last data, says so, keeps what was typed,
   await openBoard(page, pid, 'todos');
   await expect(page.getByRole('heading', { name: 'Gear', exact: true })).toBeVisible();
   await openBoard(page, pid, 'time');
-  const cellMon = page.getByLabel(new RegExp(`^Hours for General \\(no todo item\\), \\w+ ${monday}$`));
+  await page.getByRole('group', { name: 'Rows' }).getByRole('button', { name: 'By project' }).click();
+  const cell = (date: string) => page.getByLabel(new RegExp(`^Hours for ${name}, \\w+ ${date}$`));
+  const cellMon = cell(monday);
   await expect(cellMon).toHaveValue('2.5');
   await settled(page);
 
@@ -63,6 +66,6 @@ test('an unreachable service keeps the last data, says so, keeps what was typed,
   await expect(status).toHaveText('Local only', { timeout: 15_000 });
   await expect(page.locator('.unreachable-banner')).toHaveCount(0);
   await expect(page.locator('.toast.error')).toHaveCount(0);
-  await expect(page.getByLabel(new RegExp(`^Hours for General \\(no todo item\\), \\w+ ${addDays(monday, 1)}$`))).toHaveValue('1');
+  await expect(cell(addDays(monday, 1))).toHaveValue('1');
   await settled(page);
 });
