@@ -24,6 +24,7 @@ import milestones from './plugins/milestones.ts';
 import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
+import changes from './plugins/changes.ts';
 import sync from './plugins/sync.ts';
 import { idempotency } from './idempotency.ts';
 
@@ -287,7 +288,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync]) {
+  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync, changes]) {
     await app.register(plugin);
   }
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });
