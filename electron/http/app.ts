@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import { xmlErrors } from '../../shared/codec/out.ts';
 import { ApiError } from '../service/context.ts';
 import { Authenticator } from '../service/auth.ts';
+import { AuthLimiter, RateLimiter, type GuardOptions, type RateOptions } from '../service/limits.ts';
 import type { Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, sendError } from './api.ts';
 import { uiPlugin } from './ui.ts';
@@ -23,6 +24,8 @@ import milestones from './plugins/milestones.ts';
 import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
+import sync from './plugins/sync.ts';
+import { idempotency } from './idempotency.ts';
 
 export interface AppOptions {
   readonly store: Store;
@@ -36,6 +39,16 @@ export interface AppOptions {
   readonly requestTimeoutMs?: number;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
+  /**
+   * Behind a reverse proxy: take the client address, scheme and Host from X-Forwarded-For,
+   * -Proto and -Host when the request comes from these proxies (Fastify's `trustProxy`:
+   * `true`, `'loopback'`, addresses or CIDRs, comma-separated). Off by default.
+   */
+  readonly trustProxy?: boolean | string;
+  /** Brute-force protection on authentication (D62). Off by default; the CLI turns it on off loopback. */
+  readonly authGuard?: boolean | GuardOptions;
+  /** Per-person request rate (D63). Off by default (the contract's local service has none). */
+  readonly rateLimit?: RateOptions | null;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -53,12 +66,14 @@ export function parseHost(s: string): { name: string; port: number | null } | nu
 
 /**
  * Is the Host header one this server answers to (DNS-rebinding guard)? Exactly a loopback name or an
- * --allow-host entry, nothing before or after it, with the port the connection came in on (`port`;
- * no port in the header means 80). An entry with a port (`bivouac.lan:80`, a proxy in front) is matched
- * exactly. `port` undefined (no socket: in-process tests) skips the port comparison.
+ * `--allow-host` name, whatever the bound address (a server bound to a routable address was given its
+ * names explicitly: the CLI refuses to start without them), nothing before or after it, and on the
+ * right port: a loopback name must carry `port`, the port the connection came in on (no port in the
+ * header means 80). An `--allow-host` entry with a port (`bivouac.lan:8080`) takes exactly that port; a
+ * bare one takes `port` and the standard ports 80 and 443 (a proxy in front that keeps the Host).
+ * `port` undefined (no socket, as in-process tests; or behind a trusted proxy) skips the port check.
  */
-export function hostAllowed(hostHeader: string | undefined, bound: string, extra: readonly string[], port?: number): boolean {
-  if (!LOOPBACK_BIND.has(bound)) return true; // a team server bound to a routable address decides by its proxy
+export function hostAllowed(hostHeader: string | undefined, _bound: string, extra: readonly string[], port?: number): boolean {
   if (!hostHeader) return false;
   const h = parseHost(hostHeader);
   if (!h) return false;
@@ -67,7 +82,7 @@ export function hostAllowed(hostHeader: string | undefined, bound: string, extra
   for (const e of extra) {
     const x = parseHost(e);
     if (!x || x.name !== h.name) continue;
-    if (x.port !== null ? hp === x.port : port === undefined || hp === port) return true;
+    if (x.port !== null ? hp === x.port : port === undefined || hp === port || hp === 80 || hp === 443) return true;
   }
   return false;
 }
@@ -88,20 +103,21 @@ const ORIGIN_RE = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)$/i;
 
 /**
  * A web page from another origin may not call the API with the user's cached credentials. The Origin
- * (when a browser sends one) must be this server's own: scheme (`http`; also `https` for a team server,
- * which sits behind a TLS proxy), host and port, compared with the Host header (checked above).
+ * (when a browser sends one) must be this server's own: one of `schemes` (`http`; the proxy's scheme
+ * behind a trusted proxy; also `https` for a server bound beyond loopback, which sits behind a TLS
+ * proxy), and the host and port of the Host (checked before), default ports applied.
  */
-export function originAllowed(origin: string | undefined, hostHeader: string | undefined, tlsProxy: boolean): boolean {
+export function originAllowed(origin: string | undefined, hostHeader: string | undefined, schemes: readonly string[]): boolean {
   if (origin === undefined) return true;
   const m = ORIGIN_RE.exec(origin);
   if (!m || !hostHeader) return false;
   const scheme = m[1].toLowerCase();
-  if (scheme !== 'http' && !(tlsProxy && scheme === 'https')) return false;
+  if (!schemes.includes(scheme)) return false;
   const o = parseHost(m[2]);
   const h = parseHost(hostHeader);
   if (!o || !h || o.name !== h.name) return false;
   const dflt = scheme === 'https' ? 443 : 80;
-  return (o.port ?? dflt) === (h.port ?? 80) || (tlsProxy && (o.port ?? dflt) === (h.port ?? dflt));
+  return (o.port ?? dflt) === (h.port ?? dflt);
 }
 
 /**
@@ -161,7 +177,7 @@ function frameworkError(err: Error & { code?: string }, req: FastifyRequest, rep
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const bound = opts.host ?? '127.0.0.1';
-  const tlsProxy = !LOOPBACK_BIND.has(bound);
+  const originSchemes = LOOPBACK_BIND.has(bound) ? ['http'] : ['http', 'https'];
   const extraHosts = (opts.allowedHosts ?? []).map((h) => h.toLowerCase());
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -175,10 +191,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     clientErrorHandler: clientError,
     frameworkErrors: frameworkError,
+    trustProxy: opts.trustProxy ?? false,
   });
   app.decorate('store', opts.store);
   app.decorate('responses', new ResponseCache(opts.responseCacheBytes));
-  const auth = new Authenticator(opts.store);
+  const guard = opts.authGuard ? new AuthLimiter(opts.store, opts.authGuard === true ? {} : opts.authGuard) : null;
+  const auth = new Authenticator(opts.store, 1024, { guard });
+  const rate = opts.rateLimit ? new RateLimiter(opts.store, opts.rateLimit) : null;
 
   // Bodies are read as bytes whatever the Content-Type (§2.4): never a 415.
   app.removeAllContentTypeParsers();
@@ -194,11 +213,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     const path = req.url.split('?')[0];
     req.wantsJson = path.endsWith('.json') || prefersJson(req.headers.accept);
-    if (!hostAllowed(req.headers.host, bound, extraHosts, req.socket.localPort)) {
+    // Behind a trusted proxy, the Host the client asked for is X-Forwarded-Host (Fastify's req.host), on
+    // the proxy's port; otherwise the Host must name the port this connection came in on.
+    const host = opts.trustProxy ? req.host : req.headers.host;
+    if (!hostAllowed(host, bound, extraHosts, opts.trustProxy ? undefined : req.socket.localPort)) {
       sendError(reply, new ApiError(403, ['Host not allowed']), req.wantsJson);
       return reply;
     }
-    if (!originAllowed(req.headers.origin, req.headers.host, tlsProxy)) {
+    if (req.headers.origin !== undefined && !originAllowed(req.headers.origin, host, opts.trustProxy ? [req.protocol] : originSchemes)) {
       sendError(reply, new ApiError(403, ['Cross-origin requests are not allowed']), req.wantsJson);
       return reply;
     }
@@ -211,18 +233,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (cfg.public) return;
     // One read of the store's change token serves the credential cache and the response cache.
     req.changeToken = await opts.store.changeToken();
-    const caller = await auth.authenticate(req.headers.authorization, req.changeToken);
+    const caller = await auth.authenticate(req.headers.authorization, req.changeToken, req.ip);
     if (!caller) {
       sendError(reply, new ApiError(401, ['Authentication required: HTTP Basic with user name and password, or token:X']), req.wantsJson);
       return reply;
     }
     req.caller = caller;
+    if (rate) await rate.admit(caller.id);
     const pre = preflight(req);
     if (pre) {
       sendError(reply, pre, req.wantsJson);
       return reply;
     }
   });
+
+  idempotency(app, opts.store);
 
   // Every response carries a bare Status header (§4.1; an old PHP client reads it).
   app.addHook('onSend', (_req, reply, payload, done) => {
@@ -263,7 +288,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries]) {
+  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync]) {
     await app.register(plugin);
   }
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });

@@ -7,11 +7,11 @@ import { toColumns, validate, type Validated } from '../../shared/values.ts';
 import { getList } from '../store/queries/todo-lists.ts';
 import { commentIdsOf } from '../store/queries/milestones.ts';
 import {
-  entriesOfItems, getItem, itemsInProject, itemsOfList, nextItemPosition, positionsOfList,
+  entriesOfItems, getItem, itemsInProject, itemsOfList, itemState, nextItemPosition, positionsOfList,
 } from '../store/queries/todo-items.ts';
 import { check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import { checkReferences } from './references.ts';
-import { blankTemplate, filledTemplate, type Template } from './templates.ts';
+import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
 
 const R = RESOURCES.todoItem;
@@ -22,8 +22,8 @@ const R = RESOURCES.todoItem;
  * Check the responsible party of validated values (§2.6): a person with access to the project,
  * or a company among the project's companies. Adds one error when it is not.
  */
-export const checkParty = (db: Queryable, c: Caller, projectId: number, v: Validated): Promise<void> =>
-  checkReferences(db, c, R, projectId, v);
+export const checkParty = (db: Queryable, c: Caller, projectId: number, v: Validated, stored?: Row): Promise<void> =>
+  checkReferences(db, c, R, projectId, v, stored);
 
 /**
  * The ids of a reorder body (§8.8, §8.9): `<todo-lists type="array"><todo-list><id>…`, the same
@@ -146,7 +146,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const it = await get(ctx, id);
   const pid = Number(it.project_id);
   const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
-  await checkParty(ctx.store, ctx.caller, pid, v);
+  await checkParty(ctx.store, ctx.caller, pid, v, it);
   check(v.errors);
   if (v.values.size) await ctx.store.write((w) => w.update('todo_items', id, { ...toColumns(v.values), updated_at: w.now }, pid));
   return get(ctx, id);
@@ -157,7 +157,7 @@ export async function remove(ctx: Ctx, id: number): Promise<Row> {
   const it = await get(ctx, id);
   const pid = Number(it.project_id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ todo_list_id: number }>('SELECT todo_list_id FROM todo_items WHERE id = ?', [id]);
+    const cur = await itemState(w, id);
     if (!cur) return;
     await cascadeItems(w, [id], pid);
     await w.remove('todo_items', id, pid);
@@ -169,7 +169,7 @@ export async function remove(ctx: Ctx, id: number): Promise<Row> {
 export async function complete(ctx: Ctx, id: number): Promise<Row> {
   const it = await get(ctx, id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ completed: number }>('SELECT completed FROM todo_items WHERE id = ?', [id]);
+    const cur = await itemState(w, id);
     if (!cur || Number(cur.completed) === 1) return;
     await w.update('todo_items', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id, updated_at: w.now }, Number(it.project_id));
   });
@@ -179,7 +179,7 @@ export async function complete(ctx: Ctx, id: number): Promise<Row> {
 export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
   const it = await get(ctx, id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ completed: number }>('SELECT completed FROM todo_items WHERE id = ?', [id]);
+    const cur = await itemState(w, id);
     if (!cur || Number(cur.completed) !== 1) return;
     await w.update('todo_items', id, { completed: 0, completed_at: null, completer_id: null, updated_at: w.now }, Number(it.project_id));
   });
@@ -223,7 +223,7 @@ export async function move(ctx: Ctx, id: number, root: XNode | null): Promise<Ro
   const to = readTo(root);
   const pid = Number(it.project_id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ todo_list_id: number }>('SELECT todo_list_id FROM todo_items WHERE id = ?', [id]);
+    const cur = await itemState(w, id);
     if (!cur) return;
     const rows = await positionsOfList(w, Number(cur.todo_list_id));
     const order = moveTo(rows.map((r) => Number(r.id)), id, to);
@@ -239,5 +239,5 @@ export async function newTemplate(ctx: Ctx, listId: number): Promise<Template> {
 }
 
 export async function editTemplate(ctx: Ctx, id: number): Promise<Template> {
-  return filledTemplate(R, ctx.caller, await get(ctx, id));
+  return editForm(ctx, R, await get(ctx, id));
 }
