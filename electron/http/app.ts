@@ -3,7 +3,7 @@
 // and method (404/405), body size (413, Fastify's body limit), then the handlers.
 
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { xmlErrors } from '../../shared/codec/out.ts';
@@ -13,6 +13,7 @@ import { AuthLimiter, RateLimiter, type GuardOptions, type RateOptions } from '.
 import type { Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, sendError } from './api.ts';
 import { uiPlugin } from './ui.ts';
+import { ClassicResponse } from './headers.ts';
 import { ResponseCache } from './cache.ts';
 import projects from './plugins/projects.ts';
 import people from './plugins/people.ts';
@@ -191,6 +192,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     clientErrorHandler: clientError,
     frameworkErrors: frameworkError,
+    // Conventionally capitalised header names on the wire (http/headers.ts).
+    http: { ServerResponse: ClassicResponse as unknown as typeof ServerResponse },
     trustProxy: opts.trustProxy ?? false,
   });
   app.decorate('store', opts.store);

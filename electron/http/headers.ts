@@ -1,0 +1,36 @@
+// Header names on the wire as the original service sent them (`Location`, `Status`, `Content-Type`,
+// `WWW-Authenticate`, …). Fastify keeps reply headers under lower-case names; HTTP says names are
+// case-insensitive, but a widely used 2009 PHP client of the Basecamp API matches `Location:` and
+// `Status:` case-sensitively. The server is created with this ServerResponse class, which gives every
+// name its conventional capitalisation when the head is written. One class per process is fine: it
+// holds no state.
+
+import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type OutgoingHttpHeader } from 'node:http';
+
+/** Names whose conventional form is not "capitalise each word". */
+const SPECIAL: ReadonlyMap<string, string> = new Map([
+  ['www-authenticate', 'WWW-Authenticate'], ['etag', 'ETag'], ['content-md5', 'Content-MD5'],
+  ['x-xss-protection', 'X-XSS-Protection'], ['te', 'TE'], ['dnt', 'DNT'],
+]);
+const WORD = /(^|-)([a-z])/g;
+
+/** `content-type` → `Content-Type`; a name already starting with a capital is kept as it is. */
+export function canonicalHeader(name: string): string {
+  const c = name.charCodeAt(0);
+  if (c >= 65 && c <= 90) return name;
+  return SPECIAL.get(name) ?? name.replace(WORD, (_m, dash: string, ch: string) => dash + ch.toUpperCase());
+}
+
+type Head = OutgoingHttpHeaders | OutgoingHttpHeader[];
+
+export class ClassicResponse<Req extends IncomingMessage = IncomingMessage> extends ServerResponse<Req> {
+  override writeHead(statusCode: number, a?: string | Head, b?: Head): this {
+    const headers = typeof a === 'string' ? b : a;
+    if (headers && !Array.isArray(headers)) {
+      const named: OutgoingHttpHeaders = {};
+      for (const k in headers) named[canonicalHeader(k)] = headers[k];
+      return typeof a === 'string' ? super.writeHead(statusCode, a, named) : super.writeHead(statusCode, named);
+    }
+    return typeof a === 'string' ? super.writeHead(statusCode, a, b) : super.writeHead(statusCode, a);
+  }
+}
