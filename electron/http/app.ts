@@ -25,6 +25,7 @@ import milestones from './plugins/milestones.ts';
 import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
+import changes from './plugins/changes.ts';
 import sync from './plugins/sync.ts';
 import { idempotency } from './idempotency.ts';
 
@@ -66,13 +67,13 @@ export function parseHost(s: string): { name: string; port: number | null } | nu
 }
 
 /**
- * Is the Host header one this server answers to (DNS-rebinding guard)? Exactly a loopback name or an
- * `--allow-host` name, whatever the bound address (a server bound to a routable address was given its
- * names explicitly: the CLI refuses to start without them), nothing before or after it, and on the
- * right port: a loopback name must carry `port`, the port the connection came in on (no port in the
- * header means 80). An `--allow-host` entry with a port (`bivouac.lan:8080`) takes exactly that port; a
- * bare one takes `port` and the standard ports 80 and 443 (a proxy in front that keeps the Host).
- * `port` undefined (no socket, as in-process tests; or behind a trusted proxy) skips the port check.
+ * Is the Host header one this server answers to (DNS-rebinding guard)? Exactly a loopback name with the
+ * port the connection came in on (`port`; no port in the header means 80), or an --allow-host entry,
+ * nothing before or after it: an entry without a port matches the listening port or a Host without one
+ * (what a proxy in front on the standard port sends); an entry with a port (`bivouac.lan:80`) is matched
+ * exactly. `port` undefined (no socket: in-process tests; behind a trusted proxy, whose port the client
+ * used) skips the port comparison. The bound address does not matter: a server bound beyond loopback was
+ * given its names with --allow-host (the CLI refuses to start without them, D61).
  */
 export function hostAllowed(hostHeader: string | undefined, _bound: string, extra: readonly string[], port?: number): boolean {
   if (!hostHeader) return false;
@@ -83,7 +84,7 @@ export function hostAllowed(hostHeader: string | undefined, _bound: string, extr
   for (const e of extra) {
     const x = parseHost(e);
     if (!x || x.name !== h.name) continue;
-    if (x.port !== null ? hp === x.port : port === undefined || hp === port || hp === 80 || hp === 443) return true;
+    if (x.port !== null ? hp === x.port : h.port === null || port === undefined || hp === port) return true;
   }
   return false;
 }
@@ -104,21 +105,20 @@ const ORIGIN_RE = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)$/i;
 
 /**
  * A web page from another origin may not call the API with the user's cached credentials. The Origin
- * (when a browser sends one) must be this server's own: one of `schemes` (`http`; the proxy's scheme
- * behind a trusted proxy; also `https` for a server bound beyond loopback, which sits behind a TLS
- * proxy), and the host and port of the Host (checked before), default ports applied.
+ * (when a browser sends one) must be this server's own: scheme (`http`; also `https` for a team server,
+ * which sits behind a TLS proxy), host and port, compared with the Host header (checked above).
  */
-export function originAllowed(origin: string | undefined, hostHeader: string | undefined, schemes: readonly string[]): boolean {
+export function originAllowed(origin: string | undefined, hostHeader: string | undefined, tlsProxy: boolean): boolean {
   if (origin === undefined) return true;
   const m = ORIGIN_RE.exec(origin);
   if (!m || !hostHeader) return false;
   const scheme = m[1].toLowerCase();
-  if (!schemes.includes(scheme)) return false;
+  if (scheme !== 'http' && !(tlsProxy && scheme === 'https')) return false;
   const o = parseHost(m[2]);
   const h = parseHost(hostHeader);
   if (!o || !h || o.name !== h.name) return false;
   const dflt = scheme === 'https' ? 443 : 80;
-  return (o.port ?? dflt) === (h.port ?? dflt);
+  return (o.port ?? dflt) === (h.port ?? 80) || (tlsProxy && (o.port ?? dflt) === (h.port ?? dflt));
 }
 
 /**
@@ -178,7 +178,7 @@ function frameworkError(err: Error & { code?: string }, req: FastifyRequest, rep
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const bound = opts.host ?? '127.0.0.1';
-  const originSchemes = LOOPBACK_BIND.has(bound) ? ['http'] : ['http', 'https'];
+  const tlsProxy = !LOOPBACK_BIND.has(bound) || Boolean(opts.trustProxy);
   const extraHosts = (opts.allowedHosts ?? []).map((h) => h.toLowerCase());
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -190,11 +190,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     rewriteUrl: (req) => (req.url ?? '/').replace(/^\/{2,}/, '/'),
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 },
     return503OnClosing: true,
+    trustProxy: opts.trustProxy ?? false,
     clientErrorHandler: clientError,
     frameworkErrors: frameworkError,
     // Conventionally capitalised header names on the wire (http/headers.ts).
     http: { ServerResponse: ClassicResponse as unknown as typeof ServerResponse },
-    trustProxy: opts.trustProxy ?? false,
   });
   app.decorate('store', opts.store);
   app.decorate('responses', new ResponseCache(opts.responseCacheBytes));
@@ -216,14 +216,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     const path = req.url.split('?')[0];
     req.wantsJson = path.endsWith('.json') || prefersJson(req.headers.accept);
-    // Behind a trusted proxy, the Host the client asked for is X-Forwarded-Host (Fastify's req.host), on
-    // the proxy's port; otherwise the Host must name the port this connection came in on.
+    // Behind a trusted proxy, the Host the client asked for is X-Forwarded-Host (Fastify's req.host),
+    // and the port it names is the proxy's, not this connection's.
     const host = opts.trustProxy ? req.host : req.headers.host;
     if (!hostAllowed(host, bound, extraHosts, opts.trustProxy ? undefined : req.socket.localPort)) {
       sendError(reply, new ApiError(403, ['Host not allowed']), req.wantsJson);
       return reply;
     }
-    if (req.headers.origin !== undefined && !originAllowed(req.headers.origin, host, opts.trustProxy ? [req.protocol] : originSchemes)) {
+    if (!originAllowed(req.headers.origin, host, tlsProxy)) {
       sendError(reply, new ApiError(403, ['Cross-origin requests are not allowed']), req.wantsJson);
       return reply;
     }
@@ -291,7 +291,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync]) {
+  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync, changes]) {
     await app.register(plugin);
   }
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });

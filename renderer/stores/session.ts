@@ -5,10 +5,13 @@ import { create } from 'zustand';
 import type { Company, Credentials, Person, Project } from '../../shared/client.ts';
 import { api, ApiError } from '../api.ts';
 import { fail, track } from './ui.ts';
+import { askOtherTabs } from './handover.ts';
 
 export type View = 'todos' | 'messages' | 'time' | 'report';
 export const VIEWS: readonly View[] = ['todos', 'messages', 'time', 'report'];
 const KEY = 'bivouac.credentials';
+/** Where this tab keeps its sign-in (sessionStorage): handed to a new tab on request (handover.ts, D95). */
+export const SESSION_KEY = KEY;
 
 /** Where the user is: project, board, open message, message category filter (all kept in the URL hash). */
 export interface Route { projectId: number | null; view: View; postId: number | null; categoryId?: number | null }
@@ -72,6 +75,11 @@ export const useSession = create<SessionState>((set, get) => ({
       set({ mode: 'electron' });
       await get().signIn({ token: shell.token });
       return;
+    }
+    // A new tab: another signed-in tab of this browser session may hand its sign-in over (D95).
+    if (!storage()?.getItem(KEY)) {
+      const handed = await askOtherTabs();
+      if (handed) storage()?.setItem(KEY, handed);
     }
     const saved = storage()?.getItem(KEY);
     if (saved) {
