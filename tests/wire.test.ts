@@ -133,6 +133,9 @@ describe('errors the HTTP framework raises answer the contract’s error documen
     expectErrorDocument(unknown, unknown.status);
     expectErrorDocument(await exchange(port, ['HELLO THERE\r\n\r\n']), 400);
     expectErrorDocument(await exchange(port, [`PUT /posts/1.xml HTTP/1.1\r\n${H}Content-Length: abc\r\n\r\n`]), 400);
+    // CONNECT never reaches the router (Node hands it to a 'connect' listener): 405 <errors>, not a silent close.
+    const c = await exchange(port, [`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`]);
+    expectErrorDocument(c, 405);
     // A method Node knows but no route takes: the route layer's 405 or 404, as XML.
     expectErrorDocument(await exchange(port, [`PROPFIND /projects.xml HTTP/1.1\r\n${H}\r\n`]), 404);
   });

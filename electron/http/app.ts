@@ -196,6 +196,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Conventionally capitalised header names on the wire (http/headers.ts).
     http: { ServerResponse: ClassicResponse as unknown as typeof ServerResponse },
   });
+  // CONNECT never reaches a route: Node hands it to 'connect' listeners, and with none it closes the
+  // socket without a word. Answer it like any method the API does not take.
+  app.server.on('connect', (_req: unknown, socket: Socket) => {
+    const body = xmlErrors(['CONNECT is not allowed here']);
+    socket.write(`HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, POST, PUT, DELETE\r\nContent-Type: application/xml; charset=utf-8\r\n`
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nStatus: 405\r\nConnection: close\r\n\r\n${body}`);
+    lingeringClose(socket);
+  });
   app.decorate('store', opts.store);
   app.decorate('responses', new ResponseCache(opts.responseCacheBytes));
   const guard = opts.authGuard ? new AuthLimiter(opts.store, opts.authGuard === true ? {} : opts.authGuard) : null;
