@@ -145,6 +145,22 @@ describe('change feed', () => {
     }
   });
 
+  it('a todo item moved into a private list disappears for clients with its comments and time entries', async () => {
+    const open = locId(await a.h.req('fran', 'POST', `/projects/${a.pid}/todo_lists.xml`, '<todo-list><name>Open</name></todo-list>'));
+    const hidden = locId(await a.h.req('fran', 'POST', `/projects/${a.pid}/todo_lists.xml`, '<todo-list><name>Hidden</name><private>true</private></todo-list>'));
+    const item = locId(await a.h.req('fran', 'POST', `/todo_lists/${open}/todo_items.xml`, '<todo-item><content>Moving</content></todo-item>'));
+    const cid = locId(await a.h.req('fran', 'POST', `/todo_items/${item}/comments.xml`, '<comment><body>on the item</body></comment>'));
+    const entry = locId(await a.h.req('fran', 'POST', `/todo_items/${item}/time_entries.xml`,
+      `<time-entry><person-id>${a.f.person.fran}</person-id><date>2026-11-02</date><hours>1.0</hours></time-entry>`));
+    const c0 = (await feed('cleo')).cursor;
+    const moved = await a.h.req('fran', 'POST', `/todo_lists/${hidden}/todo_items/reorder.xml`, `<todo-items type="array"><todo-item><id>${item}</id></todo-item></todo-items>`);
+    expect(moved.status, moved.body).toBe(200);
+    const f = await all('cleo', c0);
+    for (const [r, id] of [['todoItem', item], ['comment', cid], ['timeEntry', entry]] as const) {
+      expect(of(f.changes, r, id).map((c) => c.op), `${r} ${id}`).toEqual(['delete']);
+    }
+  });
+
   it('membership: access added is a resync of the project, access removed a delete of it', async () => {
     const base = a.f.project.basecamp;
     const cleo = a.f.person.cleo;

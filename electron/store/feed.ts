@@ -54,10 +54,21 @@ async function dependents(q: Queryable, table: string, id: number): Promise<{ tb
   return out;
 }
 
-/** After an update: when `private` changed, log the records inside too (their visibility changed). */
+/** What is inside a todo item: its comments and time entries (their visibility follows its list). */
+async function insideItem(q: Queryable, id: number): Promise<{ tbl: string; id: number }[]> {
+  const c = await q.all("SELECT id FROM comments WHERE commentable_type = 'TodoItem' AND commentable_id = ?", [id]);
+  const t = await q.all('SELECT id FROM time_entries WHERE todo_item_id = ?', [id]);
+  return [...c.map((r) => ({ tbl: 'comments', id: Number(r.id) })), ...t.map((r) => ({ tbl: 'time_entries', id: Number(r.id) }))];
+}
+
+/**
+ * After an update: when `private` changed, or a todo item moved to another list (which may be private),
+ * log the records inside too (their visibility changed with it).
+ */
 export async function cascade(q: Queryable, table: string, id: number, values: Row, at: string, projectId?: number | null): Promise<void> {
-  if (!('private' in values)) return;
-  for (const d of await dependents(q, table, id)) await appendChange(q, d.tbl, d.id, 'update', at, projectId);
+  const inside = 'private' in values ? await dependents(q, table, id)
+    : table === 'todo_items' && 'todo_list_id' in values ? await insideItem(q, id) : [];
+  for (const d of inside) await appendChange(q, d.tbl, d.id, 'update', at, projectId);
 }
 
 /** Make a person a member of a project, through the transaction and the feed. */
