@@ -35,6 +35,20 @@ export interface ServeOptions {
   readonly rateLimit?: RateOptions | null;
   /** Feed and idempotency-key retention (days). */
   readonly retention?: Retention;
+  /**
+   * Write the owner's token to `<dataDir>/api-token` (default true, for `bivouac token` and local
+   * tools). The desktop app keeps it encrypted with safeStorage instead (electron/shell/secrets.ts).
+   */
+  readonly writeTokenFile?: boolean;
+}
+
+export interface CloseOptions {
+  /**
+   * How long requests in flight may take to finish (default: as long as they need). After that their
+   * connections are cut; a write that has begun still commits before the store closes, and a write
+   * whose answer was sent was committed before it: no acknowledged write is lost either way.
+   */
+  readonly graceMs?: number;
 }
 
 /** A configuration the server refuses to start with (the CLI prints it and exits 2). */
@@ -57,7 +71,13 @@ export interface Running {
   readonly tokenFile: string;
   /** True when this start created the demo account (a new data directory, no seed). */
   readonly demoCreated: boolean;
-  close(): Promise<void>;
+  /** Requests being handled right now (a write is acknowledged when its answer is sent). */
+  inFlight(): number;
+  /**
+   * Stop taking requests (new ones get 503), let those in flight finish (bounded by graceMs), then
+   * close the store after its last write. drained: false when requests had to be cut off.
+   */
+  close(opts?: CloseOptions): Promise<{ drained: boolean }>;
 }
 
 export const DB_FILE = 'bivouac.sqlite';
@@ -118,7 +138,8 @@ export async function serve(o: ServeOptions): Promise<Running> {
     trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit });
   const tokenFile = join(o.dataDir, 'api-token');
   const owner = await ownerToken(store);
-  if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);
+  if (o.writeTokenFile === false) await rm(tokenFile, { force: true }); // no plain copy left behind
+  else if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);
   else repairPrivateFile(tokenFile);
   try {
     await app.listen({ host, port: o.port ?? 4817 });
@@ -135,12 +156,40 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const shown = host.includes(':') ? `[${host}]` : host;
+  // Requests in flight, counted on the HTTP server itself (every route, whatever its plugin does).
+  const open = new Set<object>();
+  app.server.on('request', (_req, res) => {
+    open.add(res);
+    res.once('close', () => open.delete(res));
+  });
+  let closing: Promise<{ drained: boolean }> | null = null;
   return {
     app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated,
-    async close() {
-      clearInterval(timer);
-      await app.close();
-      await store.close();
+    inFlight: () => open.size,
+    close(opts: CloseOptions = {}) {
+      closing ??= (async () => {
+        clearInterval(timer);
+        // Fastify's close stops listening, answers new requests with 503 and waits for those in flight.
+        const appClosed = app.close();
+        let drained = true;
+        const grace = opts.graceMs;
+        if (grace !== undefined && Number.isFinite(grace)) {
+          let graceTimer: NodeJS.Timeout | undefined;
+          const late = await Promise.race([
+            appClosed.then(() => false),
+            new Promise<boolean>((resolve) => { graceTimer = setTimeout(() => resolve(open.size > 0), Math.max(0, grace)); }),
+          ]);
+          clearTimeout(graceTimer);
+          if (late) {
+            drained = false;
+            app.server.closeAllConnections();
+          }
+        }
+        await appClosed;
+        await store.close(); // waits for the store's queue: a write that has begun commits
+        return { drained };
+      })();
+      return closing;
     },
   };
 }

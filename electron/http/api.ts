@@ -10,6 +10,7 @@ import {
 } from '../../shared/codec/out.ts';
 import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
+import { redact } from '../service/redact.ts';
 import type { Store } from '../store/types.ts';
 import type { ResponseCache, Rendered } from './cache.ts';
 
@@ -63,7 +64,11 @@ export interface RouteConfig {
 }
 
 declare module 'fastify' {
-  interface FastifyRequest { caller?: Caller; wantsJson?: boolean; changeToken?: string }
+  interface FastifyRequest {
+    caller?: Caller; wantsJson?: boolean; changeToken?: string;
+    /** The request's Content-Type as sent (the framework is shown a neutral one, see app.ts). */
+    bodyType?: string;
+  }
   interface FastifyInstance { store: Store; responses: ResponseCache }
 }
 
@@ -127,7 +132,7 @@ async function readRaw(req: FastifyRequest): Promise<Buffer | undefined> {
   let size = 0;
   for await (const c of raw) {
     size += (c as Buffer).length;
-    if (size > BODY_LIMIT) throw new ApiError(413, ['Request body is too large (maximum is 1 MiB)']);
+    if (size > BODY_LIMIT) throw Object.assign(new Error('body too large'), { statusCode: 413 });
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks);
@@ -156,7 +161,7 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
   let buf: Buffer | undefined;
   if (spec.body && (spec.style === 'action' || method === 'POST' || method === 'PUT')) {
     buf = Buffer.isBuffer(req.body) ? req.body : method === 'GET' ? await readRaw(req) : undefined;
-    root = parseBody(buf, req.headers['content-type']);
+    root = parseBody(buf, req.bodyType);
   }
   const caller = req.caller!;
   // Reads without a body may be answered from the cache of rendered responses.
@@ -180,7 +185,11 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
       return first === '' && !raw ? undefined : first;
     },
   };
-  const out = render(caller, await handler(r), json);
+  const answer = await handler(r);
+  // What a client may not see inside the records it sees (D32): one place for every route and format.
+  if (answer.kind === 'one') await redact(r.ctx, answer.resource, [answer.row], answer.fields);
+  else if (answer.kind === 'many') await redact(r.ctx, answer.resource, answer.rows, answer.fields);
+  const out = render(caller, answer, json);
   if (cacheable && out.status === 200) app.responses.set(key, token, out);
   write(reply, out);
 }
