@@ -4,7 +4,7 @@ import { useUi } from '../stores/ui.ts';
 import { typing } from '../lib/keys.ts';
 import { undoLast } from '../stores/undo.ts';
 import { Header } from './Header.tsx';
-import { SignIn } from './SignIn.tsx';
+import { Welcome } from './FirstRun.tsx';
 import { Toasts } from './Toasts.tsx';
 import { HelpOverlay } from './HelpOverlay.tsx';
 import { SearchOverlay } from './SearchOverlay.tsx';
@@ -44,7 +44,7 @@ export function App() {
   }, []);
 
   if (status === 'checking') return <div className="splash" role="status">Connecting to the local service…</div>;
-  if (status === 'signedOut') return <><SignIn /><Toasts /></>;
+  if (status === 'signedOut') return <><Welcome /><Toasts /></>;
 
   return (
     <div className="app">
