@@ -26,6 +26,7 @@ import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
 import changes from './plugins/changes.ts';
+import setup from './plugins/setup.ts';
 import sync from './plugins/sync.ts';
 import { idempotency } from './idempotency.ts';
 
@@ -39,6 +40,8 @@ export interface AppOptions {
   readonly uiDir?: string | null;
   readonly logLevel?: string;
   readonly requestTimeoutMs?: number;
+  /** Called after the first-run setup created the account (docs/setup.md). */
+  readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
   /**
@@ -302,6 +305,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync, changes]) {
     await app.register(plugin);
   }
+  await app.register(setup, { onCreated: opts.onAccountCreated });
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });
   return app;
 }
