@@ -10,6 +10,7 @@ import {
 } from '../../shared/codec/out.ts';
 import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
+import { redact } from '../service/redact.ts';
 import type { Store } from '../store/types.ts';
 import type { ResponseCache, Rendered } from './cache.ts';
 
@@ -22,7 +23,9 @@ export type Reply =
   | { kind: 'one'; resource: Resource; row: Row; fields?: readonly Field[]; element?: string; me?: boolean; status?: number; headers?: Record<string, string> }
   | { kind: 'many'; resource: Resource; rows: readonly Row[]; fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number>; status?: number; headers?: Record<string, string> }
   | { kind: 'plain'; root: string; entries: readonly (readonly [string, Field['type'], unknown])[]; headers?: Record<string, string> }
-  | { kind: 'empty' };
+  | { kind: 'empty' }
+  /** A document of its own (the sync extension): rendered by the handler in the format asked for. */
+  | { kind: 'custom'; json: () => string; xml: () => string; headers?: Record<string, string> };
 
 export interface Req {
   readonly ctx: Ctx;
@@ -61,7 +64,11 @@ export interface RouteConfig {
 }
 
 declare module 'fastify' {
-  interface FastifyRequest { caller?: Caller; wantsJson?: boolean; changeToken?: string }
+  interface FastifyRequest {
+    caller?: Caller; wantsJson?: boolean; changeToken?: string;
+    /** The request's Content-Type as sent (the framework is shown a neutral one, see app.ts). */
+    bodyType?: string;
+  }
   interface FastifyInstance { store: Store; responses: ResponseCache }
 }
 
@@ -75,7 +82,8 @@ export function route(app: FastifyInstance, path: string, spec: RouteSpec): void
   for (const [url, json] of paths) {
     const config: RouteConfig = { allow, spec, json };
     // Every method reaches the route, so that others get 405 with Allow (§2.2).
-    app.route({ method: [...METHODS, 'PATCH', 'OPTIONS'], url, config, handler: (req, reply) => dispatch(app, req, reply, spec) });
+    // The handler returns the reply it sent: an async onSend hook (idempotency) may still be running.
+    app.route({ method: [...METHODS, 'PATCH', 'OPTIONS'], url, config, handler: async (req, reply) => { await dispatch(app, req, reply, spec); return reply; } });
   }
 }
 
@@ -98,6 +106,23 @@ export function preflight(req: FastifyRequest): ApiError | null {
   return null;
 }
 
+/**
+ * The store as a HEAD request sees it: reads pass, a write is refused before it starts (405). An
+ * action route runs one handler for every method, so HEAD of `/todos/delete_item/{id}` would delete;
+ * with this view no handler can change anything on HEAD, whatever it does.
+ */
+function readOnly(store: Store, allow: readonly Method[]): Store {
+  const refuse = (): Promise<never> => Promise.reject(new ApiError(405, ['HEAD cannot change anything: use GET or POST'], { Allow: allow.join(', ') }));
+  // Every other member passes through to the store, whatever the Store interface grows to hold.
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'run' || key === 'write') return refuse;
+      const v: unknown = Reflect.get(target, key, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 async function readRaw(req: FastifyRequest): Promise<Buffer | undefined> {
@@ -107,7 +132,7 @@ async function readRaw(req: FastifyRequest): Promise<Buffer | undefined> {
   let size = 0;
   for await (const c of raw) {
     size += (c as Buffer).length;
-    if (size > BODY_LIMIT) throw new ApiError(413, ['Request body is too large (maximum is 1 MiB)']);
+    if (size > BODY_LIMIT) throw Object.assign(new Error('body too large'), { statusCode: 413 });
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks);
@@ -136,7 +161,7 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
   let buf: Buffer | undefined;
   if (spec.body && (spec.style === 'action' || method === 'POST' || method === 'PUT')) {
     buf = Buffer.isBuffer(req.body) ? req.body : method === 'GET' ? await readRaw(req) : undefined;
-    root = parseBody(buf, req.headers['content-type']);
+    root = parseBody(buf, req.bodyType);
   }
   const caller = req.caller!;
   // Reads without a body may be answered from the cache of rendered responses.
@@ -149,8 +174,9 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
   }
   const params = req.params as Record<string, string>;
   const q = req.query as Record<string, string | string[] | undefined>;
+  const store = req.method === 'HEAD' ? readOnly(app.store, (req.routeOptions.config as unknown as RouteConfig).allow) : app.store;
   const r: Req = {
-    ctx: { store: app.store, caller },
+    ctx: { store, caller },
     method, params, root,
     id: (name) => Number(params[name]),
     query(name, raw = false) {
@@ -159,7 +185,11 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
       return first === '' && !raw ? undefined : first;
     },
   };
-  const out = render(caller, await handler(r), json);
+  const answer = await handler(r);
+  // What a client may not see inside the records it sees (D32): one place for every route and format.
+  if (answer.kind === 'one') await redact(r.ctx, answer.resource, [answer.row], answer.fields);
+  else if (answer.kind === 'many') await redact(r.ctx, answer.resource, answer.rows, answer.fields);
+  const out = render(caller, answer, json);
   if (cacheable && out.status === 200) app.responses.set(key, token, out);
   write(reply, out);
 }
@@ -174,6 +204,11 @@ function write(reply: FastifyReply, r: Rendered): void {
 /** Turn a handler's reply into status, headers and body, as XML or JSON. */
 export function render(caller: Caller, out: Reply, json: boolean): Rendered {
   if (out.kind === 'empty') return { status: 200, headers: {}, type: null, body: '' };
+  if (out.kind === 'custom') {
+    return json
+      ? { status: 200, headers: { ...(out.headers ?? {}) }, type: 'application/json; charset=utf-8', body: out.json() }
+      : { status: 200, headers: { ...(out.headers ?? {}) }, type: 'application/xml; charset=utf-8', body: out.xml() };
+  }
   const headers: Record<string, string> = { ...(out.headers ?? {}) };
   const status = (out.kind === 'one' || out.kind === 'many') && out.status ? out.status : 200;
   const view = viewOf(caller, out.kind === 'one' && out.me === true);

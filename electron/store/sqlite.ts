@@ -4,9 +4,10 @@
 // synchronously, so no other request's work runs inside an open transaction.
 
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
+import { appendChange, cascade, type ChangeOp } from './feed.ts';
+import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
 import type { Clock, Param, Row, Store, Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
@@ -31,10 +32,18 @@ export class SqliteStore implements Store {
   private readonly tableCommits = new Map<string, number>();
 
   constructor(path: string, opts: { clock?: Clock } = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const onDisk = path !== ':memory:';
+    // The directory 0700 and the database 0600 before SQLite opens it: SQLite creates the WAL, SHM and
+    // journal files with the database file's mode; they are chmod-ed as well, for files an older
+    // version left behind (D30).
+    if (onDisk) {
+      securePrivateDir(dirname(path));
+      securePrivateFile(path);
+    }
     this.db = new DatabaseSync(path);
     this.clock = opts.clock ?? (() => new Date());
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
+    if (onDisk) for (const sidecar of ['-wal', '-shm', '-journal']) repairPrivateFile(`${path}${sidecar}`);
     this.migrate();
   }
 
@@ -202,8 +211,10 @@ class SqliteWriter implements Writer {
     return this.s.runSync(sql, params);
   }
 
-  private log(table: string, id: number, op: 'insert' | 'update' | 'delete'): number {
-    return this.s.runSync('INSERT INTO changes (tbl, record_id, op, at) VALUES (?, ?, ?, ?)', [table, id, op, this.now]).lastId;
+  private log(table: string, id: number, op: ChangeOp, projectId?: number | null): Promise<number> {
+    // Through the store's own statements (same connection, same transaction): feed bookkeeping is not a
+    // change of a record table, so it must not count as `*` for the table-scoped memos (D44).
+    return appendChange(this.s, table, id, op, this.now, projectId);
   }
 
   async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
@@ -211,7 +222,7 @@ class SqliteWriter implements Writer {
     const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
     this.tables.add(table);
     const id = this.s.runSync(sql, cols.map((c) => values[c] as Param)).lastId;
-    const v = this.log(table, id, 'insert');
+    const v = await this.log(table, id, 'insert', projectId);
     this.s.runSync(`UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
     if (projectId) this.projects.add(projectId);
     return id;
@@ -220,16 +231,17 @@ class SqliteWriter implements Writer {
   async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
     const cols = Object.keys(values);
     this.tables.add(table);
-    const v = this.log(table, id, 'update');
+    const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
+    await cascade(this.s, table, id, values, this.now, projectId);
     if (projectId) this.projects.add(projectId);
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
     this.tables.add(table);
     this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
-    this.log(table, id, 'delete');
+    await this.log(table, id, 'delete', projectId);
     if (projectId) this.projects.add(projectId);
   }
 

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { useSession, VIEWS } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
+import { typing } from '../lib/keys.ts';
+import { undoLast } from '../stores/undo.ts';
 import { Header } from './Header.tsx';
 import { SignIn } from './SignIn.tsx';
 import { Toasts } from './Toasts.tsx';
@@ -10,16 +12,7 @@ import { TodoBoard } from './TodoBoard.tsx';
 import { MessageBoard } from './MessageBoard.tsx';
 import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
-
-/** Is the keyboard focus in a place where letters are text? */
-export const typing = (t: EventTarget | null): boolean => {
-  const el = t as HTMLElement | null;
-  if (!el || !el.tagName) return false;
-  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
-};
-
-/** Ask the current board to start a new thing (list, message, row): shortcut `n`. */
-export const NEW_EVENT = 'bivouac:new';
+import { DesktopShell } from './Desktop.tsx';
 
 export function App() {
   const status = useSession((s) => s.status);
@@ -27,18 +20,24 @@ export function App() {
   const projectId = useSession((s) => s.projectId);
   const projects = useSession((s) => s.projects);
   const overlay = useUi((s) => s.overlay);
+  const connection = useUi((s) => s.connection);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (useSession.getState().status !== 'signedIn') return;
       const ui = useUi.getState();
       if (e.key === 'Escape' && ui.overlay) { ui.setOverlay(null); e.preventDefault(); return; }
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'z' && !typing(e.target) && !ui.overlay) {
+        e.preventDefault();
+        void undoLast();
+        return;
+      }
       if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (ui.overlay) return;
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
       else if (e.key === '/') { ui.setOverlay('search'); e.preventDefault(); }
       else if (['1', '2', '3', '4'].includes(e.key)) { useSession.getState().go(VIEWS[Number(e.key) - 1]); e.preventDefault(); }
-      else if (e.key === 'n') { window.dispatchEvent(new Event(NEW_EVENT)); e.preventDefault(); }
+      else if (e.key === 'n') { ui.requestNew(); e.preventDefault(); }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -51,6 +50,11 @@ export function App() {
     <div className="app">
       <a className="skip" href="#main">Skip to content</a>
       <Header />
+      {connection === 'offline' && (
+        <div className="unreachable-banner" role="status">
+          <strong>Can’t reach the local service.</strong> You see the last data loaded and what you type is kept; it reconnects by itself.
+        </div>
+      )}
       <main id="main" tabIndex={-1}>
         {!projectId ? (
           <div className="empty big">
@@ -64,6 +68,7 @@ export function App() {
       </main>
       {overlay === 'help' && <HelpOverlay />}
       {overlay === 'search' && <SearchOverlay />}
+      <DesktopShell />
       <Toasts />
     </div>
   );

@@ -1,6 +1,7 @@
 import { useSession, type View } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { Icon } from './Icon.tsx';
+import { DesktopButton } from './Desktop.tsx';
 
 const TABS: { view: View; label: string; key: string }[] = [
   { view: 'todos', label: 'Todos', key: '1' },
@@ -47,9 +48,10 @@ export function Header() {
       </button>
       <span className={`sync ${connection}`} role="status" title={connection === 'online'
         ? 'Your data lives on this computer. Sync with a team server is not set up yet.'
-        : 'The local service does not answer. Changes cannot be saved until it is back.'}>
-        <span className="dot" aria-hidden="true" />{connection === 'online' ? 'Local only' : 'Offline'}
+        : 'The local service does not answer. You see the last data loaded; it is retried by itself.'}>
+        <span className="dot" aria-hidden="true" />{connection === 'online' ? 'Local only' : 'Can’t reach the service'}
       </span>
+      {s.mode === 'electron' && <DesktopButton />}
       <button type="button" className="icon-btn" onClick={() => setOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <div className="who">
         <span className="me" title={s.me?.email_address}>{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}{!s.firm && <span className="badge client">client</span>}</span>

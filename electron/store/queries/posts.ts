@@ -12,7 +12,7 @@ const full = (c: Caller): string => `SELECT ${COLS}, ${commentColumns('Post', 'p
 /** Lists get their comment columns from one grouped query (withCommentStats, D43). */
 const FULL_MANY = `SELECT ${COLS} FROM posts p JOIN people pe ON pe.id = p.author_id`;
 
-const SUMMARY = `SELECT p.id, p.title, p.posted_on, 0 AS attachments_count,
+const SUMMARY = `SELECT p.id, p.title, p.posted_on, p.author_id, 0 AS attachments_count,
   pe.first_name || ' ' || pe.last_name AS author_name,
   cat.id AS category_id, cat.name AS category_name, CASE WHEN cat.id IS NULL THEN NULL ELSE 'PostCategory' END AS category_type
   FROM posts p JOIN people pe ON pe.id = p.author_id LEFT JOIN categories cat ON cat.id = p.category_id`;
