@@ -20,10 +20,10 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync, symlinkSync } from 'node:fs';
 import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { XMLBuilder } from 'fast-xml-parser';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,9 +85,27 @@ async function main(): Promise<void> {
     // ---- 1. dataset
     const sizes = { projects: 10, people: 20, posts: 5000, comments: 50_000, todoItems: 20_000, timeEntries: 200_000 };
     log(`generating the dataset into ${dir} …`);
+    // With a baseline, the older code generates the (seeded, so identical) dataset into its own data
+    // directory, and this tree opens a copy of it (migrating it forward): each service has its own file
+    // in its own schema, with the same records.
+    const baselineRef = process.env.BENCH_BASELINE;
+    const baseTree = baselineRef ? checkout(baselineRef, dir) : null;
+    const baseDir = join(dir, 'before');
+    let summary!: Awaited<ReturnType<typeof generateDataset>>;
+    if (baseTree) {
+      const from = (p: string) => import(pathToFileURL(join(baseTree, p)).href);
+      mkdirSync(baseDir, { recursive: true });
+      const old = new (await from('electron/store/sqlite.ts')).SqliteStore(join(baseDir, DB_FILE));
+      await (await from('electron/service/account.ts')).importSeed(old, JSON.parse(readFileSync(FIXTURE, 'utf8')));
+      summary = await (await from('electron/service/dataset.ts')).generateDataset(old, sizes);
+      await old.close();
+      copyFileSync(join(baseDir, DB_FILE), join(dir, DB_FILE));
+    }
     const store = new SqliteStore(join(dir, DB_FILE));
-    await importSeed(store, JSON.parse(readFileSync(FIXTURE, 'utf8')));
-    const summary = await generateDataset(store, sizes);
+    if (!baseTree) {
+      await importSeed(store, JSON.parse(readFileSync(FIXTURE, 'utf8')));
+      summary = await generateDataset(store, sizes);
+    }
     const c = summary.counts;
     log(`  ${c.projects} projects (+ the fixture's), ${c.people} extra people, ${c.posts} posts, ${c.comments} comments, ${c.todoLists} lists, ${c.todoItems} items, ${c.timeEntries} time entries in ${summary.ms} ms`);
     // Targets for the requests, read straight from the store.
@@ -123,13 +141,11 @@ async function main(): Promise<void> {
     // The same service with its response cache off: every request runs its queries and renders.
     const raw = await startService(dir, ['--response-cache', '0']);
     children.push(raw.child);
-    const baselineRef = process.env.BENCH_BASELINE;
     let baseline: { child: ChildProcess; base: string } | null = null;
-    if (baselineRef) {
-      const tree = checkout(baselineRef, dir);
-      baseline = await startService(dir, ['--response-cache', '0'], tree);
+    if (baselineRef && baseTree) {
+      baseline = await startService(baseDir, ['--response-cache', '0'], baseTree);
       children.push(baseline.child);
-      log(`baseline ${baselineRef} (${gitShort(baselineRef)}) runs from ${tree}`);
+      log(`baseline ${baselineRef} (${gitShort(baselineRef)}) runs from ${baseTree} on ${baseDir}`);
     }
     const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
     type Svc = { base: string; child: ChildProcess };
