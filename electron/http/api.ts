@@ -23,7 +23,9 @@ export type Reply =
   | { kind: 'one'; resource: Resource; row: Row; fields?: readonly Field[]; element?: string; me?: boolean; status?: number; headers?: Record<string, string> }
   | { kind: 'many'; resource: Resource; rows: readonly Row[]; fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number>; status?: number; headers?: Record<string, string> }
   | { kind: 'plain'; root: string; entries: readonly (readonly [string, Field['type'], unknown])[]; headers?: Record<string, string> }
-  | { kind: 'empty' };
+  | { kind: 'empty' }
+  /** A document of its own (the sync extension): rendered by the handler in the format asked for. */
+  | { kind: 'custom'; json: () => string; xml: () => string; headers?: Record<string, string> };
 
 export interface Req {
   readonly ctx: Ctx;
@@ -76,7 +78,8 @@ export function route(app: FastifyInstance, path: string, spec: RouteSpec): void
   for (const [url, json] of paths) {
     const config: RouteConfig = { allow, spec, json };
     // Every method reaches the route, so that others get 405 with Allow (§2.2).
-    app.route({ method: [...METHODS, 'PATCH', 'OPTIONS'], url, config, handler: (req, reply) => dispatch(app, req, reply, spec) });
+    // The handler returns the reply it sent: an async onSend hook (idempotency) may still be running.
+    app.route({ method: [...METHODS, 'PATCH', 'OPTIONS'], url, config, handler: async (req, reply) => { await dispatch(app, req, reply, spec); return reply; } });
   }
 }
 
@@ -197,6 +200,11 @@ function write(reply: FastifyReply, r: Rendered): void {
 /** Turn a handler's reply into status, headers and body, as XML or JSON. */
 export function render(caller: Caller, out: Reply, json: boolean): Rendered {
   if (out.kind === 'empty') return { status: 200, headers: {}, type: null, body: '' };
+  if (out.kind === 'custom') {
+    return json
+      ? { status: 200, headers: { ...(out.headers ?? {}) }, type: 'application/json; charset=utf-8', body: out.json() }
+      : { status: 200, headers: { ...(out.headers ?? {}) }, type: 'application/xml; charset=utf-8', body: out.xml() };
+  }
   const headers: Record<string, string> = { ...(out.headers ?? {}) };
   const status = (out.kind === 'one' || out.kind === 'many') && out.status ? out.status : 200;
   const view = viewOf(caller, out.kind === 'one' && out.me === true);
