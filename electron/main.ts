@@ -52,6 +52,7 @@ function windowPort(w: BrowserWindow): WindowPort {
     onClose: (l) => w.on('close', (e) => l(e)),
     onClosed: (l) => w.on('closed', l),
     onBoundsChanged: (l) => { for (const ev of ['resized', 'moved', 'maximize', 'unmaximize'] as const) w.on(ev as 'resized', l); },
+    onSessionEnd: (l) => w.on('session-end', () => l()),
     onUnresponsive: (l) => w.on('unresponsive', l),
     onResponsive: (l) => w.on('responsive', l),
   };

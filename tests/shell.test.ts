@@ -204,6 +204,15 @@ describe('close to tray vs quit', () => {
     expect(fake.window.destroyed).toBe(false);
   });
 
+  it('Windows logging off quits for real (the close is not turned into a hide), after the ordered shutdown', async () => {
+    const { fake, starter } = await boot({ platform: 'win32' });
+    fake.window.ready();
+    fake.window.endSession();
+    await vi.waitFor(() => expect(fake.quitted).toBe(true));
+    expect(fake.window.destroyed).toBe(true);
+    expect(starter.services[0].closed).not.toBeNull();
+  });
+
   it('Quit in the tray quits even with keep-in-tray on (the close is not turned into a hide)', async () => {
     const { fake, starter } = await boot();
     fake.window.ready();

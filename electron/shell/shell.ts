@@ -310,6 +310,12 @@ export class Shell {
         this.loaded = false;
       }
     });
+    // Logging off: quit for real (a close to the tray here would hold up the session's end).
+    win.onSessionEnd(() => {
+      this.log.info('the session ends: quitting');
+      this.quitting = true;
+      this.quit();
+    });
     win.onUnresponsive(() => this.hung(win));
     win.onResponsive(() => {
       if (this.hangTimer) clearTimeout(this.hangTimer);
