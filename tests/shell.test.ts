@@ -371,6 +371,16 @@ describe('guards', () => {
     expect(fake.windows).toHaveLength(1);
   });
 
+  it('a new window for a page of the app opens in the app window instead', async () => {
+    const { fake } = await boot();
+    fake.window.ready();
+    fake.window.contents.openHandler!('http://127.0.0.1:4817/#/projects/4/messages/9');
+    fake.window.contents.openHandler!('http://127.0.0.1:4817/projects.xml');
+    expect(fake.window.contents.events('shell:open-link')).toEqual([{ hash: '#/projects/4/messages/9' }]);
+    expect(fake.windows).toHaveLength(1);
+    expect(fake.opened).toEqual([]);
+  });
+
   it('contents created by anything else are locked down too', async () => {
     const { fake } = await boot();
     const other = fake.port.createWindow({ bounds: { x: 0, y: 0, width: 1, height: 1 }, minWidth: 1, minHeight: 1, title: '', preload: '', icon: null, devTools: false });

@@ -127,7 +127,8 @@ export class Shell {
       e.preventDefault();
       this.openLink(url);
     });
-    app.onWebContentsCreated((contents) => lockDown(contents, () => this.origin, this.port, (m) => this.log.warn(m)));
+    app.onWebContentsCreated((contents) => lockDown(contents, () => this.origin, this.port, (m) => this.log.warn(m),
+      (url) => this.openPage(url)));
     app.onWindowAllClosed(() => this.windowAllClosed());
     app.onActivate(() => this.showWindow());
     app.onBeforeQuit((e) => this.beforeQuit(e));
@@ -221,6 +222,13 @@ export class Shell {
     this.showWindow();
     if (this.loaded && this.window && !this.window.isDestroyed()) this.window.contents.send('shell:open-link', { hash });
     else this.pendingHashes.push(hash);
+  }
+
+  /** A page of the app asked for in a new window: its route opens in the app's window; anything else nowhere. */
+  private openPage(url: string): void {
+    const route = new URL(url).hash.replace(/^#\/?/, '');
+    if (route) this.openLink(`${APP_SCHEME}://${route}`);
+    else this.log.warn(`refused to open ${url.slice(0, 200)} in a new window`);
   }
 
   private windowAllClosed(): void {
