@@ -544,6 +544,9 @@ describe('application menu', () => {
     find(help, 'API documentation').click!();
     find(help, 'Open data folder').click!();
     expect(linux.fake.opened).toEqual(['https://docs.example/api']);
+    const file = await boot({ opts: { apiDocsUrl: '/opt/Bivouac/resources/api.md' } });
+    find(find(file.fake.appMenu, 'Help').submenu!, 'API documentation').click!();
+    await vi.waitFor(() => expect(file.fake.openedPaths).toEqual(['/opt/Bivouac/resources/api.md']));
     await vi.waitFor(() => expect(linux.fake.openedPaths).toEqual([join(linux.fake.dir, 'userData', 'data')]));
   });
 

@@ -23,6 +23,7 @@ export interface ShellOptions {
   readonly preload: string;
   readonly windowIcon: string | null;
   readonly trayIcon: string;
+  /** The API reference: a file (opened with the system's viewer) or an http(s) address. */
   readonly apiDocsUrl: string;
   /** Longest wait for a running sync on quit (default 15 s). */
   readonly syncWaitMs?: number;
@@ -154,7 +155,9 @@ export class Shell {
       exportBackup: () => void this.exportBackup().catch((e: unknown) => this.report('Export failed', e)),
       openDataFolder: () => void this.openFolder(this.dataDir).catch((e: unknown) => this.report('Cannot open the data folder', e)),
       openLogFolder: () => void this.openFolder(dirname(this.log.file)).catch((e: unknown) => this.report('Cannot open the log folder', e)),
-      openApiDocs: () => void this.port.shell.openExternal(this.o.apiDocsUrl),
+      // The API reference shipped with the app (docs/api.md), or a web address.
+      openApiDocs: () => void (/^https?:\/\//.test(this.o.apiDocsUrl) ? this.port.shell.openExternal(this.o.apiDocsUrl)
+        : this.openFolder(this.o.apiDocsUrl)).catch((e: unknown) => this.report('Cannot open the API documentation', e)),
       copyApiCredentials: () => this.copyApiCredentials(),
       quit: () => this.quit(),
     }));
