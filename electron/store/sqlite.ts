@@ -211,8 +211,8 @@ class SqliteWriter implements Writer {
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
+    await this.log(table, id, 'delete', projectId); // first: the feed reads the row's parents
     this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
-    await this.log(table, id, 'delete', projectId);
     if (projectId) this.projects.add(projectId);
   }
 
