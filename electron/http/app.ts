@@ -19,6 +19,8 @@ import milestones from './plugins/milestones.ts';
 import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
+import { syncPlugin } from './plugins/sync.ts';
+import type { SyncEngine } from '../sync/engine.ts';
 
 export interface AppOptions {
   readonly store: Store;
@@ -32,6 +34,8 @@ export interface AppOptions {
   readonly requestTimeoutMs?: number;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
+  /** The sync engine of a replica (issue #8): adds the local /sync/* routes. */
+  readonly sync?: SyncEngine | null;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -138,6 +142,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries]) {
     await app.register(plugin);
+  }
+  const sync = opts.sync;
+  if (sync) {
+    await app.register(syncPlugin(sync));
+    // Sync soon after a local write (never blocking it).
+    app.addHook('onResponse', async (req, reply) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400 && !req.url.startsWith('/sync/')) sync.nudge();
+    });
   }
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });
   return app;

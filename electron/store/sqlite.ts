@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import type { Clock, Param, Row, Store, Writer } from './types.ts';
 import { isoSeconds } from '../../shared/values.ts';
+import { OutboxRecorder } from './outbox.ts';
 
 type SqlValue = string | number | bigint | null;
 const bind = (params: readonly Param[]): SqlValue[] =>
@@ -25,6 +26,7 @@ export class SqliteStore implements Store {
   private version = 0;
   private versionAt = -Infinity;
   private readonly clock: Clock;
+  recordOutbox = false;
 
   constructor(path: string, opts: { clock?: Clock } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -119,7 +121,7 @@ export class SqliteStore implements Store {
   }
 
   private async transaction<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
-    const w = new SqliteWriter(this, isoSeconds(this.clock()));
+    const w = new SqliteWriter(this, isoSeconds(this.clock()), this.recordOutbox ? new OutboxRecorder() : null);
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const out = await fn(w);
@@ -163,9 +165,11 @@ class SqliteWriter implements Writer {
   private readonly projects = new Set<number>();
   private readonly s: SqliteStore;
   readonly now: string;
-  constructor(s: SqliteStore, now: string) {
+  readonly outbox: OutboxRecorder | null;
+  constructor(s: SqliteStore, now: string, outbox: OutboxRecorder | null) {
     this.s = s;
     this.now = now;
+    this.outbox = outbox;
   }
 
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.s.allSync<T>(sql, params); }
@@ -183,6 +187,7 @@ class SqliteWriter implements Writer {
     const v = this.log(table, id, 'insert');
     this.s.runSync(`UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
     if (projectId) this.projects.add(projectId);
+    this.outbox?.insert(table, id, values);
     return id;
   }
 
@@ -192,12 +197,14 @@ class SqliteWriter implements Writer {
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
     if (projectId) this.projects.add(projectId);
+    this.outbox?.update(table, id, values);
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
     this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
     this.log(table, id, 'delete');
     if (projectId) this.projects.add(projectId);
+    this.outbox?.remove(table, id);
   }
 
   touch(projectId: number): void { this.projects.add(projectId); }
@@ -205,5 +212,7 @@ class SqliteWriter implements Writer {
   /** Stamp last-changed-on of every project this transaction changed. */
   finish(): void {
     for (const p of this.projects) this.s.runSync('UPDATE projects SET last_changed_on = ? WHERE id = ?', [this.now, p]);
+    const o = this.outbox?.flush(this.now);
+    if (o) this.s.runSync(o.sql, o.params);
   }
 }

@@ -1,0 +1,11 @@
+// Who owns a data directory: on a replica, the remote person it was cloned as (issue #8);
+// standalone, null (the account's administrators).
+
+import * as q from '../store/queries/sync.ts';
+import type { Queryable } from '../store/types.ts';
+
+export async function ownerId(db: Queryable): Promise<number | null> {
+  const self = await db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'self_remote'");
+  if (!self) return null;
+  return (await q.localIdOf(db, 'person', Number(self.value))) ?? null;
+}
