@@ -127,11 +127,13 @@ export interface Replica {
   close(): Promise<void>;
 }
 
-export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number } = {}): Promise<Replica> {
+/** A replica; unless `auto`, it syncs only when the test says so (no background syncs after writes). */
+export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number; auto?: boolean } = {}): Promise<Replica> {
   const dir = mkdtempSync(join(tmpdir(), 'bivouac-replica-'));
   const store = new SqliteStore(join(dir, 'bivouac.sqlite'));
   const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: o.timeoutMs ?? 2000 });
   await engine.connect(remoteUrl, { user: who, password: password(who) });
+  if (!o.auto) engine.stop();
   const app = await buildApp({ store, sync: engine, responseCacheBytes: 0 });
   await app.ready();
   return {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RESOURCES, TABLE_ORDER, type ResourceKey } from '../../shared/registry.ts';
+import { column, RESOURCES, TABLE_ORDER, writableFields, type ResourceKey } from '../../shared/registry.ts';
 import { rewriteIds, type IdLookup } from '../../shared/sync/ids.ts';
 import { classify, dataKeys, deletedRemotely, editedRemotely, mergeRecord, orphaned, type Conflict } from '../../shared/sync/merge.ts';
 import { matchesCreate, planAction, Unmapped, type LocalView, type RowChange, type Step } from '../../shared/sync/plan.ts';
@@ -68,6 +68,10 @@ const KIND_OF: Readonly<Record<string, 'posts' | 'milestones' | 'todo_items'>> =
 const TYPE_OF: Readonly<Record<string, string>> = { post: 'Post', milestone: 'Milestone', todoItem: 'TodoItem' };
 /** Parent columns a record cannot exist without. */
 const REQUIRED = new Set(['project_id', 'todo_list_id', 'commentable_id']);
+/** Columns people edit (conflicts are about these): writable fields and completion. */
+const EDITED = Object.fromEntries(TABLE_ORDER.map((k) => [k, new Set([
+  ...writableFields(RESOURCES[k], 'create').map((f) => column(f.name)), 'completed', 'responsible_party_type',
+])])) as Record<ResourceKey, Set<string>>;
 const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'];
 
 interface Pulled { resource: ResourceKey; row: WireRow; scope: string }
@@ -264,6 +268,9 @@ export class SyncEngine {
     try {
       const caps = await remote.capabilities();
       this.kind = caps.feed || caps.idempotency ? 'team' : 'plain';
+      // A write whose answer was lost is settled first: otherwise the pull would take its
+      // committed result for someone else's new record.
+      await this.push(remote, caps.idempotency, true);
       await this.pull(remote);
       const pushed = await this.push(remote, caps.idempotency);
       if (pushed) await this.pull(remote);
@@ -496,7 +503,8 @@ export class SyncEngine {
       const base = await q.shadow(w, res, Number(row.id));
       const baseLocal = base ? this.localValues(res, base, ctx.ids.toLocal) ?? undefined : undefined;
       const pend = ctx.pending.get(`${R.table}:${local}`);
-      const { apply, conflicts } = mergeRecord(baseLocal, values, cur as WireRow, pend?.cols ?? new Set());
+      const edited = EDITED[res];
+      const { apply, conflicts } = mergeRecord(baseLocal, values, cur as WireRow, pend?.cols ?? new Set(), (c) => edited.has(c));
       for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now);
       if (Object.keys(apply).length) await w.update(R.table, local, apply, res === 'project' ? local : (cur.project_id as number | undefined));
     }
@@ -574,9 +582,10 @@ export class SyncEngine {
   }
 
   /** Replay the outbox in order; true when anything was sent. */
-  private async push(remote: Remote, idempotency: boolean): Promise<boolean> {
-    const total = await q.outboxCount(this.store);
+  private async push(remote: Remote, idempotency: boolean, inDoubtOnly = false): Promise<boolean> {
+    const total = inDoubtOnly ? 1 : await q.outboxCount(this.store);
     if (!total) return false;
+    if (inDoubtOnly && !(await q.outbox(this.store, 1))[0]?.inDoubt) return false;
     const ids = await q.idMap(this.store);
     const st = await q.state(this.store);
     const client = st.get('client') ?? 'c';
@@ -645,6 +654,7 @@ export class SyncEngine {
       if (!rejectedNow) await q.outboxDone(this.store, entry.seq);
       done++;
       this.report('push', done, total);
+      if (inDoubtOnly) break;
     }
     return true;
   }

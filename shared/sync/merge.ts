@@ -28,10 +28,13 @@ export const dataKeys = (row: WireRow): string[] => Object.keys(row).filter((k) 
  * @param theirs  the remote state now
  * @param mine    the local row now
  * @param pending columns with local edits not yet pushed
+ * @param edited  columns a person edits (writable fields, completion): only these conflict; a
+ *                pending bookkeeping column (updated-at, position) just keeps its local value until pushed
  * @returns the columns to write locally, and the conflicts (remote values a pending edit overwrites)
  */
 export function mergeRecord(
   base: WireRow | undefined, theirs: WireRow, mine: WireRow, pending: ReadonlySet<string>,
+  edited: (col: string) => boolean = () => true,
 ): { apply: WireRow; conflicts: Conflict[] } {
   const apply: WireRow = {};
   const conflicts: Conflict[] = [];
@@ -39,7 +42,7 @@ export function mergeRecord(
     const remoteChanged = base === undefined || !same(base[col], theirs[col]);
     if (!remoteChanged) continue;
     if (pending.has(col)) {
-      if (!same(mine[col], theirs[col]) && base !== undefined) conflicts.push({ field: col, mine: mine[col] ?? null, theirs: theirs[col], kind: 'field' });
+      if (!same(mine[col], theirs[col]) && base !== undefined && edited(col)) conflicts.push({ field: col, mine: mine[col] ?? null, theirs: theirs[col], kind: 'field' });
       continue;
     }
     if (!same(mine[col], theirs[col])) apply[col] = theirs[col];
