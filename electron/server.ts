@@ -2,14 +2,16 @@
 // Electron main process and by the tests (plain Node, no Electron).
 
 import { existsSync } from 'node:fs';
-import { readFile, writeFile, chmod, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { SqliteStore } from './store/sqlite.ts';
+import { repairPrivateFile, writePrivateFile } from './store/files.ts';
 import { checkSeed, importSeed, SeedError } from './service/account.ts';
 import { seedDemo } from './service/demo.ts';
 import type { Store } from './store/types.ts';
+import { ownerCredentials } from './store/queries/people.ts';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -80,8 +82,7 @@ export async function openStore(dataDir: string, seed?: string | null, demo = tr
 
 /** The token of the account's first administrator: the local user of the desktop app. */
 export async function ownerToken(store: Store): Promise<{ token: string; userName: string } | undefined> {
-  const r = await store.get<{ token: string; user_name: string }>(
-    'SELECT p.token, p.user_name FROM people p JOIN companies c ON c.id = p.company_id WHERE c.firm = 1 ORDER BY p.administrator DESC, p.id LIMIT 1');
+  const r = await ownerCredentials(store);
   return r ? { token: r.token, userName: r.user_name } : undefined;
 }
 
@@ -93,10 +94,8 @@ export async function serve(o: ServeOptions): Promise<Running> {
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024) });
   const tokenFile = join(o.dataDir, 'api-token');
   const owner = await ownerToken(store);
-  if (owner) {
-    await writeFile(tokenFile, `${owner.token}\n`, { mode: 0o600 });
-    await chmod(tokenFile, 0o600);
-  }
+  if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);
+  else repairPrivateFile(tokenFile);
   try {
     await app.listen({ host, port: o.port ?? 4817 });
   } catch (e) {

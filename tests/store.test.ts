@@ -6,6 +6,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { MIGRATIONS, registrySync, tables } from '../electron/store/schema.ts';
 import { column, RESOURCES } from '../shared/registry.ts';
+import { importSeed } from '../electron/service/account.ts';
+import { countProjectEntries } from '../electron/store/queries/time-entries.ts';
+import { FIXTURE } from './helpers.ts';
 
 const dirs: string[] = [];
 const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'bv-store-')); dirs.push(d); return d; };
@@ -128,5 +131,48 @@ describe('index changes', () => {
     const sql = (s.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'comments_parent'").get() as { sql: string }).sql;
     expect(sql).toContain(RESOURCES.comment.indexes!.comments_parent);
     s.db.close();
+  });
+});
+
+describe('derived data kept by the store (memo, D42)', () => {
+  it('computes once per change token, again after a commit, and keeps nothing across stores', async () => {
+    const a = new SqliteStore(':memory:');
+    const b = new SqliteStore(':memory:');
+    let calls = 0;
+    const f = async () => ++calls;
+    expect(await a.memo('k', f)).toBe(1);
+    expect(await a.memo('k', f)).toBe(1);
+    expect(await b.memo('k', f)).toBe(2); // another store: its own value
+    await importSeed(a, FIXTURE);
+    expect(await a.memo('k', f)).toBe(3);
+    expect(await a.memo('k', f)).toBe(3);
+    await a.close(); await b.close();
+  });
+
+  it('does not keep a value computed while a commit happened', async () => {
+    const a = new SqliteStore(':memory:');
+    await importSeed(a, FIXTURE);
+    let calls = 0;
+    const slow = async () => { calls++; await a.write((w) => w.update('projects', 1, { name: 'Moved on' })); return calls; };
+    expect(await a.memo('k', slow)).toBe(1);
+    expect(await a.memo('k', async () => ++calls)).toBe(2);
+    await a.close();
+  });
+
+  it('a time-entry count follows writes by this and by another connection', async () => {
+    const d = tmp();
+    const a = new SqliteStore(join(d, 'db.sqlite'));
+    await importSeed(a, FIXTURE);
+    const b = new SqliteStore(join(d, 'db.sqlite'));
+    const firm = { id: 1, companyId: 1, firm: true, admin: true, name: 'x' };
+    const pid = Number((await a.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id);
+    const n0 = await countProjectEntries(a, firm, pid);
+    const add = (s: SqliteStore) => s.write((w) => w.insert('time_entries', { project_id: pid, person_id: 1, date: '2026-01-01', hours: 1, description: 'x', private: 0 }, pid));
+    await add(a);
+    expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 1);
+    await add(b);
+    await new Promise((r) => setTimeout(r, 2)); // data_version is sampled at most once per millisecond
+    expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 2);
+    await a.close(); await b.close();
   });
 });

@@ -19,8 +19,8 @@ import milestones from './plugins/milestones.ts';
 import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
-import { syncPlugin } from './plugins/sync.ts';
-import type { SyncEngine } from '../sync/engine.ts';
+import { syncPlugin } from './plugins/sync-local.ts';
+import type { SyncPort } from '../service/sync.ts';
 
 export interface AppOptions {
   readonly store: Store;
@@ -35,10 +35,22 @@ export interface AppOptions {
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
   /** The sync engine of a replica (issue #8): adds the local /sync/* routes. */
-  readonly sync?: SyncEngine | null;
+  readonly sync?: SyncPort | null;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * Did a browser say the request came from another site (fetch metadata)? A page on another
+ * origin (another port of 127.0.0.1 is `same-site`) must not reach the API with the user's cached
+ * credentials, whatever element made the request; `none` is the user's own navigation (address
+ * bar, bookmark). Clients that send no fetch metadata (every non-browser client) are not affected.
+ */
+export function fetchSiteAllowed(site: string | undefined): boolean {
+  if (site === undefined) return true;
+  const s = site.toLowerCase();
+  return s === 'same-origin' || s === 'none';
+}
 
 /** Is the Host header one this server answers to (DNS-rebinding guard)? */
 export function hostAllowed(hostHeader: string | undefined, bound: string, extra: readonly string[]): boolean {
@@ -92,7 +104,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       sendError(reply, new ApiError(403, ['Cross-origin requests are not allowed']), req.wantsJson);
       return reply;
     }
-    const cfg = req.routeOptions.config as { public?: boolean };
+    const cfg = req.routeOptions.config as { public?: boolean; ui?: boolean };
+    // The UI's own files stay loadable from anywhere (a link to the app works); the API does not.
+    if (!cfg.ui && !fetchSiteAllowed(req.headers['sec-fetch-site'] as string | undefined)) {
+      sendError(reply, new ApiError(403, ['Requests made by another site are not allowed']), req.wantsJson);
+      return reply;
+    }
     if (cfg.public) return;
     // One read of the store's change token serves the credential cache and the response cache.
     req.changeToken = await opts.store.changeToken();

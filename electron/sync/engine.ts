@@ -17,19 +17,9 @@ import * as q from '../store/queries/sync.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
 import { Remote, RemoteError, RemoteUnreachable, errorMessage, type RemoteAuth } from './remote.ts';
+import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
+import { ownerId } from './owner.ts';
 
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'error';
-
-export interface SyncStatus {
-  state: SyncState;
-  lastSuccessAt: string | null;
-  pending: number;
-  rejected: number;
-  conflicts: number;
-  progress: { done: number; total: number } | null;
-  remote: { url: string; user: string | null; kind: 'team' | 'plain' | null } | null;
-  error: string | null;
-}
 
 export interface EngineOptions {
   readonly store: Store;
@@ -43,14 +33,6 @@ export interface EngineOptions {
   readonly onProgress?: (p: { phase: 'pull' | 'push'; done: number; total: number }) => void;
 }
 
-/** A connect that cannot go ahead: nothing was changed. */
-export class ConnectError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
 
 /** A sync stopped by a transient failure: retried after `afterMs`. */
 class Backoff extends Error {
@@ -78,7 +60,7 @@ interface Pulled { resource: ResourceKey; row: WireRow; scope: string }
 interface Scan { items: Pulled[]; scopes: Set<string>; members: Map<number, Set<number>> }
 interface Pending { cols: Set<string>; created: boolean; deleted: boolean }
 
-export class SyncEngine {
+export class SyncEngine implements SyncPort {
   private readonly store: Store;
   private readonly o: EngineOptions;
   private remote: Remote | null = null;
@@ -746,6 +728,11 @@ export class SyncEngine {
     });
   }
 
+  conflicts(): Promise<ConflictView[]> { return listConflicts(this.store); }
+  resolve(id: number, keep: 'mine' | 'theirs'): Promise<ConflictView> { return resolveConflict(this.store, id, keep); }
+  rejected(): Promise<RejectedView[]> { return listRejected(this.store); }
+  ownerId(): Promise<number | null> { return ownerId(this.store); }
+
   /** The local owner of a replica (the remote person): their local token, for the api-token file. */
   async selfToken(): Promise<string | null> {
     const st = await q.state(this.store);
@@ -758,11 +745,6 @@ export class SyncEngine {
 
 // ---- conflicts ------------------------------------------------------------------------------------
 
-export interface ConflictView {
-  id: number; resource: ResourceKey; recordId: number; field: string; kind: string;
-  mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: string | null;
-}
-
 export async function listConflicts(store: Store): Promise<ConflictView[]> {
   return (await q.conflicts(store)).map((c) => ({
     id: Number(c.id), resource: c.resource, recordId: Number(c.record_id), field: c.field, kind: c.kind,
@@ -770,7 +752,12 @@ export async function listConflicts(store: Store): Promise<ConflictView[]> {
   }));
 }
 
-export const listRejected = (store: Store) => q.rejected(store);
+export async function listRejected(store: Store): Promise<RejectedView[]> {
+  return (await q.rejected(store)).map((r) => ({
+    id: Number(r.id), seq: Number(r.seq), resource: r.resource as ResourceKey, recordId: Number(r.record_id), method: String(r.method),
+    path: String(r.path), status: Number(r.status), message: String(r.message), at: String(r.at),
+  }));
+}
 
 /**
  * Resolve a conflict. For a field both sides changed, the kept value is written again as a new

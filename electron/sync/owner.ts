@@ -5,7 +5,7 @@ import * as q from '../store/queries/sync.ts';
 import type { Queryable } from '../store/types.ts';
 
 export async function ownerId(db: Queryable): Promise<number | null> {
-  const self = await db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'self_remote'");
-  if (!self) return null;
-  return (await q.localIdOf(db, 'person', Number(self.value))) ?? null;
+  const self = await q.selfRemoteId(db);
+  if (self === null) return null;
+  return (await q.localIdOf(db, 'person', self)) ?? null;
 }

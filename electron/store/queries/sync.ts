@@ -114,3 +114,7 @@ export async function localIdOf(db: Queryable, resource: ResourceKey, remote: nu
   const r = await db.get<{ local_id: number }>('SELECT local_id FROM sync_ids WHERE resource = ? AND remote_id = ?', [resource, remote]);
   return r ? Number(r.local_id) : undefined;
 }
+export async function selfRemoteId(db: Queryable): Promise<number | null> {
+  const r = await db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'self_remote'");
+  return r ? Number(r.value) : null;
+}

@@ -1,13 +1,12 @@
 // Local sync routes (issue #8; docs/sync-client.md): JSON, the local owner's credentials only.
 //   GET /sync/status, POST /sync/run, GET /sync/conflicts, POST /sync/conflicts/{id}/resolve,
 //   GET /sync/rejected, PUT /sync/remote, DELETE /sync/remote.
-// Thin over electron/sync/engine.ts.
+// Thin over the sync port (electron/service/sync.ts; the engine in electron/sync/ implements it).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../service/context.ts';
-import { ConnectError, listConflicts, listRejected, resolveConflict, type SyncEngine } from '../../sync/engine.ts';
+import { SyncError, type SyncPort } from '../../service/sync.ts';
 import { sendError } from '../api.ts';
-import { ownerId } from '../../sync/owner.ts';
 
 const json = (reply: FastifyReply, status: number, v: unknown) => reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(v));
 
@@ -21,10 +20,10 @@ function body(req: FastifyRequest): Record<string, unknown> {
   throw new ApiError(400, ['The body must be a JSON object']);
 }
 
-export function syncPlugin(engine: SyncEngine) {
+export function syncPlugin(engine: SyncPort) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     const guard = async (req: FastifyRequest): Promise<void> => {
-      const owner = await ownerId(app.store);
+      const owner = await engine.ownerId();
       if (!req.caller || (owner !== null ? req.caller.id !== owner : !req.caller.admin)) {
         throw new ApiError(403, ['Only the local owner may use the sync routes']);
       }
@@ -34,7 +33,7 @@ export function syncPlugin(engine: SyncEngine) {
         await guard(req);
         return await fn(req, reply);
       } catch (e) {
-        if (e instanceof ConnectError) return sendError(reply, new ApiError(e.status, [e.message]), true);
+        if (e instanceof SyncError) return sendError(reply, new ApiError(e.status, [e.message]), true);
         if (e instanceof ApiError) return sendError(reply, e, true);
         throw e;
       }
@@ -46,14 +45,14 @@ export function syncPlugin(engine: SyncEngine) {
       const err = await wait;
       return json(reply, err ? 502 : 200, { ...(await engine.status()), ...(err ? { error: err } : {}) });
     }));
-    app.get('/sync/conflicts', handle(async (_req, reply) => json(reply, 200, await listConflicts(app.store))));
-    app.get('/sync/rejected', handle(async (_req, reply) => json(reply, 200, await listRejected(app.store))));
+    app.get('/sync/conflicts', handle(async (_req, reply) => json(reply, 200, await engine.conflicts())));
+    app.get('/sync/rejected', handle(async (_req, reply) => json(reply, 200, await engine.rejected())));
     app.post('/sync/conflicts/:id/resolve', handle(async (req, reply) => {
       const id = (req.params as { id: string }).id;
       if (!/^\d{1,15}$/.test(id)) throw new ApiError(404, ['No such conflict']);
       const keep = body(req).keep;
       if (keep !== 'mine' && keep !== 'theirs') throw new ApiError(422, ['keep must be "mine" or "theirs"']);
-      return json(reply, 200, await resolveConflict(app.store, Number(id), keep));
+      return json(reply, 200, await engine.resolve(Number(id), keep));
     }));
     app.put('/sync/remote', handle(async (req, reply) => {
       const b = body(req);
