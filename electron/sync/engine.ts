@@ -5,7 +5,8 @@
 // Decisions live in shared/sync/ (plan, ids, merge); SQL in electron/store/queries/sync.ts.
 
 import { randomBytes } from 'node:crypto';
-import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { writePrivateFile } from '../store/files.ts';
 import { join } from 'node:path';
 import { column, RESOURCES, TABLE_ORDER, writableFields, type ResourceKey } from '../../shared/registry.ts';
 import { rewriteIds, type IdLookup } from '../../shared/sync/ids.ts';
@@ -163,9 +164,7 @@ export class SyncEngine implements SyncPort {
   private async writeToken(token: string): Promise<void> {
     this.memToken = token;
     if (!this.o.dataDir) return;
-    const f = join(this.o.dataDir, TOKEN_FILE);
-    await writeFile(f, `${token}\n`, { mode: 0o600 });
-    await chmod(f, 0o600);
+    await writePrivateFile(join(this.o.dataDir, TOKEN_FILE), `${token}\n`);
   }
   private async readToken(): Promise<string | null> {
     if (this.memToken) return this.memToken;
@@ -209,6 +208,8 @@ export class SyncEngine implements SyncPort {
   }
 
   get connected(): boolean { return this.remote !== null; }
+  /** Resolves when no sync is running (before closing the store). */
+  async idle(): Promise<void> { await this.running?.catch(() => undefined); }
   /** Requests sent to the remote so far (tests, bench). */
   get requests(): number { return this.remote?.requests ?? 0; }
 
@@ -733,14 +734,6 @@ export class SyncEngine implements SyncPort {
   rejected(): Promise<RejectedView[]> { return listRejected(this.store); }
   ownerId(): Promise<number | null> { return ownerId(this.store); }
 
-  /** The local owner of a replica (the remote person): their local token, for the api-token file. */
-  async selfToken(): Promise<string | null> {
-    const st = await q.state(this.store);
-    const ids = await q.idMap(this.store);
-    const local = ids.toLocal.get(`person:${st.get('self_remote')}`);
-    if (local === undefined) return null;
-    return (await q.personSecrets(this.store, local))?.token ?? null;
-  }
 }
 
 // ---- conflicts ------------------------------------------------------------------------------------
