@@ -65,7 +65,7 @@ describe('push planning', () => {
       }
     }
     const view: LocalView = {
-      row: (t, id) => (t === 'todo_items' && items.has(id) ? { id, todo_list_id: items.get(id)!, project_id: 1 } : t === 'todo_lists' ? { id, project_id: 1 } : undefined),
+      row: (t, id): WireRow | undefined => (t === 'todo_items' && items.has(id) ? { id, todo_list_id: items.get(id)!, project_id: 1 } : t === 'todo_lists' ? { id, project_id: 1 } : undefined),
       order: (res, parent) => (res === 'todoItem' ? [...items].filter(([, l]) => l === parent).map(([i]) => i) : lists),
     };
     return { groups, view };
