@@ -17,7 +17,7 @@ import { parseXml } from '../../shared/codec/in.ts';
 import * as q from '../store/queries/sync.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
-import { Remote, RemoteError, RemoteUnreachable, errorMessage, type RemoteAuth } from './remote.ts';
+import { Remote, RemoteError, RemoteUnreachable, errorMessage, type FeedChange, type RemoteAuth } from './remote.ts';
 import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
 
@@ -60,6 +60,27 @@ const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'cate
 interface Pulled { resource: ResourceKey; row: WireRow; scope: string }
 interface Scan { items: Pulled[]; scopes: Set<string>; members: Map<number, Set<number>> }
 interface Pending { cols: Set<string>; created: boolean; deleted: boolean }
+
+const add = (out: Scan, resource: ResourceKey, rows: WireRow[], scope: string): void => {
+  out.scopes.add(scope);
+  for (const row of rows) out.items.push({ resource, row, scope });
+};
+
+/** The scan scope a record belongs to (where a full scan would read it): deletions are found per scope. */
+function scopeOf(res: ResourceKey, row: WireRow, P: number | null): string {
+  switch (res) {
+    case 'company': return 'companies';
+    case 'person': return 'people';
+    case 'project': return 'projects';
+    case 'category': return `p${P}/categories`;
+    case 'post': return `p${P}/posts`;
+    case 'milestone': return `p${P}/milestones`;
+    case 'todoList': return `p${P}/lists`;
+    case 'todoItem': return `p${P}/items/${row.todo_list_id}`;
+    case 'timeEntry': return `p${P}/time`;
+    case 'comment': return `p${P}/c/${Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0]}${row.commentable_id}`;
+  }
+}
 
 export class SyncEngine implements SyncPort {
   private readonly store: Store;
@@ -254,9 +275,9 @@ export class SyncEngine implements SyncPort {
       // A write whose answer was lost is settled first: otherwise the pull would take its
       // committed result for someone else's new record.
       await this.push(remote, caps.idempotency, true);
-      await this.pull(remote);
+      await this.pull(remote, caps.feed);
       const pushed = await this.push(remote, caps.idempotency);
-      if (pushed) await this.pull(remote);
+      if (pushed) await this.pull(remote, caps.feed);
       const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
       await this.store.write(async (w) => {
         w.outbox?.mute();
@@ -294,76 +315,134 @@ export class SyncEngine implements SyncPort {
 
   /** Read everything the remote person can see through the public routes (the cheap way). */
   private async scan(remote: Remote, prev: Map<string, { row: WireRow; scope: string }>): Promise<Scan> {
-    const items: Pulled[] = [];
-    const scopes = new Set<string>();
-    const members = new Map<number, Set<number>>();
-    const add = (resource: ResourceKey, rows: WireRow[], scope: string) => {
-      scopes.add(scope);
-      for (const row of rows) items.push({ resource, row, scope });
-    };
+    const out: Scan = { items: [], scopes: new Set(), members: new Map() };
     let done = 0;
     const tick = () => this.report('pull', ++done, 0);
     const companies = await remote.list('company', '/companies.xml');
-    add('company', companies, 'companies');
-    scopes.add('people');
+    add(out, 'company', companies, 'companies');
+    out.scopes.add('people');
     for (const c of companies) {
-      add('person', await remote.list('person', `/contacts/people/${c.id}`), 'people');
+      add(out, 'person', await remote.list('person', `/contacts/people/${c.id}`), 'people');
       tick();
     }
     const projects = await remote.list('project', '/projects.xml');
-    add('project', projects, 'projects');
+    add(out, 'project', projects, 'projects');
     for (const p of projects) {
-      const P = Number(p.id);
-      const m = new Set<number>();
-      for (const c of await remote.list('company', `/projects/${P}/companies.xml`)) {
-        for (const person of await remote.list('person', `/projects/${P}/contacts/people/${c.id}`)) m.add(Number(person.id));
-      }
-      members.set(P, m);
-      add('category', await remote.list('category', `/projects/${P}/categories.xml`), `p${P}/categories`);
-      const posts: WireRow[] = [];
-      for (let n = 0; ; n += 25) {
-        const page = await remote.list('post', `/projects/${P}/posts.xml?n=${n}`);
-        posts.push(...page);
-        if (page.length < 25) break;
-      }
-      add('post', posts, `p${P}/posts`);
-      const milestones = await remote.list('milestone', `/projects/${P}/milestones/list`);
-      add('milestone', milestones, `p${P}/milestones`);
-      const lists = await remote.list('todoList', `/projects/${P}/todo_lists.xml`);
-      add('todoList', lists, `p${P}/lists`);
-      const items2: WireRow[] = [];
-      for (const l of lists) {
-        const its = await remote.list('todoItem', `/todo_lists/${l.id}/todo_items.xml`);
-        add('todoItem', its, `p${P}/items/${l.id}`);
-        items2.push(...its);
-      }
-      const entries: WireRow[] = [];
-      for (let page = 1; ; page++) {
-        const { root, headers } = await remote.getXml(`/projects/${P}/time_entries.xml?page=${page}`);
-        entries.push(...decodeCollection(RESOURCES.timeEntry, root));
-        if (page >= Number(headers.get('x-pages') ?? 1)) break;
-      }
-      add('timeEntry', entries, `p${P}/time`);
-      // Comments: only of parents whose count or newest comment changed since the last scan.
-      for (const [res, rows] of [['post', posts], ['milestone', milestones], ['todoItem', items2]] as const) {
-        for (const parent of rows) {
-          const before = prev.get(`${res}:${parent.id}`)?.row;
-          if (before && before._comments_count === parent._comments_count && before._commented_at === parent._commented_at) continue;
-          const scope = `p${P}/c/${res}${parent.id}`;
-          if (!before && Number(parent._comments_count ?? 0) === 0) { scopes.add(scope); continue; }
-          const comments: WireRow[] = [];
-          let path: string | null = `/${KIND_OF[res]}/${parent.id}/comments.xml`;
-          while (path) {
-            const { root } = await remote.getXml(path);
-            comments.unshift(...decodeCollection(RESOURCES.comment, root));
-            path = root?.attrs['continued-at'] ?? null;
-          }
-          add('comment', comments, scope);
-        }
-      }
+      await this.scanProject(remote, Number(p.id), prev, out);
       tick();
     }
-    return { items, scopes, members };
+    return out;
+  }
+
+  /** Members of a project (the interface has no member list: its companies' people in it). */
+  private async members(remote: Remote, P: number, out: Scan): Promise<void> {
+    const m = new Set<number>();
+    for (const c of await remote.list('company', `/projects/${P}/companies.xml`)) {
+      for (const person of await remote.list('person', `/projects/${P}/contacts/people/${c.id}`)) m.add(Number(person.id));
+    }
+    out.members.set(P, m);
+  }
+
+  /** Everything inside one project; comments only of parents whose count or newest comment changed. */
+  private async scanProject(remote: Remote, P: number, prev: Map<string, { row: WireRow; scope: string }>, out: Scan): Promise<void> {
+    await this.members(remote, P, out);
+    add(out, 'category', await remote.list('category', `/projects/${P}/categories.xml`), `p${P}/categories`);
+    const posts: WireRow[] = [];
+    for (let n = 0; ; n += 25) {
+      const page = await remote.list('post', `/projects/${P}/posts.xml?n=${n}`);
+      posts.push(...page);
+      if (page.length < 25) break;
+    }
+    add(out, 'post', posts, `p${P}/posts`);
+    const milestones = await remote.list('milestone', `/projects/${P}/milestones/list`);
+    add(out, 'milestone', milestones, `p${P}/milestones`);
+    const lists = await remote.list('todoList', `/projects/${P}/todo_lists.xml`);
+    add(out, 'todoList', lists, `p${P}/lists`);
+    const items: WireRow[] = [];
+    for (const l of lists) {
+      const its = await remote.list('todoItem', `/todo_lists/${l.id}/todo_items.xml`);
+      add(out, 'todoItem', its, `p${P}/items/${l.id}`);
+      items.push(...its);
+    }
+    const entries: WireRow[] = [];
+    for (let page = 1; ; page++) {
+      const { root, headers } = await remote.getXml(`/projects/${P}/time_entries.xml?page=${page}`);
+      entries.push(...decodeCollection(RESOURCES.timeEntry, root));
+      if (page >= Number(headers.get('x-pages') ?? 1)) break;
+    }
+    add(out, 'timeEntry', entries, `p${P}/time`);
+    for (const [res, rows] of [['post', posts], ['milestone', milestones], ['todoItem', items]] as const) {
+      for (const parent of rows) {
+        const before = prev.get(`${res}:${parent.id}`)?.row;
+        if (before && before._comments_count === parent._comments_count && before._commented_at === parent._commented_at) continue;
+        const scope = `p${P}/c/${res}${parent.id}`;
+        if (Number(parent._comments_count ?? 0) === 0) { out.scopes.add(scope); continue; }
+        const comments: WireRow[] = [];
+        let path: string | null = `/${KIND_OF[res]}/${parent.id}/comments.xml`;
+        while (path) {
+          const { root } = await remote.getXml(path);
+          comments.unshift(...decodeCollection(RESOURCES.comment, root));
+          path = root?.attrs['continued-at'] ?? null;
+        }
+        add(out, 'comment', comments, scope);
+      }
+    }
+  }
+
+  /**
+   * The team server's change feed since the cursor (O(changes)); from 0 it holds every visible record,
+   * which makes it a full resync (everything not in it is gone). Projects the person gained access to
+   * are read in full through the public routes.
+   */
+  private async feed(remote: Remote, cursor: string | null, prev: Map<string, { row: WireRow; scope: string }>): Promise<Scan & { cursor: string; full: boolean; deletes: [ResourceKey, number][] }> {
+    let since = cursor ?? '0';
+    let full = cursor === null;
+    let latest = new Map<string, FeedChange>();
+    let more = true;
+    while (more) {
+      let page: Awaited<ReturnType<Remote['changes']>>;
+      try {
+        page = await remote.changes(since, 1000);
+      } catch (e) {
+        if (e instanceof RemoteError && e.status === 410 && since !== '0') {
+          since = '0';
+          full = true;
+          latest = new Map();
+          continue;
+        }
+        throw e;
+      }
+      for (const c of page.changes) latest.set(`${c.resource}:${c.id}`, c);
+      since = page.cursor;
+      more = page.more;
+      this.report('pull', latest.size, 0);
+    }
+    const out = { items: [] as Pulled[], scopes: new Set<string>(), members: new Map<number, Set<number>>(), cursor: since, full, deletes: [] as [ResourceKey, number][] };
+    const projectOf = (res: ResourceKey, row: WireRow): number | null => {
+      if (row.project_id !== undefined && row.project_id !== null) return Number(row.project_id);
+      const up = (r: ResourceKey, id: unknown) => latest.get(`${r}:${id}`)?.record ?? prev.get(`${r}:${id}`)?.row;
+      if (res === 'todoItem') return Number(up('todoList', row.todo_list_id)?.project_id ?? NaN);
+      if (res === 'comment') {
+        const parentRes = Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0] as ResourceKey | undefined;
+        const parent = parentRes ? up(parentRes, row.commentable_id) : undefined;
+        if (!parent) return null;
+        return parent.project_id !== undefined ? Number(parent.project_id) : Number(up('todoList', parent.todo_list_id)?.project_id ?? NaN);
+      }
+      return null;
+    };
+    for (const c of [...latest.values()].sort((a, b) => a.seq - b.seq)) {
+      if (c.op === 'resync' && c.resource === 'project') {
+        await this.scanProject(remote, c.id, prev, out);
+      } else if (c.op === 'delete') {
+        out.deletes.push([c.resource, c.id]);
+      } else if (c.op === 'upsert' && c.record) {
+        const row = c.record;
+        const P = projectOf(c.resource, row);
+        out.items.push({ resource: c.resource, row, scope: scopeOf(c.resource, row, P) });
+        if (c.resource === 'project' && (full || !prev.has(`project:${c.id}`))) await this.members(remote, c.id, out);
+      }
+    }
+    return out;
   }
 
   private report(phase: 'pull' | 'push', done: number, total: number): void {
@@ -371,9 +450,10 @@ export class SyncEngine implements SyncPort {
     this.o.onProgress?.({ phase, done, total });
   }
 
-  private async pull(remote: Remote): Promise<void> {
+  private async pull(remote: Remote, feed: boolean): Promise<void> {
     const prev = await q.shadows(this.store);
-    const scan = await this.scan(remote, prev);
+    const st = await q.state(this.store);
+    const scan = feed ? await this.feed(remote, st.get('cursor') ?? null, prev) : { ...(await this.scan(remote, prev)), cursor: null, full: false, deletes: [] };
     await this.store.write(async (w) => {
       w.outbox?.mute();
       const ctx = await this.applyContext(w);
@@ -390,7 +470,8 @@ export class SyncEngine implements SyncPort {
         for (const x of want) await q.addMember(w, local, x);
       }
       // What the remote no longer shows (deleted, or no longer visible) goes, with what it holds.
-      const gone = [...prev].filter(([k, s]) => scan.scopes.has(s.scope) && !seen.has(k));
+      const gone = [...prev].filter(([k, s]) => (scan.full || scan.scopes.has(s.scope)) && !seen.has(k));
+      for (const [res, id] of scan.deletes) if (!seen.has(`${res}:${id}`)) gone.push([`${res}:${id}`, { row: {}, scope: '' }]);
       gone.sort((a, b) => HIERARCHY.indexOf(a[0].split(':')[0] as ResourceKey) - HIERARCHY.indexOf(b[0].split(':')[0] as ResourceKey));
       for (const [k] of gone) {
         const [res, rid] = k.split(':');
@@ -399,6 +480,7 @@ export class SyncEngine implements SyncPort {
         await q.dropShadow(w, res as ResourceKey, Number(rid));
         if (local !== undefined) await q.unmapLocal(w, res as ResourceKey, local);
       }
+      if (scan.cursor !== null) await q.setState(w, 'cursor', scan.cursor);
     });
   }
 
