@@ -10,7 +10,7 @@ import { homedir, platform } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE, type ServeOptions } from './server.ts';
+import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE, StartError, type ServeOptions } from './server.ts';
 import { SyncEngine } from './sync/engine.ts';
 import { SyncError } from './service/sync.ts';
 import { checkSeed, exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
@@ -39,7 +39,13 @@ options:
   --data-dir DIR    where the store lives (default ${defaultDataDir()})
   --seed FILE       fixture imported when the data directory holds no store yet
   --no-demo         start empty-handed instead of with the demo account
-  --allow-host H    also accept this Host header (repeatable)
+  --allow-host H    also accept this Host header (repeatable; required with a --host beyond loopback)
+  --trust-proxy P   behind a reverse proxy: take client address, scheme and Host from X-Forwarded-*
+                    sent by P (loopback, addresses or CIDRs, comma-separated)
+  --auth-guard on|off  slow down and refuse (429) repeated failed sign-ins (default: on unless loopback)
+  --rate-limit N    requests per minute per person (default 0: no limit); --rate-burst B (default N)
+  --tombstone-days N   keep deletions in the change feed N days (default 90)
+  --idempotency-days N keep Idempotency-Key answers N days (default and minimum 30)
   --response-cache MB  memory for re-usable rendered responses (default 16; 0 turns it off)
   --log-level L     fatal, error, warn, info, debug or silent (default warn)
 sync with a remote (a team server or any server of the interface):
@@ -60,6 +66,8 @@ export async function main(argv: string[]): Promise<number> {
         'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' },
         remote: { type: 'string' }, 'remote-user': { type: 'string' }, 'remote-password': { type: 'string' },
         'remote-token': { type: 'string' }, 'sync-interval': { type: 'string' },
+        'trust-proxy': { type: 'string' }, 'auth-guard': { type: 'string' }, 'rate-limit': { type: 'string' },
+        'rate-burst': { type: 'string' }, 'tombstone-days': { type: 'string' }, 'idempotency-days': { type: 'string' },
       },
     });
   } catch (e) {
@@ -121,12 +129,30 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`bivouac: cannot connect to the remote: ${e.message}\n`);
       return 1;
     }
+    if (e instanceof StartError) {
+      process.stderr.write(`bivouac: ${e.message}\n`);
+      return 2;
+    }
     if (e instanceof UsageError || e instanceof SeedError || e instanceof SyntaxError) {
       process.stderr.write(`bivouac: ${e.message}\n`);
       return e instanceof UsageError ? 2 : 1;
     }
     throw e;
   }
+}
+
+/** A whole number flag in [min, max], or the default when absent. */
+function count(o: Record<string, unknown>, name: string, dflt: number, min: number, max: number): number {
+  const v = o[name] as string | undefined;
+  if (v === undefined) return dflt;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} takes a whole number ${min}..${max}, got ${v}`);
+  return Number(v);
+}
+
+function onOff(v: string | undefined, name: string): boolean | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'on' || v === 'off') return v === 'on';
+  throw new UsageError(`--${name} takes on or off, got ${v}`);
 }
 
 function cacheMb(v: string | undefined): number {
@@ -190,6 +216,12 @@ async function runSync(dataDir: string): Promise<number> {
   }
 }
 
+function rateOf(o: Record<string, unknown>): { perMinute: number; burst: number } | null {
+  const perMinute = count(o, 'rate-limit', 0, 0, 1_000_000);
+  if (!perMinute) return null;
+  return { perMinute, burst: count(o, 'rate-burst', perMinute, 1, 1_000_000) };
+}
+
 async function runServe(dataDir: string, o: Record<string, string | boolean | string[] | undefined>): Promise<number> {
   const port = o.port === undefined ? DEFAULT_PORT : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(o.port)}`);
@@ -202,6 +234,10 @@ async function runServe(dataDir: string, o: Record<string, string | boolean | st
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],
     responseCacheMb: cacheMb(o['response-cache'] as string | undefined),
+    trustProxy: (o['trust-proxy'] as string | undefined) || undefined,
+    authGuard: onOff(o['auth-guard'] as string | undefined, 'auth-guard'),
+    rateLimit: rateOf(o),
+    retention: { tombstoneDays: count(o, 'tombstone-days', 90, 1, 36500), idempotencyDays: count(o, 'idempotency-days', 30, 30, 36500) },
   });
   let stopping = false;
   const stop = async () => {

@@ -35,12 +35,13 @@ export interface Harness {
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 
-export async function harness(): Promise<Harness> {
+/** The app over a fresh in-memory store seeded with `fixture` (default: tests/fixtures/account.json). */
+export async function harness(fixture: typeof FIXTURE = FIXTURE): Promise<Harness> {
   const store = new SqliteStore(':memory:');
-  await importSeed(store, FIXTURE);
+  await importSeed(store, fixture);
   const app = await buildApp({ store });
   await app.ready();
-  const creds = new Map(FIXTURE.people.map((p) => [p.key, basic(p['user-name'], p.password)]));
+  const creds = new Map(fixture.people.map((p) => [p.key, basic(p['user-name'], p.password)]));
   return {
     app, store,
     async req(who, method, url, body, headers = {}) {

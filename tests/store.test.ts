@@ -61,7 +61,7 @@ describe('schema from the registry', () => {
 });
 
 describe('writes', () => {
-  it('records every change in the feed with row versions and tombstones', async () => {
+  it('records every change in the feed with row versions and tombstones, one entry per record (compacted)', async () => {
     const s = new SqliteStore(':memory:');
     const id = await s.write(async (w) => {
       const c = await w.insert('companies', { name: 'F', firm: 1 });
@@ -71,10 +71,12 @@ describe('writes', () => {
     const row = await s.get<{ name: string; version: number }>('SELECT name, version FROM companies WHERE id = ?', [id]);
     expect(row!.name).toBe('G');
     const feed = await s.all<{ seq: number; op: string }>('SELECT seq, op FROM changes ORDER BY seq');
-    expect(feed.map((f) => f.op)).toEqual(['insert', 'update']);
-    expect(row!.version).toBe(feed[1].seq);
+    expect(feed.map((f) => f.op)).toEqual(['update']); // the insert's entry was superseded
+    expect(row!.version).toBe(feed[0].seq);
     await s.write((w) => w.remove('companies', id));
-    expect((await s.all('SELECT op FROM changes WHERE record_id = ? ORDER BY seq', [id])).map((r) => r.op)).toEqual(['insert', 'update', 'delete']);
+    const after = await s.all<{ seq: number; op: string }>('SELECT seq, op FROM changes WHERE record_id = ? ORDER BY seq', [id]);
+    expect(after.map((r) => r.op)).toEqual(['delete']);
+    expect(after[0].seq).toBeGreaterThan(feed[0].seq);
   });
 
   it('rolls the whole transaction back when it throws', async () => {

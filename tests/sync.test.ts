@@ -30,7 +30,10 @@ describe.each([['team server', false], ['plain server', true]] as const)('sync a
     expect(await dump(f.req)).toEqual(await dump(remote.as('fran')));
     const status = await a.req('GET', '/sync/status');
     expect(JSON.parse(status.body)).toMatchObject({ state: 'idle', pending: 0, conflicts: 0, rejected: 0 });
+    expect(JSON.parse(status.body).remote.kind).toBe(plain ? 'plain' : 'team');
+    // A plain server is only ever asked the interface's XML routes; a team server's feed is used.
     if (plain) expect(proxy.seen.some((s) => s.path.endsWith('.json') && s.status !== 404)).toBe(false);
+    else expect(proxy.seen.some((s) => s.path === '/sync/changes.json' && s.status === 200)).toBe(true);
   });
 
   it('offline work of every kind reaches the remote, and a second replica sees it', async () => {
@@ -227,5 +230,30 @@ describe.each([['team server', false], ['plain server', true]] as const)('sync a
     proxy.faults.hang = false;
     await settle(a);
     expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
+  });
+
+  it.skipIf(plain)('duplicated and delayed requests: Idempotency-Key makes every write count once', async () => {
+    await setup();
+    const a = await startReplica(proxy.url, 'ada');
+    replicas.push(a);
+    const P = await projectId(a, 'Alpha Ascent');
+    proxy.faults.down = true;
+    const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Twice?</name></todo-list>`));
+    for (let k = 0; k < 3; k++) loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>d${k}</content></todo-item>`));
+    const post = loc(await a.req('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Once</title></post>`));
+    loc(await a.req('POST', `/posts/${post}/comments.xml`, `${XML}<comment><body>once</body></comment>`));
+    proxy.faults.down = false;
+    proxy.faults.delayMs = 30;
+    proxy.faults.duplicate = (m) => m !== 'GET';
+    await settle(a);
+    proxy.faults.duplicate = undefined;
+    proxy.faults.delayMs = 0;
+    const there = await dump(remote.as('ada'));
+    expect(await dump(a.req)).toEqual(there);
+    const p = (there as Record<string, { lists: { name: string; items: unknown[] }[]; posts: { comments: string[] }[] }>)['Alpha Ascent'];
+    expect(p.lists.map((l) => l.name)).toEqual(['Twice?']);
+    expect(p.lists[0].items).toHaveLength(3);
+    expect(p.posts).toHaveLength(1);
+    expect(p.posts[0].comments).toEqual(['once']);
   });
 });

@@ -2,7 +2,7 @@
 // against shadow copies) merged with pending local edits, then push of the outbox in order.
 // Local writes never wait for it: they only append to the outbox (electron/store/outbox.ts).
 //
-// Decisions live in shared/sync/ (plan, ids, merge); SQL in electron/store/queries/sync.ts.
+// Decisions live in shared/sync/ (plan, ids, merge); SQL in electron/store/queries/replica.ts.
 
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { classify, dataKeys, deletedRemotely, editedRemotely, mergeRecord, orpha
 import { matchesCreate, planAction, Unmapped, type LocalView, type RowChange, type Step } from '../../shared/sync/plan.ts';
 import { decodeCollection, resourceOfTable, type WireRow } from '../../shared/sync/wire.ts';
 import { parseXml } from '../../shared/codec/in.ts';
-import * as q from '../store/queries/sync.ts';
+import * as q from '../store/queries/replica.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
 import { Remote, RemoteError, RemoteUnreachable, errorMessage, type FeedChange, type RemoteAuth } from './remote.ts';
@@ -432,6 +432,7 @@ export class SyncEngine implements SyncPort {
     };
     for (const c of [...latest.values()].sort((a, b) => a.seq - b.seq)) {
       if (c.op === 'resync' && c.resource === 'project') {
+        add(out, 'project', await remote.list('project', `/projects/${c.id}.xml`), 'projects');
         await this.scanProject(remote, c.id, prev, out);
       } else if (c.op === 'delete') {
         out.deletes.push([c.resource, c.id]);

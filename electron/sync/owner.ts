@@ -1,7 +1,7 @@
 // Who owns a data directory: on a replica, the remote person it was cloned as (issue #8);
 // standalone, null (the account's administrators).
 
-import * as q from '../store/queries/sync.ts';
+import * as q from '../store/queries/replica.ts';
 import type { Queryable } from '../store/types.ts';
 
 export async function ownerId(db: Queryable): Promise<number | null> {

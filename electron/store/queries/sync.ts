@@ -1,120 +1,121 @@
-// SQL of the sync client (issue #8): outbox, id map, shadow copies, state, conflicts, rejected.
-// Portable SQL only. The engine (electron/sync/engine.ts) calls these inside store.write/w.
+// Queries of the sync extension and the team server's bookkeeping (docs/sync-protocol.md):
+// pages of the change feed, stored idempotency keys, brute-force and rate counters.
+// The bookkeeping tables are written with single atomic statements outside the Writer: they are
+// not records (no feed entry, no change token: a counter must not invalidate every cache).
 
-import type { RowChange } from '../../../shared/sync/plan.ts';
-import type { Conflict } from '../../../shared/sync/merge.ts';
-import type { WireRow } from '../../../shared/sync/wire.ts';
-import type { ResourceKey } from '../../../shared/registry.ts';
-import type { Queryable } from '../types.ts';
+import type { Param, Queryable } from '../types.ts';
+import type { Caller } from '../types.ts';
+import { MEMBERS } from '../feed.ts';
 
-export interface OutboxEntry { seq: number; changes: RowChange[]; attempts: number; doneSteps: number; inDoubt: boolean }
+export interface FeedRow { [k: string]: unknown; seq: number; tbl: string; record_id: number; op: string; project_id: number | null; person_id: number | null }
 
-export async function outbox(db: Queryable, limit = 1_000_000): Promise<OutboxEntry[]> {
-  const rows = await db.all<{ seq: number; changes: string; attempts: number; done_steps: number; in_doubt: number }>(
-    'SELECT seq, changes, attempts, done_steps, in_doubt FROM sync_outbox ORDER BY seq LIMIT ?', [limit]);
-  return rows.map((r) => ({ seq: Number(r.seq), changes: JSON.parse(r.changes) as RowChange[], attempts: Number(r.attempts), doneSteps: Number(r.done_steps), inDoubt: Number(r.in_doubt) === 1 }));
+/** The last sequence number committed, and the horizon below which cursors are expired. */
+export async function feedBounds(db: Queryable): Promise<{ clock: number; horizon: number }> {
+  const c = await db.get<{ seq: number }>('SELECT seq FROM feed_clock WHERE id = 1');
+  const h = await db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'feed_horizon'");
+  return { clock: Number(c?.seq ?? 0), horizon: Number(h?.value ?? 0) };
 }
 
-export async function outboxCount(db: Queryable): Promise<number> {
-  return Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM sync_outbox'))!.n);
-}
-
-export const markInDoubt = (db: Queryable, seq: number) => db.run('UPDATE sync_outbox SET in_doubt = 1, attempts = attempts + 1 WHERE seq = ?', [seq]);
-export const stepDone = (db: Queryable, seq: number, step: number) => db.run('UPDATE sync_outbox SET done_steps = ?, in_doubt = 0 WHERE seq = ?', [step, seq]);
-export const outboxDone = (db: Queryable, seq: number) => db.run('DELETE FROM sync_outbox WHERE seq = ?', [seq]);
-export const rewriteOutbox = (db: Queryable, seq: number, changes: RowChange[]) =>
-  changes.length ? db.run('UPDATE sync_outbox SET changes = ? WHERE seq = ?', [JSON.stringify(changes), seq]) : outboxDone(db, seq);
-
-// ---- id map -----------------------------------------------------------------------------------
-export async function idMap(db: Queryable): Promise<{ toRemote: Map<string, number>; toLocal: Map<string, number> }> {
-  const rows = await db.all<{ resource: string; local_id: number; remote_id: number }>('SELECT resource, local_id, remote_id FROM sync_ids');
-  const toRemote = new Map<string, number>();
-  const toLocal = new Map<string, number>();
-  for (const r of rows) {
-    toRemote.set(`${r.resource}:${r.local_id}`, Number(r.remote_id));
-    toLocal.set(`${r.resource}:${r.remote_id}`, Number(r.local_id));
+/**
+ * Entries after `since` up to `clock` that may concern the caller, oldest first: entries of
+ * projects the caller has access to now, entries outside projects (people, companies), and the
+ * caller's own membership changes. Whether each record is visible is decided by the service.
+ */
+export function feedPage(db: Queryable, c: Caller, since: number, clock: number, limit: number): Promise<FeedRow[]> {
+  const p: Param[] = [since, clock, c.id];
+  let scope = '';
+  if (!c.admin) {
+    scope = ' AND (ch.project_id IS NULL OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = ch.project_id AND pm.person_id = ?))';
+    p.push(c.id);
   }
-  return { toRemote, toLocal };
+  p.push(limit);
+  return db.all<FeedRow>(`SELECT ch.seq, ch.tbl, ch.record_id, ch.op, ch.project_id, ch.person_id FROM changes ch
+    WHERE ch.seq > ? AND ch.seq <= ?
+      AND ((ch.tbl = '${MEMBERS}' AND ch.person_id = ?) OR (ch.tbl <> '${MEMBERS}'${scope}))
+    ORDER BY ch.seq LIMIT ?`, p);
 }
-export const mapId = (db: Queryable, resource: ResourceKey, local: number, remote: number) =>
-  db.run('INSERT INTO sync_ids (resource, local_id, remote_id) VALUES (?, ?, ?)', [resource, local, remote]);
-export const unmapLocal = (db: Queryable, resource: ResourceKey, local: number) =>
-  db.run('DELETE FROM sync_ids WHERE resource = ? AND local_id = ?', [resource, local]);
 
-// ---- shadow copies (last remote state, remote ids) --------------------------------------------
-export async function shadows(db: Queryable): Promise<Map<string, { row: WireRow; scope: string }>> {
-  const rows = await db.all<{ resource: string; remote_id: number; scope: string; record: string }>('SELECT resource, remote_id, scope, record FROM sync_shadow');
-  return new Map(rows.map((r) => [`${r.resource}:${r.remote_id}`, { row: JSON.parse(r.record) as WireRow, scope: r.scope }]));
-}
-export async function shadow(db: Queryable, resource: ResourceKey, remote: number): Promise<WireRow | undefined> {
-  const r = await db.get<{ record: string }>('SELECT record FROM sync_shadow WHERE resource = ? AND remote_id = ?', [resource, remote]);
-  return r ? JSON.parse(r.record) as WireRow : undefined;
-}
-export async function putShadow(db: Queryable, resource: ResourceKey, remote: number, scope: string, row: WireRow): Promise<void> {
-  const rec = JSON.stringify(row);
-  const u = await db.run('UPDATE sync_shadow SET scope = ?, record = ? WHERE resource = ? AND remote_id = ?', [scope, rec, resource, remote]);
-  if (!u.changes) await db.run('INSERT INTO sync_shadow (resource, remote_id, scope, record) VALUES (?, ?, ?, ?)', [resource, remote, scope, rec]);
-}
-export const dropShadow = (db: Queryable, resource: ResourceKey, remote: number) =>
-  db.run('DELETE FROM sync_shadow WHERE resource = ? AND remote_id = ?', [resource, remote]);
+// ---- idempotency keys ------------------------------------------------------------------
 
-// ---- state ------------------------------------------------------------------------------------
-export async function state(db: Queryable): Promise<Map<string, string>> {
-  return new Map((await db.all<{ key: string; value: string }>('SELECT key, value FROM sync_state')).map((r) => [r.key, r.value]));
+export interface IdemRow {
+  [k: string]: unknown;
+  fingerprint: string; state: string; started_ms: number; status: number | null;
+  location: string | null; content_type: string | null; body: string | null;
 }
-export async function setState(db: Queryable, key: string, value: string | null): Promise<void> {
-  await db.run('DELETE FROM sync_state WHERE key = ?', [key]);
-  if (value !== null) await db.run('INSERT INTO sync_state (key, value) VALUES (?, ?)', [key, value]);
-}
-export const clearState = (db: Queryable) => db.run('DELETE FROM sync_state');
 
-// ---- conflicts and rejected -----------------------------------------------------------------
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-export const addConflict = (db: Queryable, resource: ResourceKey, recordId: number, c: Conflict, at: string) =>
-  db.run('INSERT INTO sync_conflicts (resource, record_id, field, mine, theirs, kind, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [resource, recordId, c.field, text(c.mine), text(c.theirs), c.kind, at]);
-
-export interface ConflictRow { id: number; resource: ResourceKey; record_id: number; field: string; mine: string | null; theirs: string | null; kind: string; at: string; resolved: string | null }
-export const conflicts = (db: Queryable) => db.all<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved FROM sync_conflicts ORDER BY id');
-export const conflict = (db: Queryable, id: number) => db.get<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved FROM sync_conflicts WHERE id = ?', [id]);
-export const resolveConflict = (db: Queryable, id: number, keep: string) => db.run('UPDATE sync_conflicts SET resolved = ? WHERE id = ?', [keep, id]);
-export async function counts(db: Queryable): Promise<{ pending: number; rejected: number; conflicts: number }> {
-  const g = async (sql: string) => Number((await db.get<{ n: number }>(sql))!.n);
-  return {
-    pending: await g('SELECT COUNT(*) AS n FROM sync_outbox'),
-    rejected: await g('SELECT COUNT(*) AS n FROM sync_rejected'),
-    conflicts: await g('SELECT COUNT(*) AS n FROM sync_conflicts WHERE resolved IS NULL'),
-  };
+export async function claimKey(db: Queryable, personId: number, key: string, fingerprint: string, nowMs: number, at: string): Promise<boolean> {
+  const r = await db.run(`INSERT INTO idempotency_keys (person_id, idem_key, fingerprint, state, started_ms, created_at)
+    VALUES (?, ?, ?, 'running', ?, ?) ON CONFLICT (person_id, idem_key) DO NOTHING`, [personId, key, fingerprint, nowMs, at]);
+  return r.changes === 1;
 }
-export const addRejected = (db: Queryable, seq: number, resource: ResourceKey, recordId: number, method: string, path: string, status: number, message: string, at: string) =>
-  db.run('INSERT INTO sync_rejected (seq, resource, record_id, method, path, status, message, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [seq, resource, recordId, method, path, status, message, at]);
-export const rejected = (db: Queryable) => db.all('SELECT id, seq, resource, record_id, method, path, status, message, at FROM sync_rejected ORDER BY id');
 
-// ---- local rows as the engine sees them -------------------------------------------------------
-export const localRow = (db: Queryable, table: string, id: number) => db.get<WireRow & Record<string, unknown>>(`SELECT * FROM ${table} WHERE id = ?`, [id]);
-export const childOrder = (db: Queryable, resource: 'todoItem' | 'todoList', parent: number) =>
-  db.all<{ id: number }>(resource === 'todoItem'
-    ? 'SELECT id FROM todo_items WHERE todo_list_id = ? ORDER BY position, id'
-    : 'SELECT id FROM todo_lists WHERE project_id = ? ORDER BY position, id', [parent]);
-/** Local records whose rows point at a record (what a remote delete takes with it). */
-export const rowsWhere = (db: Queryable, table: string, where: string, params: (string | number)[]) =>
-  db.all<{ id: number }>(`SELECT id FROM ${table} WHERE ${where}`, params);
-export const addMember = async (db: Queryable, projectId: number, personId: number) => {
-  if (!await db.get('SELECT project_id FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId])) {
-    await db.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [projectId, personId]);
-  }
-};
-export const dropMembers = (db: Queryable, projectId: number) => db.run('DELETE FROM project_members WHERE project_id = ?', [projectId]);
-export const membersOf = (db: Queryable, projectId: number) => db.all<{ person_id: number }>('SELECT person_id FROM project_members WHERE project_id = ?', [projectId]);
-export const dropMember = (db: Queryable, projectId: number, personId: number) => db.run('DELETE FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId]);
-export const setPersonSecrets = (db: Queryable, id: number, token: string, passwordHash: string | null) =>
-  db.run('UPDATE people SET token = ?, password_hash = COALESCE(?, password_hash) WHERE id = ?', [token, passwordHash, id]);
-export const personSecrets = (db: Queryable, id: number) => db.get<{ token: string | null; user_name: string | null }>('SELECT token, user_name FROM people WHERE id = ?', [id]);
-export async function localIdOf(db: Queryable, resource: ResourceKey, remote: number): Promise<number | undefined> {
-  const r = await db.get<{ local_id: number }>('SELECT local_id FROM sync_ids WHERE resource = ? AND remote_id = ?', [resource, remote]);
-  return r ? Number(r.local_id) : undefined;
+export const readKey = (db: Queryable, personId: number, key: string): Promise<IdemRow | undefined> =>
+  db.get<IdemRow>(`SELECT fingerprint, state, started_ms, status, location, content_type, body FROM idempotency_keys
+    WHERE person_id = ? AND idem_key = ?`, [personId, key]);
+
+/** Take over a key whose first request was abandoned (its process died): still running after the lease. */
+export async function takeOverKey(db: Queryable, personId: number, key: string, fingerprint: string, staleBefore: number, nowMs: number): Promise<boolean> {
+  const r = await db.run(`UPDATE idempotency_keys SET started_ms = ? WHERE person_id = ? AND idem_key = ? AND fingerprint = ?
+    AND state = 'running' AND started_ms < ?`, [nowMs, personId, key, fingerprint, staleBefore]);
+  return r.changes === 1;
 }
-export async function selfRemoteId(db: Queryable): Promise<number | null> {
-  const r = await db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'self_remote'");
-  return r ? Number(r.value) : null;
+
+export async function storeResponse(db: Queryable, personId: number, key: string, status: number,
+  location: string | null, contentType: string | null, body: string): Promise<void> {
+  await db.run(`UPDATE idempotency_keys SET state = 'done', status = ?, location = ?, content_type = ?, body = ?
+    WHERE person_id = ? AND idem_key = ?`, [status, location, contentType, body, personId, key]);
+}
+
+export async function releaseKey(db: Queryable, personId: number, key: string): Promise<void> {
+  await db.run("DELETE FROM idempotency_keys WHERE person_id = ? AND idem_key = ? AND state = 'running'", [personId, key]);
+}
+
+export async function purgeKeys(db: Queryable, before: string): Promise<number> {
+  return (await db.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before])).changes;
+}
+
+// ---- GCRA counters (brute force, request rate) -------------------------------------------
+// `tat` is the time (ms) at which the subject's bucket is empty; each event adds `step` ms to
+// max(tat, now). The level in events is (tat - now) / step. One statement each: atomic on both engines.
+
+export async function readTat(db: Queryable, kind: string, subject: string): Promise<number> {
+  const r = await db.get<{ tat: number }>('SELECT tat FROM auth_failures WHERE kind = ? AND subject = ?', [kind, subject]);
+  return Number(r?.tat ?? 0);
+}
+
+export async function bumpTat(db: Queryable, kind: string, subject: string, nowMs: number, step: number): Promise<void> {
+  await db.run(`INSERT INTO auth_failures (kind, subject, tat) VALUES (?, ?, ?)
+    ON CONFLICT (kind, subject) DO UPDATE SET tat = (CASE WHEN auth_failures.tat > ? THEN auth_failures.tat ELSE ? END) + ?`,
+  [kind, subject, nowMs + step, nowMs, nowMs, step]);
+}
+
+export async function knownAddress(db: Queryable, user: string, addr: string, since: number): Promise<boolean> {
+  return (await db.get('SELECT 1 AS x FROM auth_known WHERE user_name = ? AND addr = ? AND ok_ms >= ?', [user, addr, since])) !== undefined;
+}
+
+export async function rememberAddress(db: Queryable, user: string, addr: string, nowMs: number): Promise<void> {
+  await db.run(`INSERT INTO auth_known (user_name, addr, ok_ms) VALUES (?, ?, ?)
+    ON CONFLICT (user_name, addr) DO UPDATE SET ok_ms = ?`, [user, addr, nowMs, nowMs]);
+}
+
+/**
+ * One request of a person under a rate of one per `step` ms with a burst of `burst`: true when
+ * admitted (and counted), false when over the limit (nothing counted).
+ */
+export async function admitRequest(db: Queryable, personId: number, nowMs: number, step: number, burst: number): Promise<boolean> {
+  await db.run('INSERT INTO rate_limits (person_id, tat) VALUES (?, 0) ON CONFLICT (person_id) DO NOTHING', [personId]);
+  const r = await db.run(`UPDATE rate_limits SET tat = (CASE WHEN tat > ? THEN tat ELSE ? END) + ?
+    WHERE person_id = ? AND (CASE WHEN tat > ? THEN tat ELSE ? END) + ? - ? <= ?`,
+  [nowMs, nowMs, step, personId, nowMs, nowMs, step, nowMs, burst * step]);
+  return r.changes === 1;
+}
+
+export async function rateTat(db: Queryable, personId: number): Promise<number> {
+  return Number((await db.get<{ tat: number }>('SELECT tat FROM rate_limits WHERE person_id = ?', [personId]))?.tat ?? 0);
+}
+
+export async function purgeCounters(db: Queryable, nowMs: number, knownBefore: number): Promise<void> {
+  await db.run('DELETE FROM auth_failures WHERE tat < ?', [nowMs]);
+  await db.run('DELETE FROM rate_limits WHERE tat < ?', [nowMs]);
+  await db.run('DELETE FROM auth_known WHERE ok_ms < ?', [knownBefore]);
 }
