@@ -3,7 +3,8 @@
 
 import type { ResourceKey } from '../../shared/registry.ts';
 
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'error';
+/** `local`: no remote is connected (a standalone data directory). */
+export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local';
 
 export interface SyncStatus {
   state: SyncState;
@@ -16,6 +17,9 @@ export interface SyncStatus {
   progress: { done: number; total: number } | null;
   remote: { url: string; user: string | null; kind: 'team' | 'plain' | null } | null;
   error: string | null;
+  /** Aliases the desktop shell reads (docs/desktop-shell.md): lastSuccessAt and error. */
+  lastSyncedAt: string | null;
+  message: string | null;
 }
 
 export interface ConflictView {

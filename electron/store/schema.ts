@@ -71,6 +71,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (d: Dial
       'CREATE UNIQUE INDEX IF NOT EXISTS people_token ON people (token)',
     ],
   },
+  ...TEAM_MIGRATIONS,
   {
     version: 20,
     name: 'sync: outbox, id map, shadow copies, state, conflicts, rejected',
@@ -90,7 +91,6 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (d: Dial
       ];
     },
   },
-  ...TEAM_MIGRATIONS,
 ];
 
 /** Statements that bring an existing database in line with the registry (new columns, indexes). */

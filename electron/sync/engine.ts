@@ -237,10 +237,13 @@ export class SyncEngine implements SyncPort {
   async status(): Promise<SyncStatus> {
     const st = await q.state(this.store);
     const c = await q.counts(this.store);
+    const last = st.get('last_success_at') ?? null;
     return {
-      state: this.state, lastSuccessAt: st.get('last_success_at') ?? null, ...c, progress: this.progress,
+      state: this.remote ? this.state : 'local', lastSuccessAt: last, ...c, progress: this.progress,
       remote: st.get('url') ? { url: st.get('url')!, user: st.get('user') ?? null, kind: this.kind } : null,
       error: this.error,
+      // The names the desktop shell reads (docs/desktop-shell.md).
+      lastSyncedAt: last, message: this.error,
     };
   }
 

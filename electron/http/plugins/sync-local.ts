@@ -39,11 +39,13 @@ export function syncPlugin(engine: SyncPort) {
       }
     };
     app.get('/sync/status', handle(async (_req, reply) => json(reply, 200, await engine.status())));
-    app.post('/sync/run', handle(async (_req, reply) => {
+    // Starts a sync and answers the status at once (the shell polls); `?wait=true` answers when it is over.
+    app.post('/sync/run', handle(async (req, reply) => {
       if (!engine.connected) throw new ApiError(409, ['No remote is connected']);
-      const wait = engine.run().then(() => null, (e: Error) => e.message);
-      const err = await wait;
-      return json(reply, err ? 502 : 200, { ...(await engine.status()), ...(err ? { error: err } : {}) });
+      const running = engine.run().then(() => null, (e: Error) => e.message);
+      if ((req.query as Record<string, string>).wait !== 'true') return json(reply, 202, await engine.status());
+      const err = await running;
+      return json(reply, err ? 502 : 200, { ...(await engine.status()), ...(err ? { error: err, message: err } : {}) });
     }));
     app.get('/sync/conflicts', handle(async (_req, reply) => json(reply, 200, await engine.conflicts())));
     app.get('/sync/rejected', handle(async (_req, reply) => json(reply, 200, await engine.rejected())));
