@@ -421,6 +421,24 @@ export class SyncEngine implements SyncPort {
       this.report('pull', latest.size, 0);
     }
     const out = { items: [] as Pulled[], scopes: new Set<string>(), members: new Map<number, Set<number>>(), cursor: since, full, deletes: [] as [ResourceKey, number][] };
+    if (full && cursor !== null) for (const [k, v] of await q.shadows(this.store)) prev.set(k, v); // 410: everything
+    else if (!full) {
+      const parentOf = (row: WireRow | undefined): string[] => {
+        if (!row) return [];
+        const keys: string[] = [];
+        if (row.todo_list_id) keys.push(`todoList:${row.todo_list_id}`);
+        const pr = Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0];
+        if (pr) keys.push(`${pr}:${row.commentable_id}`);
+        return keys;
+      };
+      const keys = new Set<string>();
+      for (const c of latest.values()) { keys.add(`${c.resource}:${c.id}`); for (const k of parentOf(c.record)) keys.add(k); }
+      await q.shadowsByKeys(this.store, keys, prev);
+      const second = new Set<string>();
+      for (const k of keys) for (const p of parentOf(prev.get(k)?.row ?? latest.get(k)?.record)) if (!prev.has(p)) second.add(p);
+      await q.shadowsByKeys(this.store, second, prev);
+      for (const c of latest.values()) if (c.op === 'resync' && c.resource === 'project') await q.shadowsInScope(this.store, `p${c.id}/`, prev);
+    }
     const projectOf = (res: ResourceKey, row: WireRow): number | null => {
       if (row.project_id !== undefined && row.project_id !== null) return Number(row.project_id);
       const up = (r: ResourceKey, id: unknown) => latest.get(`${r}:${id}`)?.record ?? prev.get(`${r}:${id}`)?.row;
@@ -455,9 +473,11 @@ export class SyncEngine implements SyncPort {
   }
 
   private async pull(remote: Remote, feed: boolean): Promise<void> {
-    const prev = await q.shadows(this.store);
     const st = await q.state(this.store);
-    const scan = feed ? await this.feed(remote, st.get('cursor') ?? null, prev) : { ...(await this.scan(remote, prev)), cursor: null, full: false, deletes: [] };
+    const cursor = feed ? st.get('cursor') ?? null : null;
+    // An incremental feed pull reads only the shadows it needs (O(changes)); a scan or a full resync reads all.
+    const prev = feed && cursor !== null ? new Map<string, { row: WireRow; scope: string }>() : await q.shadows(this.store);
+    const scan = feed ? await this.feed(remote, cursor, prev) : { ...(await this.scan(remote, prev)), cursor: null, full: false, deletes: [] };
     await this.store.write(async (w) => {
       w.outbox?.mute();
       const ctx = await this.applyContext(w);

@@ -118,3 +118,28 @@ export async function selfRemoteId(db: Queryable): Promise<number | null> {
   const r = await db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'self_remote'");
   return r ? Number(r.value) : null;
 }
+
+type ShadowMap = Map<string, { row: WireRow; scope: string }>;
+const shadowRows = (rows: { resource: string; remote_id: number; scope: string; record: string }[], into: ShadowMap): ShadowMap => {
+  for (const r of rows) into.set(`${r.resource}:${r.remote_id}`, { row: JSON.parse(r.record) as WireRow, scope: r.scope });
+  return into;
+};
+/** Shadows of the given `resource:remoteId` keys only (an incremental pull reads O(changes)). */
+export async function shadowsByKeys(db: Queryable, keys: Iterable<string>, into: ShadowMap = new Map()): Promise<ShadowMap> {
+  const by = new Map<string, number[]>();
+  for (const k of keys) {
+    const [res, id] = k.split(':');
+    if (!by.has(res)) by.set(res, []);
+    by.get(res)!.push(Number(id));
+  }
+  for (const [res, ids] of by) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      shadowRows(await db.all(`SELECT resource, remote_id, scope, record FROM sync_shadow WHERE resource = ? AND remote_id IN (${chunk.map(() => '?').join(', ')})`, [res, ...chunk]), into);
+    }
+  }
+  return into;
+}
+export async function shadowsInScope(db: Queryable, prefix: string, into: ShadowMap = new Map()): Promise<ShadowMap> {
+  return shadowRows(await db.all("SELECT resource, remote_id, scope, record FROM sync_shadow WHERE scope LIKE ? OR (resource = 'project' AND scope = 'projects')", [`${prefix}%`]), into);
+}
