@@ -705,6 +705,7 @@ export class SyncEngine implements SyncPort {
             continue;
           }
         }
+        // It may commit and its answer be lost: settled before the next pull (by its Idempotency-Key, or by looking).
         await q.markInDoubt(this.store, entry.seq);
         const headers: Record<string, string> = idempotency ? { 'Idempotency-Key': `${client}-${entry.seq}-${k}` } : {};
         let status: number | null = null;
@@ -737,7 +738,7 @@ export class SyncEngine implements SyncPort {
           }
           await this.created(entry.seq, k, step, rid, ids);
         } else {
-          await q.stepDone(this.store, entry.seq, k + 1);
+          if (k + 1 < steps.length) await q.stepDone(this.store, entry.seq, k + 1); // the last one: the entry goes below
         }
       }
       if (!rejectedNow) await q.outboxDone(this.store, entry.seq);
