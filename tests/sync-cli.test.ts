@@ -88,7 +88,7 @@ describe('bivouac serve --remote / bivouac sync', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/synced with .*pending 0/);
     expect(await remote.store.all("SELECT name FROM todo_lists WHERE name = 'From the CLI'")).toHaveLength(1);
-  });
+  }, 120_000);
 
   it('refuses a data directory with local work, and `sync` on a standalone directory', async () => {
     const dir = join(tmp, 'standalone');
@@ -106,5 +106,5 @@ describe('bivouac serve --remote / bivouac sync', () => {
     const standalone = await run(['sync', '--data-dir', dir]);
     expect(standalone.code).toBe(2);
     expect(standalone.stderr).toMatch(/not connected/);
-  });
+  }, 120_000);
 });
