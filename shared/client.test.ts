@@ -92,4 +92,25 @@ describe('client transport', () => {
     const { client } = fake(200, '[]', { 'x-count': '120', 'x-continued-at': '/posts/1/comments.xml?threshold=7' });
     expect(await client.comments('posts', 1)).toEqual({ comments: [], count: 120, continuedAt: '/posts/1/comments.xml?threshold=7' });
   });
+  it('sync routes: paths, methods, JSON bodies; a refused connect carries the route\'s message', async () => {
+    const { client, calls } = fake(200, '{"state":"idle","pending":0}');
+    await client.syncStatus();
+    await client.syncRun(true);
+    await client.syncRun();
+    await client.resolveConflict(3, 'theirs');
+    await client.connectRemote({ url: 'http://t:1', user: 'ada', password: 'pw' });
+    await client.disconnectRemote();
+    await client.syncConflicts();
+    await client.syncRejected();
+    expect(calls.map((c) => `${c.init.method} ${c.url.replace('http://h:1', '')}`)).toEqual([
+      'GET /sync/status', 'POST /sync/run?wait=true', 'POST /sync/run', 'POST /sync/conflicts/3/resolve',
+      'PUT /sync/remote', 'DELETE /sync/remote', 'GET /sync/conflicts', 'GET /sync/rejected']);
+    expect(JSON.parse(calls[3].init.body!)).toEqual({ keep: 'theirs' });
+    expect(JSON.parse(calls[4].init.body!)).toEqual({ url: 'http://t:1', user: 'ada', password: 'pw' });
+    const refused = await fake(422, '{"errors":["The remote refused these credentials"]}').client
+      .connectRemote({ url: 'http://t:1', token: 'x' }).catch((x) => x);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused.status).toBe(422);
+    expect(refused.messages).toEqual(['The remote refused these credentials']);
+  });
 });

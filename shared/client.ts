@@ -140,6 +140,24 @@ export const INPUT_KEYS: { readonly [R in Exclude<ResourceKey, 'company' | 'pers
   timeEntry: keys<TimeEntryInput>()(['date', 'hours', 'description', 'person_id', 'todo_item_id', 'private']),
 };
 
+// ---- sync (local extension, docs/sync-client.md §4) -------------------------------------------
+
+export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local';
+export interface SyncStatus {
+  state: SyncState; lastSuccessAt: string | null; pending: number; rejected: number; conflicts: number;
+  progress: { done: number; total: number } | null;
+  remote: { url: string; user: string | null; kind: string } | null;
+  error: string | null;
+}
+export interface SyncConflict {
+  id: number; resource: string; recordId: number; field: string; kind: string;
+  mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: 'mine' | 'theirs' | null;
+}
+export interface SyncRejected {
+  id: number; seq: number; resource: string; recordId: number; method: string; path: string; status: number; message: string; at: string;
+}
+export type RemoteCredentials = { url: string; user: string; password: string } | { url: string; token: string };
+
 // ---- transport ------------------------------------------------------------------------------
 
 /** The part of a fetch Response the client uses. */
@@ -387,6 +405,16 @@ export class BivouacClient {
       filter_project_id: f.filter_project_id, filter_company_id: f.filter_company_id,
     })}`);
   }
+  // -- sync (local extension, docs/sync-client.md §4; the local owner only)
+  syncStatus(): Promise<SyncStatus> { return this.get('/sync/status'); }
+  /** Starts a sync (202); `wait`: answers when it is over (502 when it failed). */
+  syncRun(wait = false): Promise<SyncStatus> { return this.send('POST', `/sync/run${wait ? '?wait=true' : ''}`); }
+  syncConflicts(): Promise<SyncConflict[]> { return this.get('/sync/conflicts'); }
+  resolveConflict(id: number, keep: 'mine' | 'theirs'): Promise<SyncConflict> { return this.send('POST', `/sync/conflicts/${id}/resolve`, { keep }); }
+  syncRejected(): Promise<SyncRejected[]> { return this.get('/sync/rejected'); }
+  /** Connect this data directory to a remote (checked at once; 502 unreachable, 422 refused). */
+  connectRemote(c: RemoteCredentials): Promise<SyncStatus> { return this.send('PUT', '/sync/remote', c); }
+  disconnectRemote(): Promise<SyncStatus> { return this.send('DELETE', '/sync/remote'); }
 }
 
 /** Narrow a loosely typed wire record (tests, tools) to a record interface. */

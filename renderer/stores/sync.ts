@@ -1,0 +1,104 @@
+// Sync with a team server as the renderer sees it (issue #8; docs/sync-client.md): the status from
+// `GET /sync/status` (polled while signed in, refreshed after a local change on the live stream),
+// the conflicts and refused pushes, and connecting / disconnecting a remote. All through shared/client.ts.
+
+import { create } from 'zustand';
+import type { RemoteCredentials, SyncConflict, SyncRejected, SyncStatus } from '../../shared/client.ts';
+import { api, errorMessages } from '../api.ts';
+
+export const SYNC_POLL_MS = 3000;
+/** While syncing (a clone shows its progress) the status is polled faster. */
+export const SYNC_POLL_BUSY_MS = 700;
+
+export interface SyncLabel { text: string; tone: 'local' | 'ok' | 'busy' | 'offline' | 'error' | 'attention'; title: string }
+
+const ago = (iso: string, now: number, locale?: string): string => {
+  const s = Math.round((Date.parse(iso) - now) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const abs = Math.abs(s);
+  if (abs < 45) return rtf.format(0, 'second');
+  if (abs < 3600) return rtf.format(Math.round(s / 60), 'minute');
+  if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour');
+  return rtf.format(Math.round(s / 86_400), 'day');
+};
+
+/** What the header says for a status (pure; `now` in ms). Null status: not known yet / not the owner. */
+export function syncLabel(st: SyncStatus | null, now: number, locale?: string): SyncLabel {
+  if (!st || st.state === 'local' || !st.remote) return { text: 'Local only', tone: 'local', title: 'Your data lives on this computer. No team server is connected.' };
+  const where = st.remote.url;
+  if (st.state === 'syncing') {
+    const p = st.progress;
+    return { text: p && p.total > 0 ? `Syncing ${p.done} of ${p.total}` : 'Syncing…', tone: 'busy', title: `Syncing with ${where}` };
+  }
+  const pending = st.pending ? ` ${st.pending} change${st.pending === 1 ? '' : 's'} wait to be sent.` : '';
+  if (st.state === 'offline') return { text: 'Offline', tone: 'offline', title: `${where} does not answer. You keep working here; it syncs when it is back.${pending}` };
+  if (st.state === 'error') return { text: 'Sync error', tone: 'error', title: `${st.error ?? 'The team server answered an error'}.${pending}` };
+  const when = st.lastSuccessAt ? `Synced ${ago(st.lastSuccessAt, now, locale)}` : 'Not synced yet';
+  return { text: when, tone: 'ok', title: `${where}${st.lastSuccessAt ? ` · last sync ${new Date(st.lastSuccessAt).toLocaleString(locale)}` : ''}.${pending}` };
+}
+
+interface SyncStoreState {
+  status: SyncStatus | null;
+  conflicts: SyncConflict[];
+  rejected: SyncRejected[];
+  /** The route's messages from the last failed connect (nothing was changed). */
+  connectError: string[] | null;
+  connecting: boolean;
+  refresh(): Promise<void>;
+  loadLists(): Promise<void>;
+  connect(c: RemoteCredentials): Promise<boolean>;
+  disconnect(): Promise<void>;
+  resolve(id: number, keep: 'mine' | 'theirs'): Promise<void>;
+  syncNow(): Promise<void>;
+}
+
+export const useSync = create<SyncStoreState>((set, get) => ({
+  status: null, conflicts: [], rejected: [], connectError: null, connecting: false,
+  async refresh() {
+    try { set({ status: await api.syncStatus() }); } catch { /* not the owner, or the service is away: keep the last */ }
+  },
+  async loadLists() {
+    try {
+      const [conflicts, rejected] = await Promise.all([api.syncConflicts(), api.syncRejected()]);
+      set({ conflicts, rejected });
+    } catch { /* keep the last */ }
+  },
+  async connect(c) {
+    set({ connecting: true, connectError: null });
+    try {
+      const status = await api.connectRemote(c);
+      set({ status, connecting: false });
+      return true;
+    } catch (e) {
+      set({ connecting: false, connectError: errorMessages(e) });
+      return false;
+    }
+  },
+  async disconnect() {
+    try { set({ status: await api.disconnectRemote(), connectError: null, conflicts: [], rejected: [] }); } catch (e) { set({ connectError: errorMessages(e) }); }
+  },
+  async resolve(id, keep) {
+    const c = await api.resolveConflict(id, keep);
+    set({ conflicts: get().conflicts.map((x) => (x.id === id ? c : x)) });
+    await get().refresh();
+  },
+  async syncNow() {
+    try { set({ status: await api.syncRun() }); } catch { /* the status says why */ }
+  },
+}));
+
+let timer: ReturnType<typeof setTimeout> | null = null;
+/** Poll the status while signed in (faster while a sync runs). */
+export function startSyncPolling(): void {
+  stopSyncPolling();
+  const tick = async () => {
+    await useSync.getState().refresh();
+    const busy = useSync.getState().status?.state === 'syncing';
+    timer = setTimeout(() => { void tick(); }, busy ? SYNC_POLL_BUSY_MS : SYNC_POLL_MS);
+  };
+  void tick();
+}
+export function stopSyncPolling(): void {
+  if (timer) clearTimeout(timer);
+  timer = null;
+}
