@@ -13,6 +13,9 @@ import { MessageBoard } from './MessageBoard.tsx';
 import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
 import { DesktopShell } from './Desktop.tsx';
+import { SyncPanel } from './SyncPanel.tsx';
+import { startSyncPolling, stopSyncPolling, useSync } from '../stores/sync.ts';
+import { useLive } from '../stores/live.ts';
 
 export function App() {
   const status = useSession((s) => s.status);
@@ -37,6 +40,18 @@ export function App() {
     }
     shown.current = key;
   }, [view, projectId]);
+  // The sync status: polled while signed in, and refreshed soon after every change on the live stream.
+  useEffect(() => {
+    if (status !== 'signedIn') return undefined;
+    startSyncPolling();
+    let t: ReturnType<typeof setTimeout> | null = null;
+    const off = useLive.subscribe((l, prev) => {
+      if (l.seq === prev.seq) return;
+      if (t) clearTimeout(t);
+      t = setTimeout(() => { void useSync.getState().refresh(); }, 400);
+    });
+    return () => { stopSyncPolling(); off(); if (t) clearTimeout(t); };
+  }, [status]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (useSession.getState().status !== 'signedIn') return;
@@ -83,6 +98,7 @@ export function App() {
       </main>
       {overlay === 'help' && <HelpOverlay />}
       {overlay === 'search' && <SearchOverlay />}
+      {overlay === 'sync' && <SyncPanel />}
       <DesktopShell />
       <Toasts />
     </div>

@@ -2,6 +2,8 @@ import { useSession, type View } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { Icon } from './Icon.tsx';
 import { DesktopButton } from './Desktop.tsx';
+import { syncLabel, useSync, type SyncTab } from '../stores/sync.ts';
+import { useEffect, useState } from 'react';
 
 const TABS: { view: View; label: string; key: string }[] = [
   { view: 'todos', label: 'Todos', key: '1' },
@@ -46,11 +48,11 @@ export function Header() {
       <button type="button" className="search-btn" onClick={() => setOverlay('search')} disabled={!s.projectId} aria-label="Search (/)">
         <Icon name="search" /><span>Search</span><kbd>/</kbd>
       </button>
-      <span className={`sync ${connection}`} role="status" title={connection === 'online'
-        ? 'Your data lives on this computer. Sync with a team server is not set up yet.'
-        : 'The local service does not answer. You see the last data loaded; it is retried by itself.'}>
-        <span className="dot" aria-hidden="true" />{connection === 'online' ? 'Local only' : 'Can’t reach the service'}
-      </span>
+      {connection === 'online' ? <SyncStatusBadge /> : (
+        <span className="sync offline" role="status" title="The local service does not answer. You see the last data loaded; it is retried by itself.">
+          <span className="dot" aria-hidden="true" />Can’t reach the service
+        </span>
+      )}
       {s.mode === 'electron' && <DesktopButton />}
       <button type="button" className="icon-btn" onClick={() => setOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <div className="who">
@@ -58,5 +60,26 @@ export function Header() {
         {s.mode === 'browser' && <button type="button" className="link" onClick={() => s.signOut()}>Sign out</button>}
       </div>
     </header>
+  );
+}
+
+/** Sync state (offline / syncing n of m / synced, with a time), and links to the conflicts and refused pushes. */
+function SyncStatusBadge() {
+  const st = useSync((x) => x.status);
+  const setTab = useSync((x) => x.setTab);
+  const setOverlay = useUi((u) => u.setOverlay);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => { const t = setInterval(() => setNow(Date.now()), 30_000); return () => clearInterval(t); }, []);
+  useEffect(() => { setNow(Date.now()); }, [st]);
+  const label = syncLabel(st, now);
+  const open = (t: SyncTab) => { setTab(t); setOverlay('sync'); };
+  return (
+    <span className="sync-group">
+      <button type="button" className={`sync ${label.tone}`} title={label.title} onClick={() => open('server')} aria-label={`Sync: ${label.text}. Team server settings`}>
+        <span className="dot" aria-hidden="true" /><span role="status">{label.text}</span>
+      </button>
+      {st && st.conflicts > 0 && <button type="button" className="sync attention" onClick={() => open('conflicts')}>{st.conflicts} conflict{st.conflicts === 1 ? '' : 's'}</button>}
+      {st && st.rejected > 0 && <button type="button" className="sync error" onClick={() => open('rejected')}>{st.rejected} rejected</button>}
+    </span>
   );
 }

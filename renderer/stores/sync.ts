@@ -37,6 +37,8 @@ export function syncLabel(st: SyncStatus | null, now: number, locale?: string): 
   return { text: when, tone: 'ok', title: `${where}${st.lastSuccessAt ? ` · last sync ${new Date(st.lastSuccessAt).toLocaleString(locale)}` : ''}.${pending}` };
 }
 
+export type SyncTab = 'server' | 'conflicts' | 'rejected';
+
 interface SyncStoreState {
   status: SyncStatus | null;
   conflicts: SyncConflict[];
@@ -44,6 +46,9 @@ interface SyncStoreState {
   /** The route's messages from the last failed connect (nothing was changed). */
   connectError: string[] | null;
   connecting: boolean;
+  /** The section the sync panel shows. */
+  tab: SyncTab;
+  setTab(t: SyncTab): void;
   refresh(): Promise<void>;
   loadLists(): Promise<void>;
   connect(c: RemoteCredentials): Promise<boolean>;
@@ -53,7 +58,8 @@ interface SyncStoreState {
 }
 
 export const useSync = create<SyncStoreState>((set, get) => ({
-  status: null, conflicts: [], rejected: [], connectError: null, connecting: false,
+  status: null, conflicts: [], rejected: [], connectError: null, connecting: false, tab: 'server',
+  setTab(tab) { set({ tab }); },
   async refresh() {
     try { set({ status: await api.syncStatus() }); } catch { /* not the owner, or the service is away: keep the last */ }
   },
