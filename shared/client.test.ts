@@ -102,9 +102,12 @@ describe('client transport', () => {
     await client.disconnectRemote();
     await client.syncConflicts();
     await client.syncRejected();
-    expect(calls.map((c) => `${c.init.method} ${c.url.replace('http://h:1', '')}`)).toEqual([
+    await client.setupConnect({ url: 'http://t:1', user: 'ada', password: 'pw' });
+    expect(JSON.parse(calls[8].init.body!)).toEqual({ remote: { url: 'http://t:1', user: 'ada', password: 'pw' } });
+    expect(calls.slice(0, 8).map((c) => `${c.init.method} ${c.url.replace('http://h:1', '')}`)).toEqual([
       'GET /sync/status', 'POST /sync/run?wait=true', 'POST /sync/run', 'POST /sync/conflicts/3/resolve',
       'PUT /sync/remote', 'DELETE /sync/remote', 'GET /sync/conflicts', 'GET /sync/rejected']);
+    expect(`${calls[8].init.method} ${calls[8].url}`).toBe('POST http://h:1/setup.json');
     expect(JSON.parse(calls[3].init.body!)).toEqual({ keep: 'theirs' });
     expect(JSON.parse(calls[4].init.body!)).toEqual({ url: 'http://t:1', user: 'ada', password: 'pw' });
     const refused = await fake(422, '{"errors":["The remote refused these credentials"]}').client

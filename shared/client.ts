@@ -415,6 +415,10 @@ export class BivouacClient {
   /** Connect this data directory to a remote (checked at once; 502 unreachable, 422 refused). */
   connectRemote(c: RemoteCredentials): Promise<SyncStatus> { return this.send('PUT', '/sync/remote', c); }
   disconnectRemote(): Promise<SyncStatus> { return this.send('DELETE', '/sync/remote'); }
+  /** First run of an empty directory (docs/setup.md): connect it to a team server; answers when the clone is done. */
+  setupConnect(remote: { url: string; user: string; password: string }): Promise<{ empty: boolean }> {
+    return this.send('POST', '/setup.json', { remote });
+  }
 }
 
 /** Narrow a loosely typed wire record (tests, tools) to a record interface. */

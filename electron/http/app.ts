@@ -315,7 +315,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Not resource routes (the reference lists them from their own docs): the live change stream
   // (docs/changes-stream.md) and the first-run setup of an empty data directory.
   await app.register(changes);
-  await app.register(setup, { onCreated: opts.onAccountCreated });
+  await app.register(setup, { onCreated: opts.onAccountCreated, sync: opts.sync });
   const syncPort = opts.sync;
   if (syncPort) {
     await app.register(syncPlugin(syncPort));

@@ -2,7 +2,7 @@
 // The sign-in page shows the demo's credentials while the demo account is what this service holds.
 
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../api.ts';
+import { api, errorMessages } from '../api.ts';
 import { useSession } from '../stores/session.ts';
 import { SignIn } from './SignIn.tsx';
 
@@ -45,6 +45,8 @@ function FirstRun({ onDone }: { onDone: (s: SetupStatus) => void }) {
     if (s && !(await signIn({ user: f.user_name.trim(), password: f.password }))) onDone(s);
   };
   const demo = async () => { const s = await send({ demo: true }); if (s) onDone(s); };
+  const [mode, setMode] = useState<'create' | 'connect'>('create');
+  if (mode === 'connect') return <ConnectFirstRun onDone={onDone} onBack={() => setMode('create')} />;
 
   return (
     <main className="signin first-run">
@@ -66,8 +68,47 @@ function FirstRun({ onDone }: { onDone: (s: SetupStatus) => void }) {
         {errors.length > 0 && <ul className="error" role="alert">{errors.map((m) => <li key={m}>{m}</li>)}</ul>}
         <button type="submit" className="primary" disabled={busy}>{busy ? 'Creating…' : 'Create my account'}</button>
         <div className="or"><span>or</span></div>
+        <button type="button" onClick={() => setMode('connect')} disabled={busy}>Connect to a team server</button>
         <button type="button" onClick={() => void demo()} disabled={busy}>Load the demo account</button>
         <p className="hint">The demo is a small guiding firm with two projects, todo lists, messages and hours, to try Bivouac out.</p>
+      </form>
+    </main>
+  );
+}
+
+/** First run, "connect to a team server": this directory becomes a replica of your account there (a clone). */
+function ConnectFirstRun({ onDone, onBack }: { onDone: (s: SetupStatus) => void; onBack: () => void }) {
+  const signIn = useSession((s) => s.signIn);
+  const [f, setF] = useState({ url: '', user: '', password: '' });
+  const [errors, setErrors] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
+  const connect = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setErrors([]);
+    try {
+      await api.setupConnect({ url: f.url.trim(), user: f.user.trim(), password: f.password });
+    } catch (x) {
+      setErrors(errorMessages(x));
+      setBusy(false);
+      return;
+    }
+    setBusy(false);
+    if (!(await signIn({ user: f.user.trim(), password: f.password }))) onDone({ empty: false, demo: null });
+  };
+  return (
+    <main className="signin first-run">
+      <form onSubmit={connect} aria-labelledby="connect-title" aria-busy={busy}>
+        <h1 id="connect-title">Connect to a team server</h1>
+        <p className="hint">Bivouac copies what you can see on your team's server to this computer, then you work here, online or not, and it syncs by itself. Your password is checked there and never stored.</p>
+        <label>Server URL<input type="url" value={f.url} onChange={set('url')} required autoFocus placeholder="https://team.example.com" /></label>
+        <label>User name<input value={f.user} onChange={set('user')} required autoComplete="username" /></label>
+        <label>Password<input type="password" value={f.password} onChange={set('password')} required autoComplete="current-password" /></label>
+        {errors.length > 0 && <ul className="error" role="alert">{errors.map((m) => <li key={m}>{m}</li>)}</ul>}
+        {busy && <div role="status" className="connecting"><progress aria-label="Copying your team's data" /> Checking the server and copying your team's data…</div>}
+        <button type="submit" className="primary" disabled={busy}>{busy ? 'Connecting…' : 'Connect'}</button>
+        <button type="button" className="link" onClick={onBack} disabled={busy}>Back</button>
       </form>
     </main>
   );

@@ -6,10 +6,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../service/context.ts';
 import * as svc from '../../service/setup.ts';
 import { sendError } from '../api.ts';
+import { SyncError, type SyncPort } from '../../service/sync.ts';
 
 export interface SetupPluginOptions {
   /** Called after an account was created (the server writes the api-token file). */
   readonly onCreated?: () => Promise<void>;
+  /** The sync engine: `{"remote": …}` connects the empty directory to a team server (a clone). */
+  readonly sync?: SyncPort | null;
 }
 
 const LOCAL = /^(127\.|::1$|::ffff:127\.)/;
@@ -41,7 +44,23 @@ export default async function setup(app: FastifyInstance, opts: SetupPluginOptio
       }
       const work = running.then(async () => {
         if (body.demo === true) await svc.loadDemo(app.store);
-        else {
+        else if (body.remote !== undefined) {
+          // Connect to a team server (docs/setup.md): the directory becomes a replica of that person.
+          const r = (body.remote ?? {}) as Record<string, unknown>;
+          const str = (k: string) => (typeof r[k] === 'string' ? (r[k] as string).trim() : '');
+          if (!opts.sync) throw new ApiError(501, ['This service cannot sync']);
+          if (!(await svc.status(app.store)).empty) throw new ApiError(409, ['This data directory already has an account']);
+          const errs = [!str('url') && "url can't be blank", !str('user') && "user can't be blank",
+            typeof r.password !== 'string' || !r.password ? "password can't be blank" : null].filter(Boolean) as string[];
+          if (errs.length) throw new ApiError(422, errs);
+          try {
+            await opts.sync.connect(str('url'), { user: str('user'), password: r.password as string });
+          } catch (e) {
+            if (e instanceof SyncError) throw new ApiError(e.status, [e.message]);
+            throw e;
+          }
+          opts.sync.start();
+        } else {
           const s = (body.setup ?? {}) as Record<string, unknown>;
           const str = (k: string) => (typeof s[k] === 'string' ? s[k] as string : '');
           await svc.createOwn(app.store, {

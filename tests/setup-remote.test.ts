@@ -1,0 +1,62 @@
+// First run, "connect to a team server" (docs/setup.md): an empty data directory becomes a replica
+// through the public, loopback-only POST /setup.json {"remote": …}; a refused connect changes nothing.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../electron/http/app.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { SyncEngine } from '../electron/sync/engine.ts';
+import { password, startRemote } from './sync-helpers.ts';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
+
+async function empty() {
+  const dir = mkdtempSync(join(tmpdir(), 'bivouac-first-run-'));
+  const store = new SqliteStore(join(dir, 'bivouac.sqlite'));
+  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: 1000 });
+  const app = await buildApp({ store, sync: engine });
+  closers.push(async () => { engine.stop(); await app.close(); await store.close(); rmSync(dir, { recursive: true, force: true }); });
+  const post = async (body: unknown) => {
+    const r = await app.inject({ method: 'POST', url: '/setup.json', payload: JSON.stringify(body), headers: { host: '127.0.0.1', 'content-type': 'application/json' } });
+    return { status: r.statusCode, json: () => JSON.parse(r.body) as { empty?: boolean; errors?: string[] } };
+  };
+  const get = async (url: string, user: string, pw: string) => app.inject({ method: 'GET', url,
+    headers: { host: '127.0.0.1', authorization: `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}` } });
+  return { dir, post, get };
+}
+
+describe('first run: connect to a team server', () => {
+  it('blank fields, wrong credentials and an unreachable server are refused and leave the directory empty', async () => {
+    const l = await empty();
+    const remote = await startRemote();
+    closers.push(() => remote.close());
+    const blank = await l.post({ remote: { url: '', user: '', password: '' } });
+    expect(blank.status).toBe(422);
+    expect(blank.json().errors).toEqual(["url can't be blank", "user can't be blank", "password can't be blank"]);
+    const wrong = await l.post({ remote: { url: remote.url, user: 'ada', password: 'nope' } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.json().errors![0]).toMatch(/refused these credentials/);
+    const away = await l.post({ remote: { url: 'http://127.0.0.1:9', user: 'ada', password: 'x' } });
+    expect(away.status).toBe(502);
+    expect(existsSync(join(l.dir, 'remote-token'))).toBe(false);
+  });
+
+  it('clones what the person sees; they sign in locally with their remote password; a second setup is 409', async () => {
+    const l = await empty();
+    const remote = await startRemote();
+    closers.push(() => remote.close());
+    const ok = await l.post({ remote: { url: remote.url, user: 'ada', password: password('ada') } });
+    expect(ok.status).toBe(201);
+    expect(ok.json().empty).toBe(false);
+    const here = await l.get('/projects.json', 'ada', password('ada'));
+    expect(here.statusCode).toBe(200);
+    const there = await remote.as('ada')('GET', '/projects.json');
+    expect(JSON.parse(here.body).map((p: { name: string }) => p.name).sort()).toEqual(JSON.parse(there.body).map((p: { name: string }) => p.name).sort());
+    const st = JSON.parse((await l.get('/sync/status', 'ada', password('ada'))).body);
+    expect(st.remote.url).toBe(remote.url.replace(/\/+$/, ''));
+    expect((await l.post({ remote: { url: remote.url, user: 'ada', password: password('ada') } })).status).toBe(409);
+  });
+});
