@@ -74,7 +74,8 @@ describe('bad input never changes what is stored', () => {
     expect(r.status).toBe(201);
     const back = (await h.req('fran', 'GET', `/posts/${locId(r)}.json`)).json() as { title: string; body: string };
     expect(back).toMatchObject({ title: SQLISH, body: UNICODE });
-    expect((await h.store.all("SELECT name FROM sqlite_master WHERE name = 'posts'")).length).toBe(1);
+    // The posts table is still there (the title was not executed as SQL).
+    expect(Number((await h.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM posts'))!.n)).toBeGreaterThan(0);
     const q = await h.req('fran', 'GET', `/time_entries/report.xml?subject_id=${encodeURIComponent("1 OR 1=1")}`);
     expect(q.status).toBe(400);
   });
