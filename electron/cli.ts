@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // bivouac: the command line of the local service (contract §9.1).
-//   bivouac serve  [--host H] [--port N] [--data-dir DIR] [--seed FILE] [--log-level L] [--no-demo]
+//   bivouac serve  [--host H] [--port N] [--data-dir DIR] [--store URL] [--seed FILE] [--log-level L] [--no-demo]
 //   bivouac token  [--data-dir DIR]            print the local API token
 //   bivouac export [--data-dir DIR] [--out F]  the whole account as JSON (a backup)
 //   bivouac import FILE [--data-dir DIR]       restore a backup, or import a seed, into an empty data dir
@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE } from './server.ts';
 import { checkSeed, exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
 import { DEMO_ACCOUNT } from './service/demo.ts';
+import { StoreUnavailable, StoreVersionError } from './store/types.ts';
+import { redact } from './store/postgres.ts';
 
 export const DEFAULT_PORT = 4817;
 
@@ -35,6 +37,8 @@ options:
   --host H          address to bind (default 127.0.0.1)
   --port N          port (default ${DEFAULT_PORT}; 0 picks a free one)
   --data-dir DIR    where the store lives (default ${defaultDataDir()})
+  --store URL       keep the account in PostgreSQL instead: postgres://USER@HOST:PORT/DB
+                    (also BIVOUAC_STORE); several processes may share one database
   --seed FILE       fixture imported when the data directory holds no store yet
   --no-demo         start empty-handed instead of with the demo account
   --allow-host H    also accept this Host header (repeatable)
@@ -49,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     args = parseArgs({
       args: argv, allowPositionals: true, strict: true,
       options: {
-        host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, seed: { type: 'string' },
+        host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, store: { type: 'string' }, seed: { type: 'string' },
         'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
         'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
@@ -62,12 +66,16 @@ export async function main(argv: string[]): Promise<number> {
   if (o.help) { process.stdout.write(`${USAGE}\n`); return 0; }
   const [cmd = 'serve', ...rest] = args.positionals;
   const dataDir = resolve(o['data-dir'] ?? defaultDataDir());
+  const storeUrl = (o.store as string | undefined) || process.env.BIVOUAC_STORE || null;
+  /** Is there a store to read (a SQLite file in the data directory, or a PostgreSQL URL)? */
+  const haveStore = () => storeUrl !== null || existsSync(join(dataDir, DB_FILE));
+  const where = storeUrl ? redact(storeUrl) : dataDir;
   try {
     switch (cmd) {
-      case 'serve': return await runServe(dataDir, o);
+      case 'serve': return await runServe(dataDir, storeUrl, o);
       case 'token': {
-        if (!existsSync(join(dataDir, DB_FILE))) throw new UsageError(`no store in ${dataDir}: run 'bivouac serve' first`);
-        const store = await openStore(dataDir, null, false);
+        if (!haveStore()) throw new UsageError(`no store in ${dataDir}: run 'bivouac serve' first`);
+        const store = await openStore(dataDir, null, false, storeUrl);
         const t = await ownerToken(store);
         await store.close();
         if (!t) throw new UsageError('the account has no people yet');
@@ -75,8 +83,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'export': {
-        if (!existsSync(join(dataDir, DB_FILE))) throw new UsageError(`no store in ${dataDir}`);
-        const store = await openStore(dataDir, null, false);
+        if (!haveStore()) throw new UsageError(`no store in ${dataDir}`);
+        const store = await openStore(dataDir, null, false, storeUrl);
         const json = `${JSON.stringify(await exportAccount(store), null, 1)}\n`;
         await store.close();
         if (o.out) await writeFile(o.out, json);
@@ -89,11 +97,11 @@ export async function main(argv: string[]): Promise<number> {
         const data = await readJsonFile(file);
         const backup = data.format === 'bivouac-backup/1';
         if (!backup) checkSeed(data); // before anything is created
-        const existed = existsSync(join(dataDir, DB_FILE));
-        const store = await openStore(dataDir, null, false);
+        const existed = haveStore();
+        const store = await openStore(dataDir, null, false, storeUrl);
         let ok = false;
         try {
-          if (!(await store.isEmpty())) throw new UsageError(`${dataDir} already holds an account; import needs an empty data directory`);
+          if (!(await store.isEmpty())) throw new UsageError(`${where} already holds an account; import needs an empty ${storeUrl ? 'database' : 'data directory'}`);
           if (backup) await importBackup(store, data);
           else await importSeed(store, data);
           ok = true;
@@ -101,13 +109,17 @@ export async function main(argv: string[]): Promise<number> {
           await store.close();
           if (!ok && !existed) await removeStore(dataDir);
         }
-        process.stdout.write(`imported ${file} into ${dataDir}\n`);
+        process.stdout.write(`imported ${file} into ${where}\n`);
         return 0;
       }
       default:
         throw new UsageError(`unknown command '${cmd}'\n${USAGE}`);
     }
   } catch (e) {
+    if (e instanceof StoreUnavailable || e instanceof StoreVersionError) {
+      process.stderr.write(`bivouac: ${e.message}\n`);
+      return 1;
+    }
     if (e instanceof UsageError || e instanceof SeedError || e instanceof SyntaxError) {
       process.stderr.write(`bivouac: ${e.message}\n`);
       return e instanceof UsageError ? 2 : 1;
@@ -123,12 +135,12 @@ function cacheMb(v: string | undefined): number {
   return n;
 }
 
-async function runServe(dataDir: string, o: Record<string, string | boolean | string[] | undefined>): Promise<number> {
+async function runServe(dataDir: string, storeUrl: string | null, o: Record<string, string | boolean | string[] | undefined>): Promise<number> {
   const port = o.port === undefined ? DEFAULT_PORT : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(o.port)}`);
   const uiDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
   const running = await serve({
-    dataDir, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
+    dataDir, storeUrl, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],
     responseCacheMb: cacheMb(o['response-cache'] as string | undefined),
@@ -143,7 +155,7 @@ async function runServe(dataDir: string, o: Record<string, string | boolean | st
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   // Announce only once SIGTERM/SIGINT stop it cleanly: a supervisor may signal as soon as it reads the URL.
-  let banner = `Bivouac is running at ${running.url}/\n  data: ${dataDir}\n  API token: ${running.tokenFile} (or: bivouac token)\n`;
+  let banner = `Bivouac is running at ${running.url}/\n  data: ${storeUrl ? redact(storeUrl) : dataDir}\n  API token: ${running.tokenFile} (or: bivouac token)\n`;
   if (running.demoCreated) {
     const admin = DEMO_ACCOUNT.people.find((p) => p.administrator) ?? DEMO_ACCOUNT.people[0];
     banner += `  New data directory: created the demo account "${DEMO_ACCOUNT.account.name}". Sign in as ${admin['user-name']} / ${admin.password}\n`;

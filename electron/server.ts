@@ -2,17 +2,20 @@
 // Electron main process and by the tests (plain Node, no Electron).
 
 import { existsSync } from 'node:fs';
-import { readFile, writeFile, chmod, rm } from 'node:fs/promises';
+import { readFile, writeFile, chmod, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { SqliteStore } from './store/sqlite.ts';
+import { PgStore } from './store/postgres.ts';
 import { checkSeed, importSeed, SeedError } from './service/account.ts';
 import { seedDemo } from './service/demo.ts';
 import type { Store } from './store/types.ts';
 
 export interface ServeOptions {
   readonly dataDir: string;
+  /** A PostgreSQL URL (postgres://USER@HOST:PORT/DB): the team server's store instead of SQLite in dataDir. */
+  readonly storeUrl?: string | null;
   readonly host?: string;
   readonly port?: number;
   /** A fixture imported when the data directory holds no store yet (§9.1). */
@@ -58,24 +61,28 @@ export async function removeStore(dataDir: string): Promise<void> {
   for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, `${DB_FILE}-journal`]) await rm(join(dataDir, f), { force: true });
 }
 
-/** Open the store in a data directory, importing the seed (or the demo) if it is new. */
-export async function openStore(dataDir: string, seed?: string | null, demo = true): Promise<SqliteStore> {
-  const fresh = !existsSync(join(dataDir, DB_FILE));
+/** Open the store in a data directory (or at a PostgreSQL URL), importing the seed (or the demo) if it is new. */
+export async function openStore(dataDir: string, seed?: string | null, demo = true, storeUrl?: string | null): Promise<Store> {
+  return (await openSeeded(dataDir, seed, demo, storeUrl)).store;
+}
+
+async function openSeeded(dataDir: string, seed: string | null | undefined, demo: boolean, storeUrl: string | null | undefined): Promise<{ store: Store; demoCreated: boolean }> {
+  const fresh = storeUrl ? true : !existsSync(join(dataDir, DB_FILE));
   // The fixture is read and checked completely before anything is created: an invalid one leaves no store.
   let fixture: unknown;
   if (fresh && seed) fixture = checkSeed(await readJsonFile(seed));
-  const store = new SqliteStore(join(dataDir, DB_FILE));
+  const store: Store = storeUrl ? await PgStore.open(storeUrl) : new SqliteStore(join(dataDir, DB_FILE));
+  let demoCreated = false;
   try {
-    if (await store.isEmpty()) {
-      if (fixture !== undefined) await importSeed(store, fixture);
-      else if (demo) await seedDemo(store);
-    }
+    // Seeding checks emptiness inside its transaction: processes starting together import once.
+    if (fixture !== undefined) await importSeed(store, fixture, { ifEmpty: true });
+    else if (demo) demoCreated = await seedDemo(store);
   } catch (e) {
     await store.close();
-    if (fresh) await removeStore(dataDir);
+    if (fresh && !storeUrl) await removeStore(dataDir);
     throw e;
   }
-  return store;
+  return { store, demoCreated };
 }
 
 /** The token of the account's first administrator: the local user of the desktop app. */
@@ -86,12 +93,12 @@ export async function ownerToken(store: Store): Promise<{ token: string; userNam
 }
 
 export async function serve(o: ServeOptions): Promise<Running> {
-  const demoCreated = !o.seed && (o.demo ?? true) && !existsSync(join(o.dataDir, DB_FILE));
-  const store = await openStore(o.dataDir, o.seed, o.demo ?? true);
+  const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, o.demo ?? true, o.storeUrl);
   const host = o.host ?? '127.0.0.1';
   const app = await buildApp({ store, host, uiDir: o.uiDir, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024) });
   const tokenFile = join(o.dataDir, 'api-token');
+  await mkdir(o.dataDir, { recursive: true });
   const owner = await ownerToken(store);
   if (owner) {
     await writeFile(tokenFile, `${owner.token}\n`, { mode: 0o600 });

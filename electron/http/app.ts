@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiError } from '../service/context.ts';
 import { Authenticator } from '../service/auth.ts';
-import type { Store } from '../store/types.ts';
+import { StoreUnavailable, type Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, sendError } from './api.ts';
 import { uiPlugin } from './ui.ts';
 import { ResponseCache } from './cache.ts';
@@ -33,6 +33,10 @@ export interface AppOptions {
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
 }
+
+/** Seconds a client should wait before retrying while the database is unavailable. */
+const RETRY_AFTER_S = '2';
+const unavailable = (): ApiError => new ApiError(503, ['The database is unavailable; retry later'], { 'Retry-After': RETRY_AFTER_S });
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -114,6 +118,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => {
     const json = req.wantsJson === true;
     if (err instanceof ApiError) return sendError(reply, err, json);
+    // The database is restarting or out of reach: the client may retry; the store reconnects by itself.
+    if (err instanceof StoreUnavailable) return sendError(reply, unavailable(), json);
     const e = err as { statusCode?: number; code?: string; message: string };
     const status = e.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -132,6 +138,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     method: ['GET', 'POST', 'PUT', 'DELETE'], url: '/health', config: { public: true },
     handler: async (req, reply) => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(reply, new ApiError(405, ['Use GET'], { Allow: 'GET' }), req.wantsJson === true);
+      // Healthy means the store answers too (a team server whose database is restarting is not).
+      if (!(await opts.store.reachable())) {
+        reply.code(503).header('Retry-After', RETRY_AFTER_S).type('application/json').send('{"status":"unavailable","store":"unreachable"}');
+        return;
+      }
       reply.type('application/json').send('{"status":"ok"}');
     },
   });

@@ -26,3 +26,8 @@ export function getCompany(db: Queryable, c: Caller, id: number): Promise<Row | 
   const p: Param[] = [id];
   return db.get(`${SELECT} WHERE c.id = ? AND ${visible(c, p)}`, p);
 }
+
+/** Does the store hold an account (any company) yet? */
+export async function hasAccount(db: Queryable): Promise<boolean> {
+  return (await db.get('SELECT id FROM companies LIMIT 1')) !== undefined;
+}
