@@ -67,7 +67,11 @@ export async function seededStore(engine: Engine = defaultEngine()): Promise<Sto
 
 export async function harness(o: { engine?: Engine } = {}): Promise<Harness> {
   const engine = o.engine ?? defaultEngine();
-  const store = await seededStore(engine);
+  return harnessOver(await seededStore(engine), engine);
+}
+
+/** The real app over a given (seeded) store: e.g. a second "process" on the same PostgreSQL database. */
+export async function harnessOver(store: Store, engine: Engine = store.dialect): Promise<Harness> {
   const app = await buildApp({ store });
   await app.ready();
   const creds = new Map(FIXTURE.people.map((p) => [p.key, basic(p['user-name'], p.password)]));

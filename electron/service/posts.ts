@@ -6,7 +6,7 @@ import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { toColumns, validate, type Validated } from '../../shared/values.ts';
 import { renderBody, renderExtended } from '../../shared/render.ts';
 import { getPost, listPosts } from '../store/queries/posts.ts';
-import { checkReferences as checkRefs } from './references.ts';
+import { checkReferences as checkRefs, recheckReferences } from './references.ts';
 import { badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import * as categories from './categories.ts';
@@ -81,11 +81,7 @@ const checkReferences = (db: Queryable, ctx: Ctx, projectId: number, v: Validate
   checkRefs(db, ctx.caller, R, projectId, v);
 
 /** The references again, inside the write (a category or milestone may have gone meanwhile). */
-async function recheck(w: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> {
-  const again: Validated = { values: v.values, errors: [] };
-  await checkReferences(w, ctx, projectId, again);
-  check(again.errors);
-}
+const recheck = (w: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> => recheckReferences(w, ctx.caller, R, projectId, v);
 
 export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
   await projects.get(ctx, projectId);
