@@ -13,8 +13,9 @@ const DOM_GLOBALS = [
 ];
 const restrict = (names, why) => names.map((name) => ({ name, message: `${name} is not available here: ${why}` }));
 
-// What each layer may import: a top folder, '#node' (Node built-ins), '#electron' (the electron
-// package) or '#package' (any other npm package). The longest matching key wins.
+// What each layer may import: a folder or file of the repository (`shared`, `electron/store`),
+// '#node' (Node built-ins), '#electron' (the electron package) or '#package' (any other npm
+// package). The longest matching key wins.
 const SERVER_ONLY_PACKAGES = ['fastify', '@fastify/*', 'pg', 'autocannon', 'electron-builder', 'vite', 'vitest', '@playwright/test'];
 const LAYERS = {
   shared: { allow: ['shared', '#package'], denyPackages: SERVER_ONLY_PACKAGES },
@@ -22,6 +23,12 @@ const LAYERS = {
   // build tooling of the renderer runs in Node
   'renderer/vite.config.ts': { allow: ['*'] },
   electron: { allow: ['electron', 'shared', '#node', '#package'] },
+  // inside electron/: http → service → store (D40). The store sees neither the service nor HTTP;
+  // the service does not see HTTP; HTTP reaches the store's data only through the service (it may
+  // name the store's types: Row, Store, Caller).
+  'electron/store': { allow: ['electron/store', 'shared', '#node', '#package'] },
+  'electron/service': { allow: ['electron/service', 'electron/store', 'shared', '#node', '#package'] },
+  'electron/http': { allow: ['electron/http', 'electron/service', 'electron/store/types.ts', 'shared', '#node', '#package'] },
   // the Electron shell: the only files that may import the electron package
   'electron/main.ts': { allow: ['electron', 'shared', '#node', '#package', '#electron'] },
   // a sandboxed preload can require nothing but (parts of) electron

@@ -9,13 +9,13 @@ import { parseArgs } from 'node:util';
 import { homedir, platform } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE } from './server.ts';
 import { checkSeed, exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
 import { DEMO_ACCOUNT } from './service/demo.ts';
 import { StoreUnavailable, StoreVersionError } from './store/types.ts';
 import { redact } from './store/postgres.ts';
+import { writePrivateFile } from './store/files.ts';
 
 export const DEFAULT_PORT = 4817;
 
@@ -87,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
         const store = await openStore(dataDir, null, false, storeUrl);
         const json = `${JSON.stringify(await exportAccount(store), null, 1)}\n`;
         await store.close();
-        if (o.out) await writeFile(o.out, json);
+        if (o.out) await writePrivateFile(o.out, json); // a backup holds every token and password hash: 0600
         else process.stdout.write(json);
         return 0;
       }

@@ -2,15 +2,17 @@
 // Electron main process and by the tests (plain Node, no Electron).
 
 import { existsSync } from 'node:fs';
-import { readFile, writeFile, chmod, rm, mkdir } from 'node:fs/promises';
+import { readFile, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import { PgStore } from './store/postgres.ts';
+import { repairPrivateFile, writePrivateFile } from './store/files.ts';
 import { checkSeed, importSeed, SeedError } from './service/account.ts';
 import { seedDemo } from './service/demo.ts';
 import type { Store } from './store/types.ts';
+import { ownerCredentials } from './store/queries/people.ts';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -87,8 +89,7 @@ async function openSeeded(dataDir: string, seed: string | null | undefined, demo
 
 /** The token of the account's first administrator: the local user of the desktop app. */
 export async function ownerToken(store: Store): Promise<{ token: string; userName: string } | undefined> {
-  const r = await store.get<{ token: string; user_name: string }>(
-    'SELECT p.token, p.user_name FROM people p JOIN companies c ON c.id = p.company_id WHERE c.firm = 1 ORDER BY p.administrator DESC, p.id LIMIT 1');
+  const r = await ownerCredentials(store);
   return r ? { token: r.token, userName: r.user_name } : undefined;
 }
 
@@ -100,10 +101,8 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const tokenFile = join(o.dataDir, 'api-token');
   await mkdir(o.dataDir, { recursive: true });
   const owner = await ownerToken(store);
-  if (owner) {
-    await writeFile(tokenFile, `${owner.token}\n`, { mode: 0o600 });
-    await chmod(tokenFile, 0o600);
-  }
+  if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);
+  else repairPrivateFile(tokenFile);
   try {
     await app.listen({ host, port: o.port ?? 4817 });
   } catch (e) {

@@ -8,9 +8,13 @@
 //   - `#electron` for the `electron` package;
 //   - `#package` for any other bare specifier (npm packages).
 // The importing file's layer is the longest key of `layers` that is a prefix of its path relative to
-// the working directory (so `electron/main.ts` can be more permissive than `electron/`). Files under
-// no key are not checked. A layer lists what it may import in `allow` ('*' allows everything) and
-// may forbid particular packages in `denyPackages`.
+// the working directory (so `electron/main.ts` can be more permissive than `electron/`, and
+// `electron/store/` stricter). Files under no key are not checked. A layer lists what it may import
+// in `allow` ('*' allows everything) and may forbid particular packages in `denyPackages`. An entry
+// of `allow` is one of the `#` kinds above or a repository path: a folder (`shared`,
+// `electron/service`) allows every file below it, a file (`electron/store/types.ts`) only itself.
+// So layers nest: `electron/store` may import `electron/store` and `shared` only, not the
+// `electron/service` above it (D40).
 
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -42,6 +46,24 @@ function layerOf(rel, layers) {
     if ((rel === k || rel.startsWith(`${k}/`)) && (!best || k.length > best.length)) best = k;
   }
   return best === null ? null : { name: best, ...(layers[best] ?? layers[`${best}/`]) };
+}
+
+/** Whether the `allow` entry `entry` admits the classified specifier `c`. */
+export function allows(entry, c) {
+  if (entry.startsWith('#')) return entry === c.kind;
+  if (c.target === undefined) return false;
+  const e = entry.replace(/\/$/, '');
+  return c.target === e || c.target.startsWith(`${e}/`);
+}
+
+/**
+ * How to name a forbidden target in the message: its top folder when the importing layer may import
+ * nothing of that folder (`electron/`), else the most specific layer holding it (`electron/service`).
+ */
+function targetLayer(target, allow, layers) {
+  const top = target.split('/')[0];
+  const partly = allow.some((a) => !a.startsWith('#') && a.split('/')[0] === top);
+  return partly ? (layerOf(target, layers)?.name ?? top) : top;
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
@@ -77,16 +99,16 @@ export default {
     if (rel.startsWith('..') || path.isAbsolute(rel)) return {};
     const layer = layerOf(rel, layers);
     if (!layer || layer.allow.includes('*')) return {};
-    const allowed = layer.allow.map((a) => PLURAL[a] ?? `${a}/`).join(', ') || 'nothing';
+    const allowed = layer.allow.map((a) => PLURAL[a] ?? shown(a)).join(', ') || 'nothing';
 
     function check(node) {
       if (!node || node.type !== 'Literal' || typeof node.value !== 'string') return;
       const spec = node.value;
       const c = classify(spec, rel);
-      let ok = layer.allow.includes(c.kind);
+      let ok = layer.allow.some((a) => allows(a, c));
       if (ok && c.kind === '#package' && layer.denyPackages?.some((p) => c.pkg === p || (p.endsWith('/*') && c.pkg.startsWith(p.slice(0, -1))))) ok = false;
       if (!ok) {
-        const what = c.kind.startsWith('#') ? DESCRIBE[c.kind] : `${c.kind}/ layer`;
+        const what = c.kind.startsWith('#') ? DESCRIBE[c.kind] : `${shown(targetLayer(c.target, layer.allow, layers))} layer`;
         context.report({ node, messageId: 'forbidden', data: { layer: shown(layer.name), spec, what, allowed } });
       }
     }
@@ -96,7 +118,10 @@ export default {
       ExportNamedDeclaration: (n) => check(n.source),
       ExportAllDeclaration: (n) => check(n.source),
       ImportExpression: (n) => check(n.source),
-      TSImportType: (n) => check(n.argument?.type === 'TSLiteralType' ? n.argument.literal : n.argument),
+      TSImportType: (n) => {
+        const a = 'source' in n ? n.source : n.argument; // `argument` is deprecated in typescript-eslint 8
+        check(a?.type === 'TSLiteralType' ? a.literal : a);
+      },
       TSExternalModuleReference: (n) => check(n.expression),
       CallExpression: (n) => {
         if (n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments.length === 1) check(n.arguments[0]);

@@ -4,6 +4,10 @@
 
 import { column, writableFields, type Field, type Resource } from './registry.ts';
 import { fieldNode, type XNode } from './codec/in.ts';
+import { parseHours } from './hours.ts';
+
+/** Hours (§2.6): the one grammar, shared with the timesheet cells (shared/hours.ts, D90). */
+export { parseHours };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
@@ -69,19 +73,6 @@ export function parseInteger(s: string): Parsed<number> {
   const t = s.trim();
   if (!/^\d+$/.test(t) || t.length > 15) return bad('is not a number');
   return ok(Number(t));
-}
-
-/** Hours: `1.5`, `.25`, `2`, `1:30`, `:15`. Rounded to 2 decimals. */
-export function parseHours(s: string): Parsed<number> {
-  const t = s.trim();
-  if (t.startsWith('-')) return bad('must be greater than or equal to 0');
-  let v: number;
-  const hm = /^(\d*):([0-5]\d)$/.exec(t);
-  if (hm) v = Number(hm[1] || 0) + Number(hm[2]) / 60;
-  else if (/^(\d+(\.\d*)?|\.\d+)$/.test(t)) v = Number(t);
-  else return bad('is not a number');
-  if (!Number.isFinite(v) || v > 1e9) return bad('is not a number');
-  return ok(Math.round(v * 100) / 100);
 }
 
 export type Party = { type: 'Person' | 'Company'; id: number } | null;

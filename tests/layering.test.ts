@@ -126,6 +126,88 @@ describe('electron/: Node code, electron only in the shell', () => {
   });
 });
 
+describe('inside electron/: http → service → store', () => {
+  it.each([
+    ['electron/store/queries/example.ts', "import type { Caller } from '../../service/context.ts';", 'electron/service/ layer'],
+    ['electron/store/queries/example.ts', "import { route } from '../../http/api.ts';", 'electron/http/ layer'],
+    ['electron/store/sqlite.ts', "import { serve } from '../server.ts';", 'electron/ layer'],
+    ['electron/store/sqlite.ts', "export { ApiError } from '../service/context.ts';", 'electron/service/ layer'],
+    ['electron/store/sqlite.ts', "type X = import('../service/context.ts').Ctx;", 'electron/service/ layer'],
+    ['electron/service/posts.ts', "import { route } from '../http/api.ts';", 'electron/http/ layer'],
+    ['electron/service/posts.ts', "import { ResponseCache } from '../http/cache.ts';", 'electron/http/ layer'],
+    ['electron/service/posts.ts', "import { serve } from '../server.ts';", 'electron/ layer'],
+    ['electron/http/plugins/posts.ts', "import { getPost } from '../../store/queries/posts.ts';", 'electron/store/ layer'],
+    ['electron/http/app.ts', "import { openStore } from '../store/sqlite.ts';", 'electron/store/ layer'],
+  ])('%s: %s is reported', async (file, code, expected) => {
+    const msgs = await layering(file, `${code}\nexport {};\n`);
+    expect(msgs).toHaveLength(1);
+    expect(msgs[0]).toContain('bivouac/layering');
+    expect(msgs[0]).toContain(expected);
+  });
+
+  it('allows each layer what lies below it', async () => {
+    const store = [
+      "import type { Caller, Queryable } from '../types.ts';",
+      "import { projectVisible } from './access.ts';",
+      "import { RESOURCES } from '../../../shared/registry.ts';",
+      "import { DatabaseSync } from 'node:sqlite';",
+      "import pg from 'pg';",
+      'export const x = (c: Caller, q: Queryable): unknown => [c, q, projectVisible, RESOURCES, DatabaseSync, pg];',
+    ].join('\n');
+    expect(await layering('electron/store/queries/example.ts', store)).toEqual([]);
+    const service = [
+      "import type { Caller, Store } from '../store/types.ts';",
+      "import { getPost } from '../store/queries/posts.ts';",
+      "import { notFound } from './context.ts';",
+      'export const x = (c: Caller, s: Store): unknown => [c, s, getPost, notFound];',
+    ].join('\n');
+    expect(await layering('electron/service/example.ts', service)).toEqual([]);
+    const http = [
+      "import type { Row, Store } from '../../store/types.ts';",
+      "import * as svc from '../../service/posts.ts';",
+      "import { route } from '../api.ts';",
+      "import Fastify from 'fastify';",
+      'export const x = (r: Row, s: Store): unknown => [r, s, svc, route, Fastify];',
+    ].join('\n');
+    expect(await layering('electron/http/plugins/example.ts', http)).toEqual([]);
+  });
+
+  it('lets the entry points above the layers wire them together', async () => {
+    const code = [
+      "import { openStore } from './store/sqlite.ts';",
+      "import { buildApp } from './http/app.ts';",
+      "import { importSeed } from './service/account.ts';",
+      'export const x = [openStore, buildApp, importSeed];',
+    ].join('\n');
+    expect(await layering('electron/server.ts', code)).toEqual([]);
+  });
+});
+
+it('SQL is written only in electron/store/ (docs/architecture.md)', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const files = (await readdir(`${root}/electron`, { recursive: true })).filter((f) => f.endsWith('.ts') && !f.startsWith('store/'));
+  const sql = /['"`]\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s)/;
+  const found: string[] = [];
+  for (const f of files) {
+    (await readFile(`${root}/electron/${f}`, 'utf8')).split('\n').forEach((line, i) => { if (sql.test(line)) found.push(`electron/${f}:${i + 1}`); });
+  }
+  expect(files.length).toBeGreaterThan(10);
+  expect(found).toEqual([]);
+});
+
+it('no module-level mutable state in electron/ outside the shell (docs/architecture.md, D42)', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const files = (await readdir(`${root}/electron`, { recursive: true }))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'main.ts');
+  // top-level `let`/`var`, and top-level maps (a cache), whether exported or not
+  const state = /^(export\s+)?(let|var)\s|^(export\s+)?const\s+\w+(\s*:[^=]+)?\s*=\s*new\s+(Map|WeakMap|WeakSet|WeakRef)\b/;
+  const found: string[] = [];
+  for (const f of files) {
+    (await readFile(`${root}/electron/${f}`, 'utf8')).split('\n').forEach((line, i) => { if (state.test(line)) found.push(`electron/${f}:${i + 1}`); });
+  }
+  expect(found).toEqual([]);
+});
+
 it('leaves tests, scripts and benches free to import anything', async () => {
   const code = "import { app } from 'electron';\nimport { serve } from '../electron/server.ts';\nimport { readFileSync } from 'node:fs';\nexport const x = [app, serve, readFileSync];\n";
   expect(await layering('tests/example.test.ts', code)).toEqual([]);

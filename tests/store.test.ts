@@ -12,6 +12,9 @@ import { MIGRATIONS, registrySync, tables } from '../electron/store/schema.ts';
 import { StoreVersionError, type Clock, type Store } from '../electron/store/types.ts';
 import { column, RESOURCES } from '../shared/registry.ts';
 import { freshDatabase, pgSkipReason } from './pg.ts';
+import { importSeed } from '../electron/service/account.ts';
+import { countProjectEntries } from '../electron/store/queries/time-entries.ts';
+import { FIXTURE } from './helpers.ts';
 
 const dirs: string[] = [];
 const opened: Store[] = [];
@@ -232,6 +235,48 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       await s.write(async () => { throw new Error('no'); }).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 2));
       expect(await s.changeToken()).toBe(t0);
+    });
+  });
+
+  describe('derived data kept by the store (memo, D42)', () => {
+    it('computes once per change token, again after a commit, and keeps nothing across stores', async () => {
+      const a = await fresh();
+      const b = await fresh();
+      let calls = 0;
+      const f = async () => ++calls;
+      expect(await a.memo('k', f)).toBe(1);
+      expect(await a.memo('k', f)).toBe(1);
+      expect(await b.memo('k', f)).toBe(2); // another store: its own value
+      await importSeed(a, FIXTURE);
+      await new Promise((r) => setTimeout(r, 2));
+      expect(await a.memo('k', f)).toBe(3);
+      expect(await a.memo('k', f)).toBe(3);
+    });
+
+    it('does not keep a value computed while a commit happened', async () => {
+      const a = await fresh();
+      await importSeed(a, FIXTURE);
+      let calls = 0;
+      const slow = async () => { calls++; await a.write((w) => w.update('projects', 1, { name: 'Moved on' })); return calls; };
+      expect(await a.memo('k', slow)).toBe(1);
+      expect(await a.memo('k', async () => ++calls)).toBe(2);
+    });
+
+    it('a time-entry count follows writes by this and by another connection', async () => {
+      const loc = await e.location();
+      const a = await e.open(loc);
+      await importSeed(a, FIXTURE);
+      const b = await e.open(loc);
+      const firm = { id: 1, companyId: 1, firm: true, admin: true, name: 'x' };
+      const pid = Number((await a.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id);
+      const n0 = await countProjectEntries(a, firm, pid);
+      const add = (s: Store) => s.write((w) => w.insert('time_entries', { project_id: pid, person_id: 1, date: '2026-01-01', hours: 1, description: 'x', private: 0 }, pid));
+      await add(a);
+      await new Promise((r) => setTimeout(r, 2));
+      expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 1);
+      await add(b);
+      await new Promise((r) => setTimeout(r, 2)); // SQLite samples data_version at most once per millisecond
+      expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 2);
     });
   });
 

@@ -98,6 +98,27 @@ export function preflight(req: FastifyRequest): ApiError | null {
   return null;
 }
 
+/**
+ * The store as a HEAD request sees it: reads pass, a write is refused before it starts (405). An
+ * action route runs one handler for every method, so HEAD of `/todos/delete_item/{id}` would delete;
+ * with this view no handler can change anything on HEAD, whatever it does.
+ */
+function readOnly(store: Store, allow: readonly Method[]): Store {
+  const refuse = (): Promise<never> => Promise.reject(new ApiError(405, ['HEAD cannot change anything: use GET or POST'], { Allow: allow.join(', ') }));
+  return {
+    dialect: store.dialect,
+    all: (sql, params) => store.all(sql, params),
+    get: (sql, params) => store.get(sql, params),
+    run: refuse,
+    write: refuse,
+    changeToken: () => store.changeToken(),
+    isEmpty: () => store.isEmpty(),
+    reachable: () => store.reachable(),
+    memo: (key, compute) => store.memo(key, compute),
+    close: () => store.close(),
+  };
+}
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 async function readRaw(req: FastifyRequest): Promise<Buffer | undefined> {
@@ -149,8 +170,9 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
   }
   const params = req.params as Record<string, string>;
   const q = req.query as Record<string, string | string[] | undefined>;
+  const store = req.method === 'HEAD' ? readOnly(app.store, (req.routeOptions.config as unknown as RouteConfig).allow) : app.store;
   const r: Req = {
-    ctx: { store: app.store, caller },
+    ctx: { store, caller },
     method, params, root,
     id: (name) => Number(params[name]),
     query(name, raw = false) {

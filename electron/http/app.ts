@@ -40,6 +40,18 @@ const unavailable = (): ApiError => new ApiError(503, ['The database is unavaila
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
+/**
+ * Did a browser say the request came from another site (fetch metadata)? A page on another
+ * origin (another port of 127.0.0.1 is `same-site`) must not reach the API with the user's cached
+ * credentials, whatever element made the request; `none` is the user's own navigation (address
+ * bar, bookmark). Clients that send no fetch metadata (every non-browser client) are not affected.
+ */
+export function fetchSiteAllowed(site: string | undefined): boolean {
+  if (site === undefined) return true;
+  const s = site.toLowerCase();
+  return s === 'same-origin' || s === 'none';
+}
+
 /** Is the Host header one this server answers to (DNS-rebinding guard)? */
 export function hostAllowed(hostHeader: string | undefined, bound: string, extra: readonly string[]): boolean {
   if (!LOOPBACK.has(bound)) return true; // a team server bound to a routable address decides by its proxy
@@ -92,7 +104,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       sendError(reply, new ApiError(403, ['Cross-origin requests are not allowed']), req.wantsJson);
       return reply;
     }
-    const cfg = req.routeOptions.config as { public?: boolean };
+    const cfg = req.routeOptions.config as { public?: boolean; ui?: boolean };
+    // The UI's own files stay loadable from anywhere (a link to the app works); the API does not.
+    if (!cfg.ui && !fetchSiteAllowed(req.headers['sec-fetch-site'] as string | undefined)) {
+      sendError(reply, new ApiError(403, ['Requests made by another site are not allowed']), req.wantsJson);
+      return reply;
+    }
     if (cfg.public) return;
     // One read of the store's change token serves the credential cache and the response cache.
     req.changeToken = await opts.store.changeToken();

@@ -22,11 +22,13 @@ export async function uiPlugin(app: FastifyInstance, opts: { dir: string }): Pro
       return reply.code(404).type('text/plain').send('Not found');
     }
     reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-    reply.header('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'");
+    // frame-ancestors and X-Frame-Options (older browsers): no other page may frame the app (clickjacking).
+    reply.header('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'");
+    reply.header('X-Frame-Options', 'DENY');
     reply.header('X-Content-Type-Options', 'nosniff');
     return reply.type(TYPES[extname(file)] ?? 'application/octet-stream').send(await readFile(file));
   };
-  const cfg = { public: true };
+  const cfg = { public: true, ui: true };
   app.get('/', { config: cfg }, (_req, reply) => serve('index.html', reply, false));
   app.get('/index.html', { config: cfg }, (_req, reply) => serve('index.html', reply, false));
   app.get('/assets/*', { config: cfg }, (req, reply) => serve(join('assets', (req.params as { '*': string })['*']), reply, true));

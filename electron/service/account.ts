@@ -5,6 +5,8 @@ import { column, RESOURCES, TABLE_ORDER } from '../../shared/registry.ts';
 import type { Row, Store } from '../store/types.ts';
 import { hashPassword, newToken } from './auth.ts';
 import { hasAccount } from '../store/queries/companies.ts';
+import { dumpTable, restoreRow, setMeta } from '../store/queries/account.ts';
+import { addMember } from '../store/queries/projects.ts';
 
 export class SeedError extends Error {}
 
@@ -143,11 +145,11 @@ export async function importSeed(store: Store, raw: unknown, opts: { ifEmpty?: b
         show_announcement: p['show-announcement'] === true ? 1 : 0, created_on: w.now.slice(0, 10), last_changed_on: w.now,
       });
       for (const m of new Set((p.members as string[] | undefined) ?? [])) {
-        await w.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [id, person.get(m)!]);
+        await addMember(w, id, person.get(m)!);
       }
     }
     const account = (d.account as Obj | undefined)?.name;
-    if (typeof account === 'string') await w.run('INSERT INTO meta (key, value) VALUES (?, ?)', ['account_name', account]);
+    if (typeof account === 'string') await setMeta(w, 'account_name', account);
     return true;
   });
 }
@@ -157,7 +159,7 @@ const BACKUP_TABLES = [...TABLE_ORDER.map((k) => RESOURCES[k].table), 'project_m
 /** The whole account as JSON: every row of every table (passwords stay hashed). */
 export async function exportAccount(store: Store): Promise<Obj> {
   const tables: Record<string, Row[]> = {};
-  for (const t of BACKUP_TABLES) tables[t] = (await store.all(`SELECT * FROM ${t}`)).map((r) => ({ ...r }));
+  for (const t of BACKUP_TABLES) tables[t] = await dumpTable(store, t);
   return { format: 'bivouac-backup/1', exportedAt: new Date().toISOString(), tables };
 }
 
@@ -168,10 +170,7 @@ export async function importBackup(store: Store, data: Obj): Promise<void> {
   const tables = data.tables as Record<string, Row[]>;
   await store.write(async (w) => {
     for (const t of BACKUP_TABLES) {
-      for (const row of tables[t] ?? []) {
-        const cols = Object.keys(row);
-        await w.run(`INSERT INTO ${t} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, cols.map((c) => row[c] as never));
-      }
+      for (const row of tables[t] ?? []) await restoreRow(w, t, row);
     }
   });
 }

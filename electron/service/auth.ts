@@ -6,8 +6,8 @@
 
 import { hash as digest, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Queryable } from '../store/types.ts';
-import type { Caller } from './context.ts';
+import type { Caller, Queryable } from '../store/types.ts';
+import { authPersonById, authPersonByToken, authPersonByUserName, type AuthPerson as PersonAuthRow } from '../store/queries/people.ts';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, o: object) => Promise<Buffer>;
 const N = 16384, R = 8, P = 1, LEN = 32;
@@ -29,14 +29,6 @@ export async function verifyPassword(password: string, stored: string | null): P
 
 /** 40 lowercase hex digits (§3). */
 export const newToken = (): string => randomBytes(20).toString('hex');
-
-interface PersonAuthRow {
-  [k: string]: unknown;
-  id: number; company_id: number; administrator: number | null; first_name: string; last_name: string;
-  password_hash: string | null; token: string; firm: number;
-}
-const PERSON = `SELECT p.id, p.company_id, p.administrator, p.first_name, p.last_name, p.password_hash, p.token, c.firm
-  FROM people p JOIN companies c ON c.id = p.company_id`;
 
 const toCaller = (r: PersonAuthRow): Caller => ({
   id: r.id, companyId: r.company_id, firm: r.firm === 1, admin: r.firm === 1 && r.administrator === 1,
@@ -82,7 +74,7 @@ export class Authenticator {
         this.cache.set(key, hit);
         return hit.caller;
       }
-      const row = await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.id = ?`, [hit.id]);
+      const row = await authPersonById(this.db, hit.id);
       if (row && row.password_hash === hit.hash && row.token === hit.token) {
         hit.caller = toCaller(row);
         hit.seen = changeToken ?? '';
@@ -92,9 +84,9 @@ export class Authenticator {
     }
     const cred = decodeBasic(header);
     if (!cred) return null;
-    let row = await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.user_name = ?`, [cred.user]);
+    let row = await authPersonByUserName(this.db, cred.user);
     if (!(row && await verifyPassword(cred.pass, row.password_hash))) {
-      row = cred.user ? await this.db.get<PersonAuthRow>(`${PERSON} WHERE p.token = ?`, [cred.user]) : undefined;
+      row = cred.user ? await authPersonByToken(this.db, cred.user) : undefined;
     }
     if (!row) return null;
     const caller = toCaller(row);

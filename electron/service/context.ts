@@ -1,16 +1,10 @@
 // What every operation receives: the store, the caller, and the answers it can give.
 // Operations know nothing of HTTP: they return records and throw ApiError.
 
-import type { Store } from '../store/types.ts';
+import type { Caller, Store } from '../store/types.ts';
 import type { View } from '../../shared/codec/out.ts';
 
-export interface Caller {
-  readonly id: number;
-  readonly companyId: number;
-  readonly firm: boolean;
-  readonly admin: boolean;
-  readonly name: string;
-}
+export type { Caller };
 
 export interface Ctx {
   readonly store: Store;

@@ -11,6 +11,9 @@
 import type { Store, Writer } from '../store/types.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { newToken } from './auth.ts';
+import { clientCompanyIds, firmCompanyId } from '../store/queries/companies.ts';
+import { firmAdminIds, peopleOfCompany, userNames } from '../store/queries/people.ts';
+import { addMember, allProjectIds, membersWithFirm } from '../store/queries/projects.ts';
 
 export interface DatasetSizes {
   /** New projects to create (content also goes into the store's existing projects that have members). */
@@ -126,16 +129,17 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
     r: prng(sizes.seed ?? 1), now: (sizes.now ?? new Date()).getTime(), days: Math.max(1, sizes.days ?? 365),
     priv: sizes.privateShare ?? 0.08,
   };
-  const firm = await store.get<{ id: number }>('SELECT id FROM companies WHERE firm = 1');
-  if (!firm) throw new Error('generateDataset needs an account: import a seed first');
-  const clients = (await store.all<{ id: number }>('SELECT id FROM companies WHERE firm = 0 ORDER BY id')).map((x) => Number(x.id));
+  const firmId = await firmCompanyId(store);
+  if (firmId === undefined) throw new Error('generateDataset needs an account: import a seed first');
+  const firm = { id: firmId };
+  const clients = await clientCompanyIds(store);
   const counts = { projects: 0, people: 0, categories: 0, milestones: 0, posts: 0, comments: 0, todoLists: 0, todoItems: 0, timeEntries: 0 };
 
   // ---- people and projects (one transaction)
   const newPeople: number[] = [];
   const newProjects: number[] = [];
   await store.write(async (w) => {
-    const taken = new Set((await w.all<{ user_name: string }>('SELECT user_name FROM people')).map((x) => x.user_name));
+    const taken = new Set(await userNames(w));
     for (let i = 0; i < (sizes.people ?? 0); i++) {
       const first = FIRST[i % FIRST.length], last = LAST[Math.floor(i / FIRST.length + i) % LAST.length];
       let user = `${first}.${last}`.toLowerCase();
@@ -147,7 +151,7 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
         created_at: w.now, updated_at: w.now,
       }));
     }
-    const firmPeople = (await w.all<{ id: number }>('SELECT id FROM people WHERE company_id = ? ORDER BY id', [firm.id])).map((x) => Number(x.id));
+    const firmPeople = await peopleOfCompany(w, firm.id);
     for (let i = 0; i < (sizes.projects ?? 0); i++) {
       const company = clients.length && i % 2 === 0 ? clients[(i / 2) % clients.length] : firm.id;
       const created = c.now - c.days * DAY - int(c, 0, 90) * DAY;
@@ -158,9 +162,9 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
       });
       const members = new Set(firmPeople);
       if (company !== firm.id) {
-        for (const p of await w.all<{ id: number }>('SELECT id FROM people WHERE company_id = ?', [company])) members.add(Number(p.id));
+        for (const p of await peopleOfCompany(w, company)) members.add(p);
       }
-      for (const m of members) await w.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [id, m]);
+      for (const m of members) await addMember(w, id, m);
       newProjects.push(id);
     }
   });
@@ -168,16 +172,14 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
   counts.projects = newProjects.length;
 
   // Every project with members receives content.
-  const admins = (await store.all<{ id: number }>(
-    'SELECT p.id FROM people p JOIN companies co ON co.id = p.company_id WHERE co.firm = 1 AND p.administrator = 1 ORDER BY p.id')).map((x) => Number(x.id));
+  const admins = await firmAdminIds(store);
   const projects: ProjectInfo[] = [];
-  for (const p of await store.all<{ id: number }>('SELECT id FROM projects ORDER BY id')) {
-    const rows = await store.all<{ person_id: number; firm: number }>(`SELECT pm.person_id, co.firm FROM project_members pm
-      JOIN people pe ON pe.id = pm.person_id JOIN companies co ON co.id = pe.company_id WHERE pm.project_id = ? ORDER BY pm.person_id`, [p.id]);
-    const members = rows.map((x) => Number(x.person_id));
+  for (const pid of await allProjectIds(store)) {
+    const rows = await membersWithFirm(store, pid);
+    const members = rows.map((x) => x.personId);
     if (!members.length) continue;
-    const firmMembers = rows.filter((x) => Number(x.firm) === 1).map((x) => Number(x.person_id));
-    projects.push({ id: Number(p.id), members, firmMembers: firmMembers.length ? firmMembers : admins.length ? admins : members, categories: [], milestones: [], lists: [], items: [], offset: Math.floor(c.r() * 1000) });
+    const firmMembers = rows.filter((x) => x.firm).map((x) => x.personId);
+    projects.push({ id: pid, members, firmMembers: firmMembers.length ? firmMembers : admins.length ? admins : members, categories: [], milestones: [], lists: [], items: [], offset: Math.floor(c.r() * 1000) });
   }
   if (!projects.length) throw new Error('generateDataset: no project has members');
   const proj = (i: number): ProjectInfo => projects[i % projects.length];

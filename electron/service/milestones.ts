@@ -5,7 +5,7 @@ import { RESOURCES } from '../../shared/registry.ts';
 import { child, fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { parseBoolean, toColumns, validate, type Validated } from '../../shared/values.ts';
 import {
-  commentIdsOf, getMilestone, getMilestones, laterOpenMilestones, listMilestones, milestoneReferrers, type Find,
+  commentIdsOf, getMilestone, getMilestones, laterOpenMilestones, listMilestones, milestoneReferrers, milestoneState, type Find,
 } from '../store/queries/milestones.ts';
 import { badRequest, check, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
@@ -117,7 +117,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   check(v.errors);
   if (v.values.size) {
     await ctx.store.write(async (w) => {
-      const cur = await w.get<{ deadline: string }>('SELECT deadline FROM milestones WHERE id = ?', [id]);
+      const cur = await milestoneState(w, id);
       if (!cur) return;
       await recheckReferences(w, ctx.caller, R, pid, v);
       await w.update('milestones', id, toColumns(v.values), pid);
@@ -136,7 +136,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
 export async function complete(ctx: Ctx, id: number): Promise<Row> {
   const m = await get(ctx, id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ completed: number }>('SELECT completed FROM milestones WHERE id = ?', [id]);
+    const cur = await milestoneState(w, id);
     if (!cur || Number(cur.completed) === 1) return;
     await w.update('milestones', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id }, Number(m.project_id));
   });
@@ -146,7 +146,7 @@ export async function complete(ctx: Ctx, id: number): Promise<Row> {
 export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
   const m = await get(ctx, id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ completed: number }>('SELECT completed FROM milestones WHERE id = ?', [id]);
+    const cur = await milestoneState(w, id);
     if (!cur || Number(cur.completed) !== 1) return;
     await w.update('milestones', id, { completed: 0, completed_at: null, completer_id: null }, Number(m.project_id));
   });

@@ -3,7 +3,8 @@
 import { RESOURCES } from '../../shared/registry.ts';
 import { recordElement, fieldNode, type XNode } from '../../shared/codec/in.ts';
 import { readValue, toColumns, validate } from '../../shared/values.ts';
-import { countProjects, getProject, listProjects } from '../store/queries/projects.ts';
+import { addMember, countProjects, getProject, listProjects } from '../store/queries/projects.ts';
+import { companyExists, firmCompanyId } from '../store/queries/companies.ts';
 import { check, forbidden, notFound, type Ctx } from './context.ts';
 import type { Row } from '../store/types.ts';
 
@@ -29,17 +30,17 @@ export async function create(ctx: Ctx, root: XNode | null): Promise<Row> {
     const c = readValue({ name: 'company-id', type: 'integer', inputKind: 'reference' }, cnode);
     if (!c.ok) v.errors.push('Company is invalid');
     else if (c.value !== null) {
-      if (await ctx.store.get('SELECT id FROM companies WHERE id = ?', [c.value as number])) companyId = c.value as number;
+      if (await companyExists(ctx.store, c.value as number)) companyId = c.value as number;
       else v.errors.push('Company is invalid');
     }
   }
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
-    const firm = companyId ?? (await w.get<{ id: number }>('SELECT id FROM companies WHERE firm = 1'))!.id;
+    const firm = companyId ?? (await firmCompanyId(w))!;
     const pid = await w.insert('projects', {
       ...toColumns(v.values), company_id: firm, created_on: w.now.slice(0, 10), last_changed_on: w.now,
     });
-    await w.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [pid, ctx.caller.id]);
+    await addMember(w, pid, ctx.caller.id);
     return pid;
   });
   return get(ctx, id);

@@ -7,7 +7,7 @@ import { toColumns, validate, type Validated } from '../../shared/values.ts';
 import { getList } from '../store/queries/todo-lists.ts';
 import { commentIdsOf } from '../store/queries/milestones.ts';
 import {
-  entriesOfItems, getItem, itemsInProject, itemsOfList, nextItemPosition, positionsOfList,
+  entriesOfItems, getItem, itemsInProject, itemsOfList, itemState, nextItemPosition, positionsOfList,
 } from '../store/queries/todo-items.ts';
 import { check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import { checkReferences, recheckReferences } from './references.ts';
@@ -167,7 +167,7 @@ export async function remove(ctx: Ctx, id: number): Promise<Row> {
   const it = await get(ctx, id);
   const pid = Number(it.project_id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ todo_list_id: number }>('SELECT todo_list_id FROM todo_items WHERE id = ?', [id]);
+    const cur = await itemState(w, id);
     if (!cur) return;
     await cascadeItems(w, [id], pid);
     await w.remove('todo_items', id, pid);
@@ -179,7 +179,7 @@ export async function remove(ctx: Ctx, id: number): Promise<Row> {
 export async function complete(ctx: Ctx, id: number): Promise<Row> {
   const it = await get(ctx, id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ completed: number }>('SELECT completed FROM todo_items WHERE id = ?', [id]);
+    const cur = await itemState(w, id);
     if (!cur || Number(cur.completed) === 1) return;
     await w.update('todo_items', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id, updated_at: w.now }, Number(it.project_id));
   });
@@ -189,7 +189,7 @@ export async function complete(ctx: Ctx, id: number): Promise<Row> {
 export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
   const it = await get(ctx, id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ completed: number }>('SELECT completed FROM todo_items WHERE id = ?', [id]);
+    const cur = await itemState(w, id);
     if (!cur || Number(cur.completed) !== 1) return;
     await w.update('todo_items', id, { completed: 0, completed_at: null, completer_id: null, updated_at: w.now }, Number(it.project_id));
   });
@@ -233,7 +233,7 @@ export async function move(ctx: Ctx, id: number, root: XNode | null): Promise<Ro
   const to = readTo(root);
   const pid = Number(it.project_id);
   await ctx.store.write(async (w) => {
-    const cur = await w.get<{ todo_list_id: number }>('SELECT todo_list_id FROM todo_items WHERE id = ?', [id]);
+    const cur = await itemState(w, id);
     if (!cur) return;
     const rows = await positionsOfList(w, Number(cur.todo_list_id));
     const order = moveTo(rows.map((r) => Number(r.id)), id, to);

@@ -5,15 +5,15 @@ import { RESOURCES } from '../../shared/registry.ts';
 import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { toColumns, validate, type Validated } from '../../shared/values.ts';
 import {
-  getList, itemIdsOfList, listsByIds, listsOfProject, nextListPosition, positionsOfProject,
+  getList, itemIdsOfList, listsByIds, listsOfProject, nextListPosition, positionsOfProject, visibleListIds,
 } from '../store/queries/todo-lists.ts';
 import { itemsOfList, openItemsOf, type PartyFilter } from '../store/queries/todo-items.ts';
 import { checkReferences, recheckReferences } from './references.ts';
-import { badRequest, check, invalid, notFound, type Ctx } from './context.ts';
+import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { cascadeItems, moveTo, readIds, readTo, renumber } from './todo-items.ts';
 import { blankTemplate, filledTemplate, type Template } from './templates.ts';
-import type { Queryable, Row } from '../store/types.ts';
+import type { Queryable, Row, Writer } from '../store/types.ts';
 
 const R = RESOURCES.todoList;
 
@@ -138,33 +138,49 @@ export async function remove(ctx: Ctx, id: number): Promise<Row> {
   return before;
 }
 
-/** Reorder the lists of a project (§8.8); answers all visible lists in the new order. */
+/**
+ * The project's order after the caller re-ordered the lists it sees: the caller's lists take, in their
+ * new order, the places its lists held; lists hidden from the caller keep their places (D31). For firm
+ * people every list is visible and this is `visibleOrder` itself.
+ */
+export function placeVisible(all: readonly number[], visibleBefore: readonly number[], visibleOrder: readonly number[]): number[] {
+  const shown = new Set(visibleBefore);
+  let k = 0;
+  return all.map((id) => (shown.has(id) ? visibleOrder[k++] : id));
+}
+
+/** Renumber a project's lists so that the caller's lists are in `visibleOrder`. */
+async function reposition(w: Writer, caller: Caller, projectId: number, order: (visible: number[]) => number[]): Promise<void> {
+  const rows = await positionsOfProject(w, projectId);
+  const visible = await visibleListIds(w, caller, projectId);
+  const next = placeVisible(rows.map((r) => Number(r.id)), visible, order(visible));
+  if (!await renumber(w, 'todo_lists', next, new Map(rows.map((r) => [Number(r.id), Number(r.position)])), projectId)) w.touch(projectId);
+}
+
+/**
+ * Reorder the lists of a project (§8.8) in the caller's terms: the listed lists take the caller's
+ * positions 1..k, the caller's other lists follow; answers all visible lists in the new order.
+ */
 export async function reorder(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row[]> {
   await projects.get(ctx, projectId);
   const ids = readIds(root, 'todo-lists');
   if (ids.length) {
-    await ctx.store.write(async (w) => {
-      const visible = new Set((await listsOfProject(w, ctx.caller, projectId)).map((r) => Number(r.id)));
-      if (ids.some((x) => !visible.has(x))) throw invalid(['Todo list is not a list of this project']);
-      const rows = await positionsOfProject(w, projectId);
+    await ctx.store.write((w) => reposition(w, ctx.caller, projectId, (visible) => {
+      const shown = new Set(visible);
+      if (ids.some((x) => !shown.has(x))) throw invalid(['Todo list is not a list of this project']);
       const listed = new Set(ids);
-      const order = [...ids, ...rows.map((r) => Number(r.id)).filter((x) => !listed.has(x))];
-      if (!await renumber(w, 'todo_lists', order, new Map(rows.map((r) => [Number(r.id), Number(r.position)])), projectId)) w.touch(projectId);
-    });
+      return [...ids, ...visible.filter((x) => !listed.has(x))];
+    }));
   }
   return list(ctx, projectId, 'all');
 }
 
-/** Move a list to position `to` (clamped) within its project (§8.8). */
+/** Move a list to position `to` of the lists the caller sees (clamped to 1..their number) (§8.8). */
 export async function move(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
   const l = await getVisible(ctx, id);
   const to = readTo(root);
   const pid = Number(l.project_id);
-  await ctx.store.write(async (w) => {
-    const rows = await positionsOfProject(w, pid);
-    const order = moveTo(rows.map((r) => Number(r.id)), id, to);
-    if (!await renumber(w, 'todo_lists', order, new Map(rows.map((r) => [Number(r.id), Number(r.position)])), pid)) w.touch(pid);
-  });
+  await ctx.store.write((w) => reposition(w, ctx.caller, pid, (visible) => moveTo(visible, id, to)));
   return finish(await getVisible(ctx, id));
 }
 

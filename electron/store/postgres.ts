@@ -13,6 +13,7 @@
 
 import pg from 'pg';
 import { MIGRATIONS, registrySync } from './schema.ts';
+import { DerivedCache } from './derived.ts';
 import { StoreUnavailable, StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
@@ -93,6 +94,7 @@ export class PgStore implements Store {
   readonly url: string;
   private readonly clock: Clock;
   private readonly sql = new SqlCache();
+  private readonly derived = new DerivedCache();
   private closed = false;
 
   private constructor(url: string, opts: PgOptions) {
@@ -247,6 +249,10 @@ export class PgStore implements Store {
 
   async isEmpty(): Promise<boolean> {
     return (await this.get('SELECT id FROM companies LIMIT 1')) === undefined;
+  }
+
+  async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return this.derived.memo(await this.changeToken(), key, compute, () => this.changeToken());
   }
 
   async reachable(): Promise<boolean> {

@@ -4,10 +4,11 @@
 // synchronously, so no other request's work runs inside an open transaction.
 
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
+import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
 import { StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
+import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
 type SqlValue = string | number | bigint | null;
@@ -25,12 +26,21 @@ export class SqliteStore implements Store {
   private version = 0;
   private versionAt = -Infinity;
   private readonly clock: Clock;
+  private readonly derived = new DerivedCache();
 
   constructor(path: string, opts: { clock?: Clock } = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const onDisk = path !== ':memory:';
+    // The directory 0700 and the database 0600 before SQLite opens it: SQLite creates the WAL, SHM and
+    // journal files with the database file's mode; they are chmod-ed as well, for files an older
+    // version left behind (D30).
+    if (onDisk) {
+      securePrivateDir(dirname(path));
+      securePrivateFile(path);
+    }
     this.db = new DatabaseSync(path);
     this.clock = opts.clock ?? (() => new Date());
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
+    if (onDisk) for (const sidecar of ['-wal', '-shm', '-journal']) repairPrivateFile(`${path}${sidecar}`);
     this.migrate();
   }
 
@@ -148,6 +158,10 @@ export class SqliteStore implements Store {
       this.versionAt = now;
     }
     return Promise.resolve(`${this.commits}:${this.version}`);
+  }
+
+  async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return this.derived.memo(await this.changeToken(), key, compute, () => this.changeToken());
   }
 
   async isEmpty(): Promise<boolean> {

@@ -4,6 +4,18 @@
 // `$n` for PostgreSQL), COALESCE, lower(), RETURNING, integers for booleans.
 
 export type Row = Record<string, unknown>;
+
+/**
+ * Who asks: the store's queries filter by it (visibility, contract §5). It lives here, below both
+ * the service and the store, because both need it (D40); the service re-exports it.
+ */
+export interface Caller {
+  readonly id: number;
+  readonly companyId: number;
+  readonly firm: boolean;
+  readonly admin: boolean;
+  readonly name: string;
+}
 export type Param = string | number | bigint | boolean | null | undefined;
 
 export interface Queryable {
@@ -36,6 +48,12 @@ export interface Store extends Queryable {
    * (rendered responses, counts) are valid only while it stays the same.
    */
   changeToken(): Promise<string>;
+  /**
+   * A value derived from stored data (a count, a name map), computed by `compute` once per change token
+   * and kept by this store instance (`store/derived.ts`, D42). Never call it inside `write`: the
+   * transaction's own changes are not committed yet.
+   */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** True when the store holds no account yet (a seed may be imported). */
   isEmpty(): Promise<boolean>;
   /** Can the store answer right now? (GET /health; false while a database server restarts.) */

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useSession, VIEWS } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
+import { typing } from '../lib/keys.ts';
 import { Header } from './Header.tsx';
 import { SignIn } from './SignIn.tsx';
 import { Toasts } from './Toasts.tsx';
@@ -10,16 +11,6 @@ import { TodoBoard } from './TodoBoard.tsx';
 import { MessageBoard } from './MessageBoard.tsx';
 import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
-
-/** Is the keyboard focus in a place where letters are text? */
-export const typing = (t: EventTarget | null): boolean => {
-  const el = t as HTMLElement | null;
-  if (!el || !el.tagName) return false;
-  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
-};
-
-/** Ask the current board to start a new thing (list, message, row): shortcut `n`. */
-export const NEW_EVENT = 'bivouac:new';
 
 export function App() {
   const status = useSession((s) => s.status);
@@ -38,7 +29,7 @@ export function App() {
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
       else if (e.key === '/') { ui.setOverlay('search'); e.preventDefault(); }
       else if (['1', '2', '3', '4'].includes(e.key)) { useSession.getState().go(VIEWS[Number(e.key) - 1]); e.preventDefault(); }
-      else if (e.key === 'n') { window.dispatchEvent(new Event(NEW_EVENT)); e.preventDefault(); }
+      else if (e.key === 'n') { ui.requestNew(); e.preventDefault(); }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -3,7 +3,7 @@ import type { Post, PostInput } from '../../shared/client.ts';
 import { when } from '../lib/dates.ts';
 import { useMessages } from '../stores/messages.ts';
 import { useSession } from '../stores/session.ts';
-import { NEW_EVENT } from './App.tsx';
+import { useNewRequest } from '../stores/ui.ts';
 import { Icon } from './Icon.tsx';
 
 /** Plain-text body as paragraphs (two or more newlines split; single newlines are line breaks). */
@@ -21,7 +21,6 @@ function toMessages(postId: number | null = null): void {
 export function MessageBoard({ projectId }: { projectId: number }) {
   const m = useMessages();
   const postId = useSession((s) => s.postId);
-  const go = useSession((s) => s.go);
   const [composing, setComposing] = useState(false);
 
   const categoryId = useSession((s) => s.categoryId);
@@ -35,11 +34,7 @@ export function MessageBoard({ projectId }: { projectId: number }) {
     if (m.projectId === projectId && m.loaded && m.categoryId !== categoryId) void m.setCategory(categoryId);
   }, [categoryId, projectId]);
   useEffect(() => { void useMessages.getState().open(postId); setComposing(false); }, [postId]);
-  useEffect(() => {
-    const onNew = () => { toMessages(); setComposing(true); };
-    window.addEventListener(NEW_EVENT, onNew);
-    return () => window.removeEventListener(NEW_EVENT, onNew);
-  }, [go]);
+  useNewRequest(() => { toMessages(); setComposing(true); });
 
   return (
     <section className="board messages" aria-labelledby="messages-title">

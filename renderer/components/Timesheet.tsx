@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { TodoList } from '../../shared/client.ts';
 import { api } from '../api.ts';
-import { dayName, hoursText, parseHours, shortDate, today, weekDays } from '../lib/dates.ts';
-import { buildGrid, type Cell, type GridRow, type RowKey } from '../lib/week.ts';
+import { dayOverflow, parseCellHours } from '../../shared/hours.ts';
+import { dayName, hoursText, shortDate, today, weekDays } from '../lib/dates.ts';
+import { buildGrid, rowKey, type Cell, type GridRow, type RowKey } from '../lib/week.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
 import { useTodos } from '../stores/todos.ts';
-import { fail, useUi } from '../stores/ui.ts';
-import { NEW_EVENT } from './App.tsx';
+import { fail, useNewRequest } from '../stores/ui.ts';
 
 export function Timesheet({ projectId }: { projectId: number }) {
   const tm = useTime();
@@ -15,6 +15,8 @@ export function Timesheet({ projectId }: { projectId: number }) {
   const todoLists = useTodos((s) => s.lists);
   const todoProject = useTodos((s) => s.projectId);
   const [adding, setAdding] = useState(false);
+  /** The row the user just added (or picked again): focus goes to its first day, never to another row. */
+  const [focusRow, setFocusRow] = useState<string | null>(null);
 
   useEffect(() => {
     if (!tm.personId && me) useTime.getState().setPerson(me.id);
@@ -27,11 +29,7 @@ export function Timesheet({ projectId }: { projectId: number }) {
       useTime.getState().learnItems(names);
     }
   }, [todoLists, todoProject, projectId]);
-  useEffect(() => {
-    const onNew = () => setAdding(true);
-    window.addEventListener(NEW_EVENT, onNew);
-    return () => window.removeEventListener(NEW_EVENT, onNew);
-  }, []);
+  useNewRequest(() => setAdding(true));
 
   const days = useMemo(() => weekDays(tm.weekStart), [tm.weekStart]);
   const projectName = (id: number) => projects.find((p) => p.id === id)?.name ?? `Project ${id}`;
@@ -46,6 +44,14 @@ export function Timesheet({ projectId }: { projectId: number }) {
     return (tm.itemNames[a.itemId] ?? '').localeCompare(tm.itemNames[b.itemId] ?? '');
   }), [tm.entries, days, tm.groupBy, tm.extraRows, tm.itemNames, projectId, projects]);
   const t = today();
+  useEffect(() => {
+    if (!focusRow) return;
+    const el = document.querySelector<HTMLInputElement>(`.week-grid tr[data-row="${CSS.escape(focusRow)}"] input`);
+    if (!el) return;
+    setFocusRow(null);
+    el.focus();
+    el.select();
+  }, [focusRow, grid]);
 
   const rowLabel = (r: GridRow) => tm.groupBy === 'project' || r.itemId === null
     ? { main: r.itemId === null && tm.groupBy === 'item' ? 'General (no todo item)' : projectName(r.projectId), sub: tm.groupBy === 'item' ? projectName(r.projectId) : '' }
@@ -74,7 +80,10 @@ export function Timesheet({ projectId }: { projectId: number }) {
         <div className="spacer" />
         {!adding && <button type="button" className="primary" onClick={() => setAdding(true)} title="Add a row (n)">Add row</button>}
       </div>
-      {adding && <AddRow projectId={projectId} byItem={tm.groupBy === 'item'} onDone={() => setAdding(false)} />}
+      {adding && <AddRow projectId={projectId} byItem={tm.groupBy === 'item'} onDone={(added) => {
+        setAdding(false);
+        if (added) setFocusRow(rowKey(tm.groupBy, added.projectId, added.itemId));
+      }} />}
       {tm.loading && !tm.loaded ? <p className="muted" role="status">Loading the week…</p> : (
         <div className="grid-wrap">
           <table className="week-grid" aria-label={`Hours of ${person ? fullName(person) : 'this person'}, week of ${days[0]}`}>
@@ -94,9 +103,10 @@ export function Timesheet({ projectId }: { projectId: number }) {
               {grid.rows.map((r, ri) => {
                 const label = rowLabel(r);
                 return (
-                  <tr key={r.key}>
+                  <tr key={r.key} data-row={r.key}>
                     <th scope="row" className="rowhead"><span className="row-main">{label.main}</span>{label.sub && <span className="row-sub">{label.sub}</span>}</th>
-                    {r.cells.map((c, ci) => <HoursCell key={c.date} row={r} cell={c} ri={ri} ci={ci} label={`${label.main}, ${dayName(c.date)} ${c.date}`} today={c.date === t} />)}
+                    {r.cells.map((c, ci) => <HoursCell key={c.date} row={r} cell={c} ri={ri} ci={ci} label={`${label.main}, ${dayName(c.date)} ${c.date}`} today={c.date === t}
+                      dayOthers={(Math.round(grid.dayTotals[ci] * 100) - Math.round(c.hours * 100)) / 100} />)}
                     <td className="total num">{r.total ? hoursText(r.total) : ''}</td>
                   </tr>
                 );
@@ -117,21 +127,29 @@ export function Timesheet({ projectId }: { projectId: number }) {
   );
 }
 
-function HoursCell({ row, cell, ri, ci, label, today: isToday }: { row: GridRow; cell: Cell; ri: number; ci: number; label: string; today: boolean }) {
+function HoursCell({ row, cell, ri, ci, label, today: isToday, dayOthers }: { row: GridRow; cell: Cell; ri: number; ci: number; label: string; today: boolean; dayOthers: number }) {
   const setCell = useTime((s) => s.setCell);
   const shown = cell.hours ? hoursText(cell.hours) : '';
   const [text, setText] = useState(shown);
-  const [bad, setBad] = useState(false);
+  /** Why the typed text cannot be saved: shown on the cell itself (not in a toast), until it is fixed or undone. */
+  const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => { if (document.activeElement !== ref.current) setText(shown); }, [shown]);
+  /** The text being saved: Enter saves and moves on, and the blur that follows must not save it twice. */
+  const saving = useRef<string | null>(null);
+  useEffect(() => { if (document.activeElement !== ref.current && !error) setText(shown); }, [shown, error]);
 
   const commit = async () => {
-    const h = parseHours(text);
-    if (h === null) { setBad(true); useUi.getState().notify('error', 'Not a number of hours', [`“${text}” — use 1.5, 0.25 or 1:30.`]); return; }
-    setBad(false);
+    if (saving.current === text) return;
+    const p = parseCellHours(text);
+    const problem = !p.ok ? p.message : dayOverflow(p.value, dayOthers);
+    if (problem !== null || !p.ok) { setError(problem); return; }
+    setError(null);
+    const h = p.value;
     if (Math.round(h * 100) === Math.round(cell.hours * 100)) { setText(shown); return; }
     const key: RowKey = { projectId: row.projectId, itemId: row.itemId };
+    saving.current = text;
     const ok = await setCell(key, cell, h);
+    saving.current = null;
     if (!ok) setText(shown);
   };
   const move = (dr: number, dc: number) => {
@@ -141,23 +159,33 @@ function HoursCell({ row, cell, ri, ci, label, today: isToday }: { row: GridRow;
   };
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
     const el = e.currentTarget;
-    if (e.key === 'Enter') { e.preventDefault(); void commit(); move(1, 0); }
-    else if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setText(shown); setBad(false); }
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      // An invalid value keeps the focus on its cell, with the error shown there.
+      const p = parseCellHours(text);
+      if (!p.ok || dayOverflow(p.value, dayOthers)) { void commit(); return; }
+      void commit();
+      move(1, 0);
+    }
+    else if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); setText(shown); setError(null); }
     else if (e.key === 'ArrowDown') { e.preventDefault(); move(1, 0); }
     else if (e.key === 'ArrowUp') { e.preventDefault(); move(-1, 0); }
     else if (e.key === 'ArrowLeft' && el.selectionStart === 0 && el.selectionEnd === 0) { e.preventDefault(); move(0, -1); }
     else if (e.key === 'ArrowRight' && el.selectionStart === el.value.length) { e.preventDefault(); move(0, 1); }
   };
+  const errId = `cell-err-${ri}-${ci}`;
   return (
-    <td className={`cell${isToday ? ' today' : ''}${cell.entries.length > 1 ? ' multi' : ''}`}>
-      <input ref={ref} data-cell={`${ri}:${ci}`} inputMode="decimal" aria-label={`Hours for ${label}`} aria-invalid={bad || undefined}
-        value={text} onChange={(e) => setText(e.target.value)} onBlur={() => void commit()} onKeyDown={onKey} onFocus={(e) => e.currentTarget.select()}
+    <td className={`cell${isToday ? ' today' : ''}${cell.entries.length > 1 ? ' multi' : ''}${error ? ' has-error' : ''}`}>
+      <input ref={ref} data-cell={`${ri}:${ci}`} inputMode="decimal" aria-label={`Hours for ${label}`} aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errId : undefined}
+        value={text} onChange={(e) => { setText(e.target.value); if (error) setError(null); }} onBlur={() => void commit()} onKeyDown={onKey} onFocus={(e) => e.currentTarget.select()}
         title={cell.entries.length > 1 ? `${cell.entries.length} entries: ${cell.entries.map((e) => `${hoursText(e.hours)} h ${e.description}`).join('; ')}` : cell.entries[0]?.description || undefined} />
+      {error && <span className="cell-error" id={errId} role="alert">{error}</span>}
     </td>
   );
 }
 
-function AddRow({ projectId, byItem, onDone }: { projectId: number; byItem: boolean; onDone: () => void }) {
+function AddRow({ projectId, byItem, onDone }: { projectId: number; byItem: boolean; onDone: (added?: RowKey) => void }) {
   const projects = useSession((s) => s.projects);
   const { addRow, learnItems } = useTime();
   const [pid, setPid] = useState(projectId);
@@ -178,9 +206,9 @@ function AddRow({ projectId, byItem, onDone }: { projectId: number; byItem: bool
   }, [pid, byItem, learnItems]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    addRow({ projectId: pid, itemId: byItem && itemId ? Number(itemId) : null });
-    onDone();
-    setTimeout(() => document.querySelector<HTMLInputElement>('.week-grid tbody tr:last-child input')?.focus(), 50);
+    const row: RowKey = { projectId: pid, itemId: byItem && itemId ? Number(itemId) : null };
+    addRow(row);
+    onDone(row);
   };
   return (
     <form className="card-form add-row" onSubmit={submit} aria-label="Add a timesheet row" onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onDone(); } }}>
@@ -199,7 +227,7 @@ function AddRow({ projectId, byItem, onDone }: { projectId: number; byItem: bool
           </select>
         </label>
       )}
-      <div className="actions"><button type="submit" className="primary">Add row</button><button type="button" onClick={onDone}>Cancel</button></div>
+      <div className="actions"><button type="submit" className="primary">Add row</button><button type="button" onClick={() => onDone()}>Cancel</button></div>
     </form>
   );
 }

@@ -1,10 +1,22 @@
+import { useEffect, useRef } from 'react';
 import { useUi } from '../stores/ui.ts';
 
 export function Toasts() {
   const toasts = useUi((s) => s.toasts);
   const dismiss = useUi((s) => s.dismiss);
+  const ref = useRef<HTMLDivElement>(null);
+  // Toasts never hide content for good: the page gets room below it as tall as the stack (--toast-space),
+  // so the end of a report or a grid can always be scrolled above them.
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
+    const ro = new ResizeObserver(() => root.style.setProperty('--toast-space', `${el.offsetHeight ? el.offsetHeight + 24 : 0}px`));
+    ro.observe(el);
+    return () => { ro.disconnect(); root.style.removeProperty('--toast-space'); };
+  }, []);
   return (
-    <div className="toasts" aria-live="assertive">
+    <div className="toasts" aria-live="assertive" ref={ref}>
       {toasts.map((t) => (
         <div key={t.id} className={`toast ${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
           <div>

@@ -3,7 +3,8 @@ import type { TodoItem } from '../../shared/client.ts';
 import { dropIndex } from '../lib/reorder.ts';
 import { useSession } from '../stores/session.ts';
 import { itemVisible, useTodos, type BoardList } from '../stores/todos.ts';
-import { NEW_EVENT, typing } from './App.tsx';
+import { typing } from '../lib/keys.ts';
+import { useNewRequest } from '../stores/ui.ts';
 import { ItemPanel } from './ItemPanel.tsx';
 import { PartySelect } from './PartySelect.tsx';
 import { Icon } from './Icon.tsx';
@@ -17,11 +18,7 @@ export function TodoBoard({ projectId }: { projectId: number }) {
   const [adding, setAdding] = useState(false);
 
   useEffect(() => { void useTodos.getState().load(projectId); }, [projectId]);
-  useEffect(() => {
-    const onNew = () => setAdding(true);
-    window.addEventListener(NEW_EVENT, onNew);
-    return () => window.removeEventListener(NEW_EVENT, onNew);
-  }, []);
+  useNewRequest(() => setAdding(true));
 
   const total = t.lists.reduce((a, l) => a + l.items.length, 0);
   const done = t.lists.reduce((a, l) => a + l.items.filter((i) => i.completed).length, 0);

@@ -51,13 +51,3 @@ export function when(dt: string | null | undefined): string {
 
 /** Hours as text: at most two decimals, no trailing zeros (`1.5`, `0.25`, `2`). */
 export const hoursText = (h: number): string => String(Math.round(h * 100) / 100);
-
-/** Parse an hours cell: `1.5`, `,5`, `1:30`, `:15`; '' is 0; null when invalid. */
-export function parseHours(s: string): number | null {
-  const t = s.trim().replace(',', '.');
-  if (t === '') return 0;
-  const hm = /^(\d*):(\d{1,2})$/.exec(t);
-  if (hm) return Math.round(((hm[1] ? Number(hm[1]) : 0) + Number(hm[2]) / 60) * 100) / 100;
-  if (!/^\d*\.?\d+$|^\d+\.$/.test(t)) return null;
-  return Math.round(Number(t) * 100) / 100;
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TimeEntry } from '../../shared/client.ts';
-import { addDays, parseHours, weekDays, weekStart } from './dates.ts';
+import { addDays, weekDays, weekStart } from './dates.ts';
 import { buildGrid, planCell, rowKey, sumHours } from './week.ts';
 
 let n = 0;
@@ -16,17 +16,6 @@ describe('dates', () => {
     expect(weekStart('2025-01-01')).toBe('2024-12-30');
     expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
     expect(days).toEqual(['2024-03-04', '2024-03-05', '2024-03-06', '2024-03-07', '2024-03-08', '2024-03-09', '2024-03-10']);
-  });
-  it('parses hours like the API', () => {
-    expect(parseHours('1.5')).toBe(1.5);
-    expect(parseHours('1,25')).toBe(1.25);
-    expect(parseHours('.25')).toBe(0.25);
-    expect(parseHours('1:30')).toBe(1.5);
-    expect(parseHours(':15')).toBe(0.25);
-    expect(parseHours('')).toBe(0);
-    expect(parseHours('-1')).toBeNull();
-    expect(parseHours('abc')).toBeNull();
-    expect(parseHours('1.234')).toBe(1.23);
   });
 });
 

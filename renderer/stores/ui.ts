@@ -1,5 +1,6 @@
 // UI-wide state: toasts (errors and notices), the progress counter, overlays, connection status.
 
+import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import { ApiError, errorMessages } from '../api.ts';
 
@@ -16,11 +17,16 @@ interface UiState {
   fail(title: string, e: unknown): void;
   dismiss(id: number): void;
   setOverlay(o: Overlay): void;
+  /** Bumped by the `n` shortcut: the board on screen starts a new thing (list, message, row). */
+  newSeq: number;
+  requestNew(): void;
   /** Run something slow with the progress bar; marks the connection online/offline. */
   track<T>(p: Promise<T>): Promise<T>;
 }
 
 let nextId = 1;
+export const TOAST_INFO_MS = 4000;
+export const TOAST_ERROR_MS = 10_000;
 /** Fired when the server stops accepting the credentials (password or token changed). */
 export const UNAUTHORIZED = 'bivouac:unauthorized';
 
@@ -31,8 +37,11 @@ export const useUi = create<UiState>((set, get) => ({
   connection: 'online',
   notify(kind, title, lines = []) {
     const id = nextId++;
-    set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, title, lines }] }));
-    if (kind === 'info') setTimeout(() => get().dismiss(id), 4000);
+    // The same message twice is one toast (shown again with a fresh timer), not two.
+    const same = (t: Toast) => t.kind === kind && t.title === title && t.lines.join('\n') === lines.join('\n');
+    set((s) => ({ toasts: [...s.toasts.filter((t) => !same(t)).slice(-3), { id, kind, title, lines }] }));
+    // Toasts close by themselves: notices soon, errors after time to read them (or with ×).
+    setTimeout(() => get().dismiss(id), kind === 'info' ? TOAST_INFO_MS : TOAST_ERROR_MS);
   },
   fail(title, e) {
     if (e instanceof ApiError && e.status === 0) set({ connection: 'offline' });
@@ -40,6 +49,8 @@ export const useUi = create<UiState>((set, get) => ({
   },
   dismiss(id) { set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })); },
   setOverlay(overlay) { set({ overlay }); },
+  newSeq: 0,
+  requestNew() { set((s) => ({ newSeq: s.newSeq + 1 })); },
   async track(p) {
     set((s) => ({ busy: s.busy + 1 }));
     try {
@@ -60,3 +71,13 @@ export const useUi = create<UiState>((set, get) => ({
 /** Shorthand for stores: track a request. */
 export const track = <T>(p: Promise<T>): Promise<T> => useUi.getState().track(p);
 export const fail = (title: string, e: unknown): void => useUi.getState().fail(title, e);
+
+/** Run `onNew` when the user asks the board on screen for a new thing (shortcut `n`); not on mount. */
+export function useNewRequest(onNew: () => void): void {
+  const seen = useRef(useUi.getState().newSeq);
+  const cb = useRef(onNew);
+  cb.current = onNew;
+  useEffect(() => useUi.subscribe((s) => {
+    if (s.newSeq !== seen.current) { seen.current = s.newSeq; cb.current(); }
+  }), []);
+}

@@ -1,8 +1,7 @@
 // SQL fragments for visibility (contract §5), shared by every query module.
 // Each takes the table alias and adds its parameters to `p`.
 
-import type { Param } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param } from '../types.ts';
 
 /** The project with id column `col` is visible: the caller is an administrator or a member. */
 export function projectVisible(col: string, c: Caller, p: Param[]): string {

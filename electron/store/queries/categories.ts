@@ -1,8 +1,7 @@
 // Category queries (contract §8.4). elements-count counts the posts of a post category that the
 // caller sees (§5.2); attachment categories always count 0.
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 
 const select = (c: Caller): string => `SELECT c.id, c.name, c.project_id, c.type,

@@ -2,8 +2,7 @@
 // when neither the comment nor its parent is private (a todo item's privacy is its list's).
 // The count/newest fragments are shared with the parents' queries (posts, milestones, todo items).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import type { CommentableType } from './fragments.ts';
 

@@ -1,7 +1,6 @@
 // Company queries (contract §8.3, §5.3).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 
 const SELECT = 'SELECT c.*, c.firm AS can_see_private FROM companies c';
 
@@ -30,4 +29,20 @@ export function getCompany(db: Queryable, c: Caller, id: number): Promise<Row | 
 /** Does the store hold an account (any company) yet? */
 export async function hasAccount(db: Queryable): Promise<boolean> {
   return (await db.get('SELECT id FROM companies LIMIT 1')) !== undefined;
+}
+
+/** Whether a company with this id exists (any caller may name any company as a project's). */
+export async function companyExists(db: Queryable, id: number): Promise<boolean> {
+  return (await db.get('SELECT id FROM companies WHERE id = ?', [id])) !== undefined;
+}
+
+/** The account's own company (the firm); undefined before an account was imported. */
+export async function firmCompanyId(db: Queryable): Promise<number | undefined> {
+  const r = await db.get<{ id: number }>('SELECT id FROM companies WHERE firm = 1');
+  return r ? Number(r.id) : undefined;
+}
+
+/** The client companies, by id. */
+export async function clientCompanyIds(db: Queryable): Promise<number[]> {
+  return (await db.all<{ id: number }>('SELECT id FROM companies WHERE firm = 0 ORDER BY id')).map((x) => Number(x.id));
 }

@@ -1,7 +1,7 @@
 // SQL fragments several resources share: people's names, responsible-party names and the
 // visible-comment columns of a parent (posts, milestones, todo items).
 
-import type { Caller } from '../../service/context.ts';
+import type { Caller } from '../types.ts';
 import { notPrivate } from './access.ts';
 
 export type CommentableType = 'Post' | 'Milestone' | 'TodoItem';

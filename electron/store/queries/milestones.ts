@@ -1,7 +1,6 @@
 // Milestone queries (contract §8.7).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { commentColumns, partyName, personName } from './fragments.ts';
 
@@ -58,4 +57,9 @@ export function milestoneReferrers(db: Queryable, id: number): Promise<{ tbl: st
 export function commentIdsOf(db: Queryable, type: 'Milestone' | 'TodoItem', ids: readonly number[]): Promise<{ id: number }[]> {
   if (!ids.length) return Promise.resolve([]);
   return db.all(`SELECT id FROM comments WHERE commentable_type = ? AND commentable_id IN (${ids.map(() => '?').join(', ')})`, [type, ...ids]);
+}
+
+/** A milestone's deadline and completion as stored, whatever the caller (inside a write, after the visibility check). */
+export function milestoneState(db: Queryable, id: number): Promise<{ deadline: string; completed: number } | undefined> {
+  return db.get('SELECT deadline, completed FROM milestones WHERE id = ?', [id]);
 }

@@ -1,7 +1,6 @@
 // People queries (contract §8.2, §5.3).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 
 const SELECT = `SELECT pe.*, CASE WHEN c.firm = 1 THEN 0 ELSE pe.company_id END AS client_id
   FROM people pe JOIN companies c ON c.id = pe.company_id`;
@@ -27,4 +26,37 @@ export function listPeople(db: Queryable, c: Caller, filter: { companyId?: numbe
 export function getPerson(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
   return db.get(`${SELECT} WHERE pe.id = ? AND ${visible(c, p)}`, p);
+}
+
+/** What authentication needs of a person (contract §3), found by id, user name or API token. */
+export interface AuthPerson {
+  [k: string]: unknown;
+  id: number; company_id: number; administrator: number | null; first_name: string; last_name: string;
+  password_hash: string | null; token: string; firm: number;
+}
+const AUTH = `SELECT p.id, p.company_id, p.administrator, p.first_name, p.last_name, p.password_hash, p.token, c.firm
+  FROM people p JOIN companies c ON c.id = p.company_id`;
+export const authPersonById = (db: Queryable, id: number): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.id = ?`, [id]);
+export const authPersonByUserName = (db: Queryable, user: string): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.user_name = ?`, [user]);
+export const authPersonByToken = (db: Queryable, token: string): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.token = ?`, [token]);
+
+/** The token and user name of the account's first firm administrator (else first firm person): the desktop's local user. */
+export function ownerCredentials(db: Queryable): Promise<{ token: string; user_name: string } | undefined> {
+  return db.get('SELECT p.token, p.user_name FROM people p JOIN companies c ON c.id = p.company_id WHERE c.firm = 1 ORDER BY p.administrator DESC, p.id LIMIT 1');
+}
+
+/** Every user name taken. */
+export async function userNames(db: Queryable): Promise<string[]> {
+  return (await db.all<{ user_name: string }>('SELECT user_name FROM people')).map((x) => x.user_name);
+}
+
+/** Ids of a company's people, by id. */
+export async function peopleOfCompany(db: Queryable, companyId: number): Promise<number[]> {
+  return (await db.all<{ id: number }>('SELECT id FROM people WHERE company_id = ? ORDER BY id', [companyId])).map((x) => Number(x.id));
+}
+
+/** Ids of the firm's administrators, by id. */
+export async function firmAdminIds(db: Queryable): Promise<number[]> {
+  return (await db.all<{ id: number }>(
+    'SELECT p.id FROM people p JOIN companies co ON co.id = p.company_id WHERE co.firm = 1 AND p.administrator = 1 ORDER BY p.id')).map((x) => Number(x.id));
 }

@@ -1,7 +1,6 @@
 // Post queries (contract §8.5): full and summary forms, newest first (§6.1), visibility (§5.2).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { commentColumns, commentedAtSql } from './fragments.ts';
 

@@ -1,7 +1,6 @@
 // Project queries (contract §8.1).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { projectVisible } from './access.ts';
 
 const SELECT = `SELECT p.id, p.name, p.status, p.created_on, p.last_changed_on, p.announcement, p.start_page,
@@ -35,4 +34,21 @@ export async function isMember(db: Queryable, projectId: number, personId: numbe
 export function projectCompanyIds(db: Queryable, projectId: number): Promise<{ id: number }[]> {
   return db.all<{ id: number }>(`SELECT company_id AS id FROM projects WHERE id = ?
     UNION SELECT pe.company_id FROM project_members pm JOIN people pe ON pe.id = pm.person_id WHERE pm.project_id = ?`, [projectId, projectId]);
+}
+
+/** Make a person a member of a project (the membership table has no change feed of its own). */
+export async function addMember(db: Queryable, projectId: number, personId: number): Promise<void> {
+  await db.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [projectId, personId]);
+}
+
+/** Every project id, in order. */
+export async function allProjectIds(db: Queryable): Promise<number[]> {
+  return (await db.all<{ id: number }>('SELECT id FROM projects ORDER BY id')).map((x) => Number(x.id));
+}
+
+/** The members of a project with whether each belongs to the firm, by person id. */
+export async function membersWithFirm(db: Queryable, projectId: number): Promise<{ personId: number; firm: boolean }[]> {
+  const rows = await db.all<{ person_id: number; firm: number }>(`SELECT pm.person_id, co.firm FROM project_members pm
+    JOIN people pe ON pe.id = pm.person_id JOIN companies co ON co.id = pe.company_id WHERE pm.project_id = ? ORDER BY pm.person_id`, [projectId]);
+  return rows.map((x) => ({ personId: Number(x.person_id), firm: Number(x.firm) === 1 }));
 }

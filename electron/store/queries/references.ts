@@ -1,8 +1,7 @@
 // Queries behind the registry's `ref` rules: is a referenced record one the caller may point to
 // from a record of this project (contract §2.6 "reference" and "responsible party")?
 
-import type { Param, Queryable } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { projectCompanyIds } from './projects.ts';
 

@@ -7,8 +7,7 @@
 // for an item's entries, time_entries_date (date) for a report bounded by dates only. SQLite keeps
 // the rowid in every index, so `ORDER BY date DESC, id DESC` is read off the index, no sort.
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row, Store } from '../types.ts';
 import { projectVisible } from './access.ts';
 
 const SELECT = `SELECT te.id, te.project_id, te.person_id,
@@ -42,24 +41,14 @@ export function getEntry(db: Queryable, c: Caller, id: number): Promise<Row | un
 /**
  * Visible entries of a project (X-Records). The caller must see the project (checked by the
  * service): what is counted then depends only on firm/client. Counting a big project scans its
- * index (~0.7 ms for 20k entries), so counts are cached per store and invalidated by any write:
- * the key holds the change feed's last sequence number, which every Writer call advances.
+ * index (~0.7 ms for 20k entries), so the count is kept by the store under its change token (D42).
  */
-export async function countProjectEntries(db: Queryable, c: Caller, projectId: number): Promise<number> {
-  const seq = Number((await db.get<{ s: number }>('SELECT MAX(seq) AS s FROM changes'))?.s ?? 0);
-  let cache = counts.get(db);
-  if (!cache) counts.set(db, (cache = new Map()));
-  const key = `${projectId}:${c.firm ? 'firm' : 'client'}`;
-  const hit = cache.get(key);
-  if (hit && hit.seq === seq) return hit.n;
-  const p: Param[] = [projectId];
-  const r = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM time_entries te WHERE te.project_id = ? AND ${clientFilter(c)}`, p);
-  const n = Number(r?.n ?? 0);
-  if (cache.size >= 4096) cache.clear();
-  cache.set(key, { seq, n });
-  return n;
+export function countProjectEntries(store: Store, c: Caller, projectId: number): Promise<number> {
+  return store.memo(`time_entries.count:${projectId}:${c.firm ? 'firm' : 'client'}`, async () => {
+    const r = await store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM time_entries te WHERE te.project_id = ? AND ${clientFilter(c)}`, [projectId]);
+    return Number(r?.n ?? 0);
+  });
 }
-const counts = new WeakMap<Queryable, Map<string, { seq: number; n: number }>>();
 
 export function listProjectEntries(db: Queryable, c: Caller, projectId: number, limit: number, offset: number): Promise<Row[]> {
   const p: Param[] = [projectId];

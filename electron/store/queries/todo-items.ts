@@ -1,8 +1,7 @@
 // Todo item queries (contract §8.9). Items are visible when their project is visible and, for
 // clients, their list is not private (§5.2).
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { commentColumns, partyName, personName } from './fragments.ts';
 
@@ -96,3 +95,7 @@ export function itemCommentsOfList(db: Queryable, listId: number): Promise<{ id:
     AND commentable_id IN (SELECT id FROM todo_items WHERE todo_list_id = ?)`, [listId]);
 }
 
+/** An item's list and completion as stored, whatever the caller (inside a write, after the visibility check). */
+export function itemState(db: Queryable, id: number): Promise<{ todo_list_id: number; completed: number } | undefined> {
+  return db.get('SELECT todo_list_id, completed FROM todo_items WHERE id = ?', [id]);
+}

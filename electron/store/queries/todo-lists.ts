@@ -1,11 +1,20 @@
 // Todo list queries (contract §8.8). Counts come from indexed subqueries on todo_items
 // (todo_items_list); `complete`/`completed` are derived from them by the service.
 
-import type { Param, Queryable, Row } from '../types.ts';
-import type { Caller } from '../../service/context.ts';
+import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 
-const SELECT = `SELECT l.id, l.name, l.description, l.milestone_id, l.private, l.tracked, l.position, l.project_id,
+/**
+ * The position a caller sees (§6.2 with §5.2): 1..k over the lists the caller can see. Firm people see
+ * every list, so theirs is the stored position; a client's is the rank among the project's non-private
+ * lists, so that private lists leave no gap (D31).
+ */
+function position(c: Caller): string {
+  return c.firm ? 'l.position' : `(SELECT COUNT(*) FROM todo_lists v WHERE v.project_id = l.project_id AND ${notPrivate('v.private', c)}
+    AND (v.position < l.position OR (v.position = l.position AND v.id <= l.id)))`;
+}
+
+const select = (c: Caller) => `SELECT l.id, l.name, l.description, l.milestone_id, l.private, l.tracked, ${position(c)} AS position, l.project_id,
   (SELECT COUNT(*) FROM todo_items ci WHERE ci.todo_list_id = l.id AND ci.completed = 1) AS completed_count,
   (SELECT COUNT(*) FROM todo_items ui WHERE ui.todo_list_id = l.id AND ui.completed = 0) AS uncompleted_count
   FROM todo_lists l`;
@@ -17,12 +26,12 @@ function visible(c: Caller, p: Param[]): string {
 /** The visible lists of a project, by position. */
 export function listsOfProject(db: Queryable, c: Caller, projectId: number): Promise<Row[]> {
   const p: Param[] = [projectId];
-  return db.all(`${SELECT} WHERE l.project_id = ? AND ${visible(c, p)} ORDER BY l.position, l.id`, p);
+  return db.all(`${select(c)} WHERE l.project_id = ? AND ${visible(c, p)} ORDER BY l.position, l.id`, p);
 }
 
 export function getList(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  return db.get(`${SELECT} WHERE l.id = ? AND ${visible(c, p)}`, p);
+  return db.get(`${select(c)} WHERE l.id = ? AND ${visible(c, p)}`, p);
 }
 
 /** Visible lists with these ids, by project id then position (the responsible-party view). */
@@ -31,9 +40,15 @@ export async function listsByIds(db: Queryable, c: Caller, ids: readonly number[
   for (let k = 0; k < ids.length; k += 500) {
     const chunk = ids.slice(k, k + 500);
     const p: Param[] = [...chunk];
-    out.push(...await db.all(`${SELECT} WHERE l.id IN (${chunk.map(() => '?').join(', ')}) AND ${visible(c, p)}`, p));
+    out.push(...await db.all(`${select(c)} WHERE l.id IN (${chunk.map(() => '?').join(', ')}) AND ${visible(c, p)}`, p));
   }
   return out.sort((a, b) => Number(a.project_id) - Number(b.project_id) || Number(a.position) - Number(b.position) || Number(a.id) - Number(b.id));
+}
+
+/** Ids of the lists of a project the caller sees, by position (moves and reorders work in these terms). */
+export async function visibleListIds(db: Queryable, c: Caller, projectId: number): Promise<number[]> {
+  const p: Param[] = [projectId];
+  return (await db.all<{ id: number }>(`SELECT l.id FROM todo_lists l WHERE l.project_id = ? AND ${visible(c, p)} ORDER BY l.position, l.id`, p)).map((r) => Number(r.id));
 }
 
 /** Id and position of every list of a project (private ones included), by position. */
