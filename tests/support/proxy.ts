@@ -1,0 +1,40 @@
+// A small round-robin HTTP proxy (node:http) in front of several team-server processes: each
+// request goes to the next backend in turn, so consecutive requests of one client land on
+// different processes. For tests and benchmarks only (a real deployment uses its own balancer).
+
+import { createServer, request, Agent, type Server } from 'node:http';
+
+export interface Proxy { readonly url: string; readonly port: number; close(): Promise<void> }
+
+export function startProxy(backends: readonly string[], port = 0, host = '127.0.0.1'): Promise<Proxy> {
+  const targets = backends.map((b) => new URL(b));
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  let next = 0;
+  const server: Server = createServer((req, res) => {
+    const t = targets[next++ % targets.length];
+    const up = request({
+      host: t.hostname, port: t.port, method: req.method, path: req.url, agent,
+      headers: { ...req.headers, host: req.headers.host ?? `${t.hostname}:${t.port}` },
+    }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.rawHeaders);
+      r.pipe(res);
+    });
+    up.on('error', (e) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`proxy: ${e.message}`);
+    });
+    req.pipe(up);
+  });
+  server.keepAliveTimeout = 5_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const a = server.address();
+      const p = typeof a === 'object' && a ? a.port : port;
+      resolve({
+        url: `http://${host}:${p}`, port: p,
+        close: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); agent.destroy(); }),
+      });
+    });
+  });
+}
