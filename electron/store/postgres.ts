@@ -102,7 +102,9 @@ export class PgStore implements Store {
     this.clock = opts.clock ?? (() => new Date());
     this.pool = new pg.Pool({
       connectionString: url, max: opts.max ?? 10, types: typeOverrides(),
-      connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, application_name: 'bivouac',
+      // Waiting for a free connection under load is not an outage: a server that is down refuses at
+      // once (ECONNREFUSED), so a long wait here only means "busy".
+      connectionTimeoutMillis: 30_000, idleTimeoutMillis: 30_000, application_name: 'bivouac',
     });
     // An idle connection cut by a server restart must not take the process down: the next
     // query opens a new one (or answers StoreUnavailable).
