@@ -10,7 +10,7 @@ import { homedir, platform } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE } from './server.ts';
+import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE, StartError } from './server.ts';
 import { checkSeed, exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
 import { DEMO_ACCOUNT } from './service/demo.ts';
 import { StoreUnavailable, StoreVersionError } from './store/types.ts';
@@ -41,7 +41,13 @@ options:
                     (also BIVOUAC_STORE); several processes may share one database
   --seed FILE       fixture imported when the data directory holds no store yet
   --no-demo         start empty-handed instead of with the demo account
-  --allow-host H    also accept this Host header (repeatable)
+  --allow-host H    also accept this Host header (repeatable; required with a --host beyond loopback)
+  --trust-proxy P   behind a reverse proxy: take client address, scheme and Host from X-Forwarded-*
+                    sent by P (loopback, addresses or CIDRs, comma-separated)
+  --auth-guard on|off  slow down and refuse (429) repeated failed sign-ins (default: on unless loopback)
+  --rate-limit N    requests per minute per person (default 0: no limit); --rate-burst B (default N)
+  --tombstone-days N   keep deletions in the change feed N days (default 90)
+  --idempotency-days N keep Idempotency-Key answers N days (default and minimum 30)
   --response-cache MB  memory for re-usable rendered responses (default 16; 0 turns it off)
   --log-level L     fatal, error, warn, info, debug or silent (default warn)`;
 
@@ -56,6 +62,8 @@ export async function main(argv: string[]): Promise<number> {
         host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, store: { type: 'string' }, seed: { type: 'string' },
         'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
         'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        'trust-proxy': { type: 'string' }, 'auth-guard': { type: 'string' }, 'rate-limit': { type: 'string' },
+        'rate-burst': { type: 'string' }, 'tombstone-days': { type: 'string' }, 'idempotency-days': { type: 'string' },
       },
     });
   } catch (e) {
@@ -120,6 +128,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`bivouac: ${e.message}\n`);
       return 1;
     }
+    if (e instanceof StartError) {
+      process.stderr.write(`bivouac: ${e.message}\n`);
+      return 2;
+    }
     if (e instanceof UsageError || e instanceof SeedError || e instanceof SyntaxError) {
       process.stderr.write(`bivouac: ${e.message}\n`);
       return e instanceof UsageError ? 2 : 1;
@@ -128,11 +140,31 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** A whole number flag in [min, max], or the default when absent. */
+function count(o: Record<string, unknown>, name: string, dflt: number, min: number, max: number): number {
+  const v = o[name] as string | undefined;
+  if (v === undefined) return dflt;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} takes a whole number ${min}..${max}, got ${v}`);
+  return Number(v);
+}
+
+function onOff(v: string | undefined, name: string): boolean | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'on' || v === 'off') return v === 'on';
+  throw new UsageError(`--${name} takes on or off, got ${v}`);
+}
+
 function cacheMb(v: string | undefined): number {
   if (v === undefined) return 16;
   const n = Number(v);
   if (!/^\d+(\.\d+)?$/.test(v) || n > 4096) throw new UsageError(`--response-cache takes megabytes (0..4096), got ${v}`);
   return n;
+}
+
+function rateOf(o: Record<string, unknown>): { perMinute: number; burst: number } | null {
+  const perMinute = count(o, 'rate-limit', 0, 0, 1_000_000);
+  if (!perMinute) return null;
+  return { perMinute, burst: count(o, 'rate-burst', perMinute, 1, 1_000_000) };
 }
 
 async function runServe(dataDir: string, storeUrl: string | null, o: Record<string, string | boolean | string[] | undefined>): Promise<number> {
@@ -144,6 +176,10 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],
     responseCacheMb: cacheMb(o['response-cache'] as string | undefined),
+    trustProxy: (o['trust-proxy'] as string | undefined) || undefined,
+    authGuard: onOff(o['auth-guard'] as string | undefined, 'auth-guard'),
+    rateLimit: rateOf(o),
+    retention: { tombstoneDays: count(o, 'tombstone-days', 90, 1, 36500), idempotencyDays: count(o, 'idempotency-days', 30, 30, 36500) },
   });
   let stopping = false;
   const stop = async () => {

@@ -1,150 +1,189 @@
-// The Electron shell of Bivouac: starts the local service in-process (the same `serve()` as
-// `bivouac serve`) on a data directory under the user's app data, and shows its UI in one
-// locked-down window. Everything else (store, API, UI) is plain Node/web code that runs and is
-// tested without Electron; this file and preload.ts are the only ones that import `electron`.
+// The Electron main process of Bivouac: the real implementation of the shell's port
+// (electron/shell/port.ts) over the `electron` module, and the start of the shell
+// (electron/shell/shell.ts), whose logic is tested in plain Node against a fake of that port.
+// This file and preload.ts are the only ones that import `electron`.
 //
-//   development:  npm run build:electron && npm run build:ui && npx electron .
-//   packaging:    npm run package:dir  (see build/electron-builder.yml)
+//   development:  npm run desktop   (compile, build the UI, `electron .`; needs the Electron binary)
+//   installers:   npm run dist      (electron-builder; downloads Electron)
+//   here:         npm run package:dir (a placeholder Electron: checks the packaged files)
 
-import { app, BrowserWindow, dialog, ipcMain, session, shell, type WebContents } from 'electron';
-import { join } from 'node:path';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, safeStorage, screen, session, shell, Tray, nativeImage,
+  type MenuItemConstructorOptions, type WebContents } from 'electron';
+import electronUpdater from 'electron-updater';
 import { existsSync } from 'node:fs';
-import { ownerToken, serve, type Running } from './server.ts';
-import { DEFAULT_PORT } from './cli.ts';
-import type { BivouacBridge } from './preload.ts';
+import { join } from 'node:path';
+import type { ContentsPort, ElectronPort, MenuItem, WindowPort } from './shell/port.ts';
+import { Shell } from './shell/shell.ts';
+import { serviceStarter } from './shell/service.ts';
+import { HttpSyncStatusSource } from './shell/sync-source.ts';
 
-const SESSION_CHANNEL = 'bivouac:session'; // the preload asks for the session on this channel
+/** Where the documentation of the local API lives (Help → API documentation). */
+const API_DOCS_URL = 'https://bivouac.example/docs/api';
 
-let running: Running | null = null;
-let origin = '';
-let bridge: BivouacBridge | null = null;
-let mainWindow: BrowserWindow | null = null;
-
-/** Where the store lives: $BIVOUAC_DATA_DIR, else `<userData>/data` (e.g. ~/.config/Bivouac/data). */
-function dataDir(): string {
-  return process.env.BIVOUAC_DATA_DIR || join(app.getPath('userData'), 'data');
-}
-
-/** The port: $BIVOUAC_PORT, else the CLI's default (a stable origin keeps the page's local storage). */
-function wantedPort(): number {
-  const p = Number(process.env.BIVOUAC_PORT ?? DEFAULT_PORT);
-  return Number.isInteger(p) && p >= 0 && p <= 65535 ? p : DEFAULT_PORT;
-}
-
-async function startService(): Promise<Running> {
-  const uiDir = join(app.getAppPath(), 'dist', 'renderer');
-  const opts = { dataDir: dataDir(), host: '127.0.0.1', uiDir: existsSync(uiDir) ? uiDir : null, logLevel: 'warn', demo: true };
-  try {
-    return await serve({ ...opts, port: wantedPort() });
-  } catch (e) {
-    // Another program (or `bivouac serve`) holds the port: take any free one rather than fail.
-    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-    return await serve({ ...opts, port: 0 });
-  }
-}
-
-function isOwnOrigin(url: string): boolean {
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
-}
-
-/** Links to the outside world open in the user's browser; nothing else leaves the app. */
-function openExternally(url: string): void {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return;
-  }
-  if (u.protocol === 'https:' || u.protocol === 'http:' || u.protocol === 'mailto:') void shell.openExternal(u.href);
-}
-
-function lockDown(contents: WebContents): void {
-  contents.setWindowOpenHandler(({ url }) => {
-    openExternally(url);
-    return { action: 'deny' };
-  });
-  const stayInside = (e: { preventDefault(): void; url: string }) => {
-    if (isOwnOrigin(e.url)) return;
-    e.preventDefault();
-    openExternally(e.url);
+function contentsPort(c: WebContents): ContentsPort {
+  return {
+    id: c.id,
+    getURL: () => c.getURL(),
+    send: (channel, payload) => { if (!c.isDestroyed()) c.send(channel, payload); },
+    reload: () => c.reload(),
+    forcefullyCrashRenderer: () => c.forcefullyCrashRenderer(),
+    setWindowOpenHandler: (handler) => c.setWindowOpenHandler(({ url }) => {
+      handler(url);
+      return { action: 'deny' };
+    }),
+    onWillNavigate: (l) => c.on('will-navigate', (e) => l(e, e.url)),
+    onWillRedirect: (l) => c.on('will-redirect', (e) => l(e, e.url)),
+    onWillAttachWebview: (l) => c.on('will-attach-webview', (e) => l(e)),
+    onRenderProcessGone: (l) => c.on('render-process-gone', (_e, d) => l({ reason: d.reason, exitCode: d.exitCode })),
+    onDidFinishLoad: (l) => c.on('did-finish-load', () => l()),
   };
-  contents.on('will-navigate', stayInside);
-  contents.on('will-redirect', stayInside);
-  contents.on('will-attach-webview', (e) => e.preventDefault());
 }
 
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1280, height: 820, minWidth: 720, minHeight: 480, show: false, title: 'Bivouac',
-    webPreferences: {
-      preload: join(import.meta.dirname, 'preload.cjs'),
-      contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false,
-      webSecurity: true, allowRunningInsecureContent: false, webviewTag: false, spellcheck: true,
+function windowPort(w: BrowserWindow): WindowPort {
+  const contents = contentsPort(w.webContents);
+  return {
+    contents,
+    loadURL: (url) => w.loadURL(url),
+    show: () => w.show(), hide: () => w.hide(), focus: () => w.focus(), restore: () => w.restore(),
+    maximize: () => w.maximize(), close: () => w.close(), destroy: () => w.destroy(),
+    isMinimized: () => w.isMinimized(), isMaximized: () => w.isMaximized(), isVisible: () => w.isVisible(),
+    isDestroyed: () => w.isDestroyed(), getNormalBounds: () => w.getNormalBounds(),
+    onReadyToShow: (l) => w.once('ready-to-show', l),
+    onClose: (l) => w.on('close', (e) => l(e)),
+    onClosed: (l) => w.on('closed', l),
+    onBoundsChanged: (l) => { for (const ev of ['resized', 'moved', 'maximize', 'unmaximize'] as const) w.on(ev as 'resized', l); },
+    onUnresponsive: (l) => w.on('unresponsive', l),
+    onResponsive: (l) => w.on('responsive', l),
+  };
+}
+
+function menuTemplate(items: readonly MenuItem[]): MenuItemConstructorOptions[] {
+  return items.map((i) => ({
+    label: i.label, role: i.role, type: i.type, accelerator: i.accelerator, enabled: i.enabled, checked: i.checked,
+    click: i.click ? () => i.click?.() : undefined,
+    submenu: i.submenu ? menuTemplate(i.submenu) : undefined,
+  }));
+}
+
+function updater(): ElectronPort['updater'] {
+  const { autoUpdater } = electronUpdater;
+  // The feed is set at build time (build/electron-builder.yml, `publish`: the generic provider's URL is
+  // written into resources/app-update.yml); BIVOUAC_UPDATE_URL overrides it (a test feed, a mirror).
+  const feed = process.env.BIVOUAC_UPDATE_URL;
+  if (feed) autoUpdater.setFeedURL({ provider: 'generic', url: feed });
+  autoUpdater.autoDownload = true;
+  autoUpdater.autoInstallOnAppQuit = true;
+  return { checkForUpdates: async () => { await autoUpdater.checkForUpdatesAndNotify(); } };
+}
+
+function electronPort(): ElectronPort {
+  return {
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    app: {
+      getPath: (name) => app.getPath(name),
+      getVersion: () => app.getVersion(),
+      getExecPath: () => process.execPath,
+      whenReady: async () => { await app.whenReady(); },
+      requestSingleInstanceLock: () => app.requestSingleInstanceLock(),
+      setAsDefaultProtocolClient: (scheme) => (app.isPackaged
+        ? app.setAsDefaultProtocolClient(scheme)
+        // Development (`electron .`): the registration must start Electron with this app's folder.
+        : app.setAsDefaultProtocolClient(scheme, process.execPath, [app.getAppPath()])),
+      onSecondInstance: (l) => app.on('second-instance', (_e, argv) => l(argv)),
+      onOpenUrl: (l) => app.on('open-url', (e, url) => l(e, url)),
+      onBeforeQuit: (l) => app.on('before-quit', (e) => l(e)),
+      onWindowAllClosed: (l) => app.on('window-all-closed', l),
+      onActivate: (l) => app.on('activate', () => l()),
+      onWebContentsCreated: (l) => app.on('web-contents-created', (_e, c) => l(contentsPort(c))),
+      getLoginItem: () => ({ openAtLogin: app.getLoginItemSettings().openAtLogin }),
+      setLoginItem: (item) => app.setLoginItemSettings({ openAtLogin: item.openAtLogin, args: ['--hidden'] }),
+      quit: () => app.quit(),
+      exit: (code) => app.exit(code),
     },
-  });
-  win.once('ready-to-show', () => win.show());
-  win.on('closed', () => { if (mainWindow === win) mainWindow = null; });
-  void win.loadURL(`${origin}/`);
-  return win;
+    createWindow: (o) => windowPort(new BrowserWindow({
+      ...o.bounds, minWidth: o.minWidth, minHeight: o.minHeight, show: false, title: o.title,
+      ...(o.icon ? { icon: o.icon } : {}),
+      webPreferences: {
+        preload: o.preload,
+        // Electron's security checklist: an isolated, sandboxed page without Node, web security on.
+        contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false,
+        webSecurity: true, allowRunningInsecureContent: false, webviewTag: false, experimentalFeatures: false,
+        navigateOnDragDrop: false, safeDialogs: true, spellcheck: true, devTools: o.devTools,
+      },
+    })),
+    createTray: (icon, tooltip) => {
+      const t = new Tray(nativeImage.createFromPath(icon));
+      t.setToolTip(tooltip);
+      return {
+        setContextMenu: (items) => t.setContextMenu(Menu.buildFromTemplate(menuTemplate(items))),
+        setToolTip: (text) => t.setToolTip(text),
+        onClick: (l) => t.on('click', () => l()),
+        destroy: () => t.destroy(),
+      };
+    },
+    setApplicationMenu: (items) => Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(items))),
+    screen: {
+      getAllDisplays: () => screen.getAllDisplays(),
+      getPrimaryDisplay: () => screen.getPrimaryDisplay(),
+      getDisplayMatching: (r) => screen.getDisplayMatching(r),
+    },
+    dialog: {
+      showErrorBox: (title, text) => dialog.showErrorBox(title, text),
+      showMessageBox: async (o) => (await dialog.showMessageBox({ ...o, buttons: [...o.buttons] })).response,
+      showSaveDialog: async (o) => {
+        const r = await dialog.showSaveDialog(o);
+        return r.canceled || !r.filePath ? null : r.filePath;
+      },
+    },
+    shell: {
+      openExternal: (url) => shell.openExternal(url),
+      openPath: (p) => shell.openPath(p),
+    },
+    clipboard: { writeText: (text) => clipboard.writeText(text) },
+    safeStorage: {
+      // On Linux without a keyring Chromium encrypts with a hard-coded password ('basic_text'): not real protection.
+      isEncryptionAvailable: () => safeStorage.isEncryptionAvailable()
+        && (process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text'),
+      encryptString: (plain) => safeStorage.encryptString(plain),
+      decryptString: (cipher) => safeStorage.decryptString(Buffer.from(cipher)),
+    },
+    ipc: {
+      handle: (channel, handler) => ipcMain.handle(channel, (e, ...args: unknown[]) =>
+        handler({ frameUrl: e.senderFrame?.url ?? null, contentsId: e.sender.id }, args)),
+      onSync: (channel, handler) => ipcMain.on(channel, (e) => {
+        e.returnValue = handler({ frameUrl: e.senderFrame?.url ?? null, contentsId: e.sender.id });
+      }),
+    },
+    session: {
+      setPermissionRequestHandler: (h) => session.defaultSession.setPermissionRequestHandler((wc, permission, grant, details) =>
+        grant(h(permission, details.requestingUrl, wc?.id ?? null))),
+      setPermissionCheckHandler: (h) => session.defaultSession.setPermissionCheckHandler((wc, permission, origin) =>
+        h(permission, origin, wc?.id ?? null)),
+    },
+    updater: app.isPackaged ? updater() : null,
+  };
 }
 
-async function start(): Promise<void> {
-  running = await startService();
-  origin = new URL(running.url).origin;
-  const owner = await ownerToken(running.store);
-  bridge = Object.freeze({ token: owner?.token ?? '', apiBase: origin, version: app.getVersion() });
+const here = import.meta.dirname; // dist/electron
+const appRoot = app.getAppPath();
+const icon = (name: string) => {
+  const packaged = join(process.resourcesPath ?? '', name);
+  return existsSync(packaged) ? packaged : join(appRoot, 'build', name);
+};
+const uiDir = join(appRoot, 'dist', 'renderer');
 
-  // The page gets the session only if it is our page (not a frame of some other origin).
-  ipcMain.on(SESSION_CHANNEL, (e) => {
-    e.returnValue = e.senderFrame && isOwnOrigin(e.senderFrame.url) ? bridge : null;
-  });
-  // No camera, geolocation, notifications…: the app needs none of them.
-  session.defaultSession.setPermissionRequestHandler((_wc, permission, grant) => grant(permission === 'clipboard-sanitized-write'));
-  session.defaultSession.setPermissionCheckHandler((_wc, permission) => permission === 'clipboard-sanitized-write');
-
-  mainWindow = createWindow();
-}
-
-let stopped = false;
-async function stopService(): Promise<void> {
-  const r = running;
-  running = null;
-  if (r) await r.close();
-}
-
-if (!app.requestSingleInstanceLock()) {
-  // One app per user: a second launch focuses the first window (the store is single-writer).
-  app.quit();
-} else {
-  app.on('second-instance', () => {
-    if (!mainWindow) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
-  });
-  app.on('web-contents-created', (_e, contents) => lockDown(contents));
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
-  });
-  app.on('activate', () => {
-    if (running && BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
-  });
-  // Stop the service (close the HTTP server, checkpoint and close the store) before quitting.
-  app.on('before-quit', (e) => {
-    if (stopped) return;
-    e.preventDefault();
-    stopped = true;
-    stopService().catch((err: unknown) => console.error('bivouac: stopping the service failed', err)).finally(() => app.quit());
-  });
-
-  app.whenReady().then(start).catch((err: unknown) => {
-    const msg = err instanceof Error ? err.message : String(err);
-    console.error('bivouac: could not start', err);
-    dialog.showErrorBox('Bivouac could not start', `${msg}\n\nData directory: ${dataDir()}`);
-    stopped = true;
-    void stopService().finally(() => app.exit(1));
-  });
-}
+const port = electronPort();
+const desktop = new Shell({
+  port,
+  startService: serviceStarter({ uiDir: existsSync(uiDir) ? uiDir : null, demo: true }),
+  syncSource: (svc) => new HttpSyncStatusSource(svc.url, svc.token),
+}, {
+  argv: process.argv,
+  env: process.env,
+  preload: join(here, 'preload.cjs'),
+  windowIcon: process.platform === 'linux' ? icon('icon.png') : null,
+  trayIcon: icon('tray.png'),
+  apiDocsUrl: API_DOCS_URL,
+});
+desktop.start();

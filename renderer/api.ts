@@ -11,7 +11,7 @@ export function utf8Base64(s: string): string {
 
 function baseUrl(): string {
   if (typeof window === 'undefined') return '';
-  if (window.bivouac?.baseUrl) return window.bivouac.baseUrl;
+  if (window.bivouac?.apiBase) return window.bivouac.apiBase;
   return window.location.protocol === 'file:' ? 'http://127.0.0.1:4817' : '';
 }
 

@@ -2,8 +2,8 @@
 // npm run package:dir — build an unpacked desktop app and check what went into it.
 //
 //   1. compile the main process and preload (tsconfig.electron.json) to dist/electron + dist/shared;
-//      the preload is transpiled again to CommonJS (dist/electron/preload.cjs): sandboxed preloads
-//      cannot be ES modules;
+//      the preload is bundled with shared/ipc.ts to one CommonJS file (dist/electron/preload.cjs):
+//      sandboxed preloads can be neither ES modules nor load other files;
 //      then start the compiled service once on plain Node (GET /health);
 //   2. build the renderer if it is missing or stale (dist/renderer);
 //   3. electron-builder --linux --dir with a placeholder Electron (no download: this machine has no
@@ -20,6 +20,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -43,12 +44,13 @@ step('compile the main process (tsc -p tsconfig.electron.json)');
 rmSync(join(root, 'dist', 'electron'), { recursive: true, force: true });
 rmSync(join(root, 'dist', 'shared'), { recursive: true, force: true });
 run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.electron.json']);
-const ts = require('typescript');
-const preload = ts.transpileModule(readFileSync(join(root, 'electron', 'preload.ts'), 'utf8'), {
-  compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, esModuleInterop: false },
-  fileName: 'preload.ts',
+// Sandboxed preloads can load no modules: bundle it with the IPC contract (shared/ipc.ts) into one
+// CommonJS file, `electron` left as the only require (rolldown, which Vite brings along).
+const { build: bundle } = await import(pathToFileURL(require.resolve('rolldown')).href);
+await bundle({
+  input: join(root, 'electron', 'preload.ts'), platform: 'node', external: ['electron'], logLevel: 'warn',
+  output: { format: 'cjs', file: join(root, 'dist', 'electron', 'preload.cjs') }, write: true,
 });
-writeFileSync(join(root, 'dist', 'electron', 'preload.cjs'), preload.outputText);
 rmSync(join(root, 'dist', 'electron', 'preload.js'), { force: true });
 
 // The compiled service must run on plain Node 24 (the Node of Electron 45): start it on a scratch
@@ -121,7 +123,8 @@ const files = new Set(asar.listPackage(asarFile, { isPack: false }).map((f) => f
 const expected = [
   '/package.json', '/dist/electron/main.js', '/dist/electron/preload.cjs', '/dist/electron/server.js',
   '/dist/electron/http/app.js', '/dist/electron/store/sqlite.js', '/dist/shared/registry.js',
-  '/node_modules/fastify/package.json', '/node_modules/fast-xml-parser/package.json',
+  '/node_modules/fastify/package.json', '/node_modules/fast-xml-parser/package.json', '/node_modules/electron-updater/package.json',
+  '/dist/electron/shell/shell.js', '/dist/shared/ipc.js',
   ...(hasUi ? ['/dist/renderer/index.html'] : []),
 ];
 const problems = expected.filter((f) => !files.has(f)).map((f) => `missing ${f}`);
@@ -138,7 +141,10 @@ for (const f of files) {
 }
 const packaged = JSON.parse(asar.extractFile(asarFile, 'package.json').toString('utf8'));
 if (packaged.main !== 'dist/electron/main.js') problems.push(`packaged package.json main is ${packaged.main}`);
-if (!/require\("electron"\)/.test(asar.extractFile(asarFile, 'dist/electron/preload.cjs').toString('utf8'))) problems.push('preload.cjs is not CommonJS');
+const preloadText = asar.extractFile(asarFile, 'dist/electron/preload.cjs').toString('utf8');
+if (!/require\("electron"\)/.test(preloadText)) problems.push('preload.cjs is not CommonJS');
+for (const m of preloadText.matchAll(/require\(["']([^"']+)["']\)/g)) if (m[1] !== 'electron') problems.push(`preload.cjs requires ${m[1]} (a sandboxed preload can load nothing but electron)`);
+for (const f of ['/resources/tray.png', '/resources/icon.png']) if (!existsSync(join(root, 'release', 'linux-unpacked', f))) problems.push(`missing release/linux-unpacked${f}`);
 
 const topModules = new Set([...files].filter((f) => f.startsWith('/node_modules/')).map((f) => f.split('/').slice(2, f.startsWith('/node_modules/@') ? 4 : 3).join('/')));
 const dist = [...files].filter((f) => f.startsWith('/dist/') && !files.has(`${f}/`));

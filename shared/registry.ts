@@ -62,6 +62,12 @@ export interface Field {
   readonly of?: string;
   /** SQL type override for stored columns. */
   readonly sql?: string;
+  /**
+   * A computed display name of the person, company or responsible party whose id is in row column
+   * `id` (`type`: the column holding `Person`/`Company` for a party). Callers who cannot see that
+   * person or company (§5.3) get '' instead; the id itself stays (D32).
+   */
+  readonly nameOf?: { readonly id: string; readonly kind: 'person' | 'company' | 'party'; readonly name?: string };
 }
 
 export type RefKind = 'postCategory' | 'milestone' | 'todoItem' | 'member' | 'party';
@@ -111,13 +117,13 @@ export const column = (name: string): string => name.replace(/-/g, '_');
 const RESPONSIBLE: Field[] = [
   int('responsible-party-id', { ...S, write: 'W', input: 'responsible-party', inputKind: 'party', ref: 'party', show: 'set' }),
   str('responsible-party-type', { ...S, show: 'set', values: ['Person', 'Company'] }),
-  str('responsible-party-name', { show: 'set' }),
+  str('responsible-party-name', { show: 'set', nameOf: { id: 'responsible_party_id', kind: 'party' } }),
 ];
 const COMPLETION: Field[] = [
   dt('completed-at', { ...S, show: 'set' }),
   dt('completed-on', { show: 'set' }),
   int('completer-id', { ...S, show: 'set' }),
-  str('completer-name', { show: 'set' }),
+  str('completer-name', { show: 'set', nameOf: { id: 'completer_id', kind: 'person' } }),
 ];
 const privateField = bool('private', { ...S, write: 'W', writeBy: 'firm', inputKind: 'boolean', default: false, show: 'firm' });
 
@@ -156,7 +162,7 @@ const project: Resource = {
   location: (n) => `/projects/${n}.xml`,
   fields: [
     str('announcement', { ...S, nil: true, write: 'W', inputKind: 'string', default: null, show: 'announcement' }),
-    f('nested')('company', { fields: [int('id'), str('name')] }),
+    f('nested')('company', { fields: [int('id'), str('name')], nameOf: { id: 'company_id', kind: 'company', name: 'company_name' } }),
     date('created-on', S), id, dt('last-changed-on', S),
     str('name', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
     bool('show-announcement', { ...S, write: 'W', inputKind: 'boolean', default: false, show: 'admin' }),
@@ -190,7 +196,7 @@ const post: Resource = {
   key: 'post', element: 'post', collection: 'posts', recordNames: ['post'], table: 'posts',
   location: (n) => `/posts/${n}.xml`,
   fields: [
-    int('attachments-count'), int('author-id', S), str('author-name'),
+    int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
     str('body', { ...S, write: 'W', inputKind: 'string', default: '' }),
     int('category-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'postCategory', default: null }),
     dt('commented-at', { nil: true }), int('comments-count'),
@@ -214,7 +220,7 @@ const post: Resource = {
 
 /** The summary form of a post (archive routes, §8.5). */
 export const postSummaryFields: readonly Field[] = [
-  int('attachments-count'), str('author-name'),
+  int('attachments-count'), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
   f('nested')('category', { show: 'set', fields: [int('id'), str('name'), str('type')] }),
   dt('commented-at', { nil: true }), id, dt('posted-on'), str('title'),
 ];
@@ -223,7 +229,7 @@ const comment: Resource = {
   key: 'comment', element: 'comment', collection: 'comments', recordNames: ['comment'], table: 'comments',
   location: (n) => `/comments/${n}.xml`,
   fields: [
-    int('attachments-count'), int('author-id', S), str('author-name'),
+    int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
     str('body', { ...S, write: 'W', inputKind: 'string', required: true }),
     int('commentable-id', S), str('commentable-type', { ...S, values: ['Post', 'Milestone', 'TodoItem'] }),
     dt('created-at', S), str('emailed-from', { nil: true }), id,
@@ -240,7 +246,7 @@ const milestone: Resource = {
   fields: [
     dt('commented-at', { nil: true }), int('comments-count'),
     bool('completed', { ...S, default: false }), ...COMPLETION,
-    dt('created-on', S), int('creator-id', S), str('creator-name'),
+    dt('created-on', S), int('creator-id', S), str('creator-name', { nameOf: { id: 'creator_id', kind: 'person' } }),
     date('deadline', { ...S, write: 'W', inputKind: 'date', required: true }),
     id, privateField, int('project-id', S),
     ...RESPONSIBLE,
@@ -258,7 +264,7 @@ const todoItem: Resource = {
     int('comments-count'), dt('commented-at', { nil: true }),
     bool('completed', { ...S, default: false }), ...COMPLETION,
     str('content', { ...S, write: 'W', inputKind: 'string', required: true }),
-    dt('created-at', S), dt('created-on'), int('creator-id', S), str('creator-name'),
+    dt('created-at', S), dt('created-on'), int('creator-id', S), str('creator-name', { nameOf: { id: 'creator_id', kind: 'person' } }),
     dt('due-at', { ...S, write: 'W', inputKind: 'datetime', default: null, show: 'set' }),
     id, int('position', S), ...RESPONSIBLE,
     int('todo-list-id', S), dt('updated-at', S),
@@ -306,7 +312,7 @@ const timeEntry: Resource = {
     float('hours', { ...S, write: 'W', inputKind: 'hours', required: true }),
     id,
     int('person-id', { ...S, write: 'W', inputKind: 'reference', ref: 'member' }),
-    str('person-name'), privateField, int('project-id', S),
+    str('person-name', { nameOf: { id: 'person_id', kind: 'person' } }), privateField, int('project-id', S),
     int('todo-item-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'todoItem', default: null }),
   ],
   template: [

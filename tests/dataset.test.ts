@@ -12,7 +12,7 @@ describe('generateDataset', () => {
   it('creates the requested counts through the Writer (change feed, versions)', async () => {
     const store = new SqliteStore(':memory:');
     await importSeed(store, FIXTURE);
-    const feedBefore = await n(store, 'SELECT COUNT(*) AS n FROM changes');
+    const feedBefore = await n(store, "SELECT COUNT(*) AS n FROM changes WHERE tbl <> 'project_members'");
     const sizes = { projects: 3, people: 4, categoriesPerProject: 3, milestonesPerProject: 2, posts: 40, comments: 120, todoItems: 200, todoLists: 8, timeEntries: 500, days: 60 };
     const s = await generateDataset(store, sizes);
     const projectCount = 3 + 3; // the fixture's three projects have members and get content too
@@ -27,7 +27,9 @@ describe('generateDataset', () => {
       expect(await n(store, `SELECT COUNT(*) AS n FROM ${t} WHERE version = 0`), `${t} versions`).toBe(0);
     }
     const inserted = 3 + 4 + 18 + 12 + 40 + 120 + 8 + 200 + 500;
-    expect(await n(store, 'SELECT COUNT(*) AS n FROM changes') - feedBefore).toBe(inserted);
+    expect(await n(store, "SELECT COUNT(*) AS n FROM changes WHERE tbl <> 'project_members'") - feedBefore).toBe(inserted);
+    // Every membership is in the feed too (one entry per project and person).
+    expect(await n(store, "SELECT COUNT(*) AS n FROM changes WHERE tbl = 'project_members'")).toBe(await n(store, 'SELECT COUNT(*) AS n FROM project_members'));
     expect(await n(store, "SELECT COUNT(*) AS n FROM changes c JOIN time_entries te ON te.id = c.record_id WHERE c.tbl = 'time_entries' AND c.op = 'insert'")).toBe(500);
 
     // The data is consistent with the contract's rules.

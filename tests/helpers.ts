@@ -46,7 +46,12 @@ export const defaultEngine = (): Engine => (process.env.BIVOUAC_TEST_STORE === '
 
 /** A seeded PostgreSQL database to copy (one per worker). */
 let template: Promise<string> | undefined;
-async function seededPg(): Promise<PgStore> {
+async function seededPg(fixture: typeof FIXTURE): Promise<PgStore> {
+  if (fixture !== FIXTURE) {
+    const s = await PgStore.open(await freshDatabase(), { max: 4 });
+    await importSeed(s, fixture);
+    return s;
+  }
   template ??= (async () => {
     const url = await freshDatabase();
     const s = await PgStore.open(url);
@@ -58,23 +63,28 @@ async function seededPg(): Promise<PgStore> {
 }
 
 /** A fresh seeded store of an engine. */
-export async function seededStore(engine: Engine = defaultEngine()): Promise<Store> {
-  if (engine === 'postgres') return seededPg();
+export async function seededStore(engine: Engine = defaultEngine(), fixture: typeof FIXTURE = FIXTURE): Promise<Store> {
+  if (engine === 'postgres') return seededPg(fixture);
   const store = new SqliteStore(':memory:');
-  await importSeed(store, FIXTURE);
+  await importSeed(store, fixture);
   return store;
 }
 
-export async function harness(o: { engine?: Engine } = {}): Promise<Harness> {
+/**
+ * The app over a fresh store seeded with `fixture` (default: tests/fixtures/account.json), on the
+ * default engine or `engine`.
+ */
+export async function harness(fixture: typeof FIXTURE | { engine?: Engine; fixture?: typeof FIXTURE } = FIXTURE): Promise<Harness> {
+  const o: { engine?: Engine; fixture?: typeof FIXTURE } = 'people' in fixture ? { fixture } : fixture;
   const engine = o.engine ?? defaultEngine();
-  return harnessOver(await seededStore(engine), engine);
+  return harnessOver(await seededStore(engine, o.fixture ?? FIXTURE), engine, o.fixture ?? FIXTURE);
 }
 
 /** The real app over a given (seeded) store: e.g. a second "process" on the same PostgreSQL database. */
-export async function harnessOver(store: Store, engine: Engine = store.dialect): Promise<Harness> {
+export async function harnessOver(store: Store, engine: Engine = store.dialect, fixture: typeof FIXTURE = FIXTURE): Promise<Harness> {
   const app = await buildApp({ store });
   await app.ready();
-  const creds = new Map(FIXTURE.people.map((p) => [p.key, basic(p['user-name'], p.password)]));
+  const creds = new Map(fixture.people.map((p) => [p.key, basic(p['user-name'], p.password)]));
   return {
     app, store, engine,
     async req(who, method, url, body, headers = {}) {

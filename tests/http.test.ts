@@ -65,6 +65,9 @@ describe('route layer', () => {
     expect(hostAllowed('attacker.example', '127.0.0.1', [])).toBe(false);
     expect(hostAllowed('bivouac.lan:80', '127.0.0.1', ['bivouac.lan'])).toBe(true);
     expect(hostAllowed(undefined, '127.0.0.1', [])).toBe(false);
-    expect(hostAllowed('team.example', '0.0.0.0', [])).toBe(true);
+    // A server bound to every interface answers only the names it was given (--allow-host).
+    expect(hostAllowed('team.example', '0.0.0.0', [])).toBe(false);
+    expect(hostAllowed('team.example:443', '0.0.0.0', ['team.example'])).toBe(true);
+    expect(hostAllowed('10.0.0.7', '10.0.0.7', [])).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import {
 } from '../../shared/codec/out.ts';
 import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
+import { redact } from '../service/redact.ts';
 import type { Store } from '../store/types.ts';
 import type { ResponseCache, Rendered } from './cache.ts';
 
@@ -22,7 +23,9 @@ export type Reply =
   | { kind: 'one'; resource: Resource; row: Row; fields?: readonly Field[]; element?: string; me?: boolean; status?: number; headers?: Record<string, string> }
   | { kind: 'many'; resource: Resource; rows: readonly Row[]; fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number>; status?: number; headers?: Record<string, string> }
   | { kind: 'plain'; root: string; entries: readonly (readonly [string, Field['type'], unknown])[]; headers?: Record<string, string> }
-  | { kind: 'empty' };
+  | { kind: 'empty' }
+  /** A document of its own (the sync extension): rendered by the handler in the format asked for. */
+  | { kind: 'custom'; json: () => string; xml: () => string; headers?: Record<string, string> };
 
 export interface Req {
   readonly ctx: Ctx;
@@ -75,7 +78,8 @@ export function route(app: FastifyInstance, path: string, spec: RouteSpec): void
   for (const [url, json] of paths) {
     const config: RouteConfig = { allow, spec, json };
     // Every method reaches the route, so that others get 405 with Allow (§2.2).
-    app.route({ method: [...METHODS, 'PATCH', 'OPTIONS'], url, config, handler: (req, reply) => dispatch(app, req, reply, spec) });
+    // The handler returns the reply it sent: an async onSend hook (idempotency) may still be running.
+    app.route({ method: [...METHODS, 'PATCH', 'OPTIONS'], url, config, handler: async (req, reply) => { await dispatch(app, req, reply, spec); return reply; } });
   }
 }
 
@@ -105,18 +109,14 @@ export function preflight(req: FastifyRequest): ApiError | null {
  */
 function readOnly(store: Store, allow: readonly Method[]): Store {
   const refuse = (): Promise<never> => Promise.reject(new ApiError(405, ['HEAD cannot change anything: use GET or POST'], { Allow: allow.join(', ') }));
-  return {
-    dialect: store.dialect,
-    all: (sql, params) => store.all(sql, params),
-    get: (sql, params) => store.get(sql, params),
-    run: refuse,
-    write: refuse,
-    changeToken: () => store.changeToken(),
-    isEmpty: () => store.isEmpty(),
-    reachable: () => store.reachable(),
-    memo: (key, compute) => store.memo(key, compute),
-    close: () => store.close(),
-  };
+  // Every other member passes through to the store, whatever the Store interface grows to hold.
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'run' || key === 'write') return refuse;
+      const v: unknown = Reflect.get(target, key, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -181,7 +181,11 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
       return first === '' && !raw ? undefined : first;
     },
   };
-  const out = render(caller, await handler(r), json);
+  const answer = await handler(r);
+  // What a client may not see inside the records it sees (D32): one place for every route and format.
+  if (answer.kind === 'one') await redact(r.ctx, answer.resource, [answer.row], answer.fields);
+  else if (answer.kind === 'many') await redact(r.ctx, answer.resource, answer.rows, answer.fields);
+  const out = render(caller, answer, json);
   if (cacheable && out.status === 200) app.responses.set(key, token, out);
   write(reply, out);
 }
@@ -196,6 +200,11 @@ function write(reply: FastifyReply, r: Rendered): void {
 /** Turn a handler's reply into status, headers and body, as XML or JSON. */
 export function render(caller: Caller, out: Reply, json: boolean): Rendered {
   if (out.kind === 'empty') return { status: 200, headers: {}, type: null, body: '' };
+  if (out.kind === 'custom') {
+    return json
+      ? { status: 200, headers: { ...(out.headers ?? {}) }, type: 'application/json; charset=utf-8', body: out.json() }
+      : { status: 200, headers: { ...(out.headers ?? {}) }, type: 'application/xml; charset=utf-8', body: out.xml() };
+  }
   const headers: Record<string, string> = { ...(out.headers ?? {}) };
   const status = (out.kind === 'one' || out.kind === 'many') && out.status ? out.status : 200;
   const view = viewOf(caller, out.kind === 'one' && out.me === true);

@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiError } from '../service/context.ts';
 import { Authenticator } from '../service/auth.ts';
+import { AuthLimiter, RateLimiter, type GuardOptions, type RateOptions } from '../service/limits.ts';
 import { StoreUnavailable, type Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, sendError } from './api.ts';
 import { uiPlugin } from './ui.ts';
@@ -19,6 +20,8 @@ import milestones from './plugins/milestones.ts';
 import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
+import sync from './plugins/sync.ts';
+import { idempotency } from './idempotency.ts';
 
 export interface AppOptions {
   readonly store: Store;
@@ -32,6 +35,16 @@ export interface AppOptions {
   readonly requestTimeoutMs?: number;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
+  /**
+   * Behind a reverse proxy: take the client address, scheme and Host from X-Forwarded-For,
+   * -Proto and -Host when the request comes from these proxies (Fastify's `trustProxy`:
+   * `true`, `'loopback'`, addresses or CIDRs, comma-separated). Off by default.
+   */
+  readonly trustProxy?: boolean | string;
+  /** Brute-force protection on authentication (D62). Off by default; the CLI turns it on off loopback. */
+  readonly authGuard?: boolean | GuardOptions;
+  /** Per-person request rate (D63). Off by default (the contract's local service has none). */
+  readonly rateLimit?: RateOptions | null;
 }
 
 /** Seconds a client should wait before retrying while the database is unavailable. */
@@ -40,6 +53,7 @@ const unavailable = (): ApiError => new ApiError(503, ['The database is unavaila
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
+/**
 /**
  * Did a browser say the request came from another site (fetch metadata)? A page on another
  * origin (another port of 127.0.0.1 is `same-site`) must not reach the API with the user's cached
@@ -52,20 +66,23 @@ export function fetchSiteAllowed(site: string | undefined): boolean {
   return s === 'same-origin' || s === 'none';
 }
 
-/** Is the Host header one this server answers to (DNS-rebinding guard)? */
-export function hostAllowed(hostHeader: string | undefined, bound: string, extra: readonly string[]): boolean {
-  if (!LOOPBACK.has(bound)) return true; // a team server bound to a routable address decides by its proxy
+/**
+ * Is the Host header one this server answers to (DNS-rebinding guard)? Loopback names and the
+ * `--allow-host` names, whatever the bound address: a server bound to a routable address was
+ * given its names explicitly (the CLI refuses to start without them).
+ */
+export function hostAllowed(hostHeader: string | undefined, _bound: string, extra: readonly string[]): boolean {
   if (!hostHeader) return false;
   const name = hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.replace(/:\d+$/, '');
   return LOOPBACK.has(name.toLowerCase()) || extra.includes(name.toLowerCase());
 }
 
 /** A web page from another origin may not call the API with the user's cached credentials. */
-function originAllowed(req: FastifyRequest): boolean {
+function originAllowed(req: FastifyRequest, host: string | undefined): boolean {
   const origin = req.headers.origin;
   if (!origin) return true;
   try {
-    return new URL(origin).host === req.headers.host;
+    return new URL(origin).host === host;
   } catch {
     return false;
   }
@@ -84,10 +101,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     rewriteUrl: (req) => (req.url ?? '/').replace(/^\/{2,}/, '/'),
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 },
     return503OnClosing: true,
+    trustProxy: opts.trustProxy ?? false,
   });
   app.decorate('store', opts.store);
   app.decorate('responses', new ResponseCache(opts.responseCacheBytes));
-  const auth = new Authenticator(opts.store);
+  const guard = opts.authGuard ? new AuthLimiter(opts.store, opts.authGuard === true ? {} : opts.authGuard) : null;
+  const auth = new Authenticator(opts.store, 1024, { guard });
+  const rate = opts.rateLimit ? new RateLimiter(opts.store, opts.rateLimit) : null;
 
   // Bodies are read as bytes whatever the Content-Type (§2.4): never a 415.
   app.removeAllContentTypeParsers();
@@ -96,11 +116,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
     req.wantsJson = path.endsWith('.json') || prefersJson(req.headers.accept);
-    if (!hostAllowed(req.headers.host, bound, extraHosts)) {
+    // Behind a trusted proxy, the Host the client asked for is X-Forwarded-Host (Fastify's req.host).
+    const host = opts.trustProxy ? req.host : req.headers.host;
+    if (!hostAllowed(host, bound, extraHosts)) {
       sendError(reply, new ApiError(403, ['Host not allowed']), req.wantsJson);
       return reply;
     }
-    if (!originAllowed(req)) {
+    if (!originAllowed(req, host)) {
       sendError(reply, new ApiError(403, ['Cross-origin requests are not allowed']), req.wantsJson);
       return reply;
     }
@@ -113,18 +135,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (cfg.public) return;
     // One read of the store's change token serves the credential cache and the response cache.
     req.changeToken = await opts.store.changeToken();
-    const caller = await auth.authenticate(req.headers.authorization, req.changeToken);
+    const caller = await auth.authenticate(req.headers.authorization, req.changeToken, req.ip);
     if (!caller) {
       sendError(reply, new ApiError(401, ['Authentication required: HTTP Basic with user name and password, or token:X']), req.wantsJson);
       return reply;
     }
     req.caller = caller;
+    if (rate) await rate.admit(caller.id);
     const pre = preflight(req);
     if (pre) {
       sendError(reply, pre, req.wantsJson);
       return reply;
     }
   });
+
+  idempotency(app, opts.store);
 
   // Every response carries a bare Status header (§4.1; an old PHP client reads it).
   app.addHook('onSend', (_req, reply, payload, done) => {
@@ -164,7 +189,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries]) {
+  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync]) {
     await app.register(plugin);
   }
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });

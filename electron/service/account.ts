@@ -5,8 +5,8 @@ import { column, RESOURCES, TABLE_ORDER } from '../../shared/registry.ts';
 import type { Row, Store } from '../store/types.ts';
 import { hashPassword, newToken } from './auth.ts';
 import { hasAccount } from '../store/queries/companies.ts';
+import { addMember, rebuildFeed } from '../store/feed.ts';
 import { dumpTable, restoreRow, setMeta } from '../store/queries/account.ts';
-import { addMember } from '../store/queries/projects.ts';
 
 export class SeedError extends Error {}
 
@@ -76,6 +76,7 @@ export function checkSeed(data: unknown): Obj {
     if (userNames.has(un)) throw new SeedError(`${w}: duplicate user-name "${un}"`);
     userNames.add(un);
     if (p.password !== undefined && typeof p.password !== 'string') throw new SeedError(`${w}: "password" must be a string`);
+    if (typeof p.password === 'string' && p.password.includes('\0')) throw new SeedError(`${w}: "password" must not contain a NUL character`);
     if (p.token !== undefined) {
       if (typeof p.token !== 'string' || p.token === '') throw new SeedError(`${w}: "token" must be a non-empty string`);
       if (tokens.has(p.token)) throw new SeedError(`${w}: duplicate token`);
@@ -172,5 +173,6 @@ export async function importBackup(store: Store, data: Obj): Promise<void> {
     for (const t of BACKUP_TABLES) {
       for (const row of tables[t] ?? []) await restoreRow(w, t, row);
     }
+    await rebuildFeed(w); // the rows were written directly: the feed starts again from them
   });
 }

@@ -18,13 +18,19 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/**
+ * Exact comparison: scrypt's HMAC pads short keys with zero bytes, so `pw` and `pw\0` derive the
+ * same key. No stored password can contain U+0000 (the fixture and every writer refuse it), so a
+ * candidate holding one is simply wrong; it still pays for one derivation (no timing signal).
+ */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   if (!stored) return false;
+  const exact = !password.includes('\0');
   const [alg, n, r, p, salt, hash] = stored.split('$');
   if (alg !== 'scrypt') return false;
   const want = Buffer.from(hash, 'base64');
   const got = await scrypt(password, Buffer.from(salt, 'base64'), want.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
-  return got.length === want.length && timingSafeEqual(got, want);
+  return got.length === want.length && timingSafeEqual(got, want) && exact;
 }
 
 /** 40 lowercase hex digits (§3). */
@@ -46,15 +52,39 @@ export function decodeBasic(header: string | undefined): { user: string; pass: s
   return { user: text.slice(0, i), pass: text.slice(i + 1) };
 }
 
-interface Verified { readonly id: number; readonly hash: string | null; readonly token: string; caller: Caller; seen: string }
+interface Verified {
+  readonly id: number; readonly hash: string | null; readonly token: string; caller: Caller; seen: string;
+  /** Client addresses this header was verified from (with a guard: others are checked first). */
+  readonly addrs: Set<string>;
+}
+
+/** What the Authenticator reports to a brute-force guard (see service/limits.ts). */
+export interface AuthGuard {
+  /** Before a password is verified: throws ApiError 429 when this name or address is blocked. */
+  before(user: string, addr: string): Promise<void>;
+  failed(user: string, addr: string): Promise<void>;
+  succeeded(user: string, addr: string): Promise<void>;
+}
+
+export interface AuthOptions {
+  /** The password check (tests count its calls). */
+  readonly verify?: typeof verifyPassword;
+  readonly guard?: AuthGuard | null;
+}
 
 export class Authenticator {
   private readonly cache = new Map<string, Verified>();
   private readonly db: Queryable;
   private readonly max: number;
-  constructor(db: Queryable, max = 1024) {
+  private readonly verify: typeof verifyPassword;
+  private readonly guard: AuthGuard | null;
+  /** A hash of a random password with the real cost parameters: unknown names are verified against it. */
+  private dummy: Promise<string> | null = null;
+  constructor(db: Queryable, max = 1024, opts: AuthOptions = {}) {
     this.db = db;
     this.max = max;
+    this.verify = opts.verify ?? verifyPassword;
+    this.guard = opts.guard ?? null;
   }
 
   /**
@@ -63,11 +93,19 @@ export class Authenticator {
    * has changed and the entry stands without a query; otherwise the person is read again and the
    * entry dropped if the password hash or token changed.
    */
-  async authenticate(header: string | undefined, changeToken?: string): Promise<Caller | null> {
+  async authenticate(header: string | undefined, changeToken?: string, addr = ''): Promise<Caller | null> {
     if (!header) return null;
     // The key is a digest of the header: the cache never holds a password.
     const key = digest('sha256', header, 'base64');
     const hit = this.cache.get(key);
+    if (hit && this.guard && !hit.addrs.has(addr)) {
+      // The same credentials from another address: a blocked address must not learn from a cached
+      // answer that its guess was right.
+      const cred = decodeBasic(header);
+      if (cred) await this.guard.before(cred.user, addr);
+      if (hit.addrs.size >= 16) hit.addrs.clear();
+      hit.addrs.add(addr);
+    }
     if (hit) {
       this.cache.delete(key); // refresh the LRU position (set again below)
       if (changeToken !== undefined && hit.seen === changeToken) {
@@ -84,14 +122,33 @@ export class Authenticator {
     }
     const cred = decodeBasic(header);
     if (!cred) return null;
-    let row = await authPersonByUserName(this.db, cred.user);
-    if (!(row && await verifyPassword(cred.pass, row.password_hash))) {
-      row = cred.user ? await authPersonByToken(this.db, cred.user) : undefined;
+    await this.guard?.before(cred.user, addr);
+    const row = await this.check(cred.user, cred.pass);
+    if (!row) {
+      await this.guard?.failed(cred.user, addr);
+      return null;
     }
-    if (!row) return null;
+    await this.guard?.succeeded(cred.user, addr);
     const caller = toCaller(row);
-    this.cache.set(key, { id: row.id, hash: row.password_hash, token: row.token, caller, seen: changeToken ?? '' });
+    this.cache.set(key, { id: row.id, hash: row.password_hash, token: row.token, caller, seen: changeToken ?? '', addrs: new Set([addr]) });
     if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value!);
     return caller;
+  }
+
+  /**
+   * User name and password (§3 form 1), then token (form 2). Every failure costs exactly one
+   * scrypt verification, against the person's hash or a dummy one, so an unknown name answers in
+   * the time of a wrong password. A valid token needs none (its time only tells its holder that it
+   * is valid).
+   */
+  private async check(user: string, pass: string): Promise<PersonAuthRow | undefined> {
+    const byName = await authPersonByUserName(this.db, user);
+    if (byName?.password_hash) {
+      if (await this.verify(pass, byName.password_hash)) return byName;
+    }
+    const byToken = user ? await authPersonByToken(this.db, user) : undefined;
+    if (byToken) return byToken;
+    if (!byName?.password_hash) await this.verify(pass, await (this.dummy ??= hashPassword(newToken())));
+    return undefined;
   }
 }

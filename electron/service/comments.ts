@@ -9,7 +9,7 @@ import {
   commentIdsOf, countComments, getComment, getParent, isCommentOf, listComments, type CommentableType,
 } from '../store/queries/comments.ts';
 import { ApiError, badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
-import { blankTemplate, filledTemplate, type Template } from './templates.ts';
+import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Row, Writer } from '../store/types.ts';
 
 const R = RESOURCES.comment;
@@ -133,5 +133,5 @@ export async function newTemplate(ctx: Ctx, type: CommentableType, parentId: num
 }
 
 export async function editTemplate(ctx: Ctx, id: number): Promise<Template> {
-  return filledTemplate(R, ctx.caller, await editable(ctx, id));
+  return editForm(ctx, R, await editable(ctx, id));
 }

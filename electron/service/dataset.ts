@@ -11,9 +11,10 @@
 import type { Store, Writer } from '../store/types.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { newToken } from './auth.ts';
+import { addMember } from '../store/feed.ts';
 import { clientCompanyIds, firmCompanyId } from '../store/queries/companies.ts';
 import { firmAdminIds, peopleOfCompany, userNames } from '../store/queries/people.ts';
-import { addMember, allProjectIds, membersWithFirm } from '../store/queries/projects.ts';
+import { allProjectIds, membersWithFirm } from '../store/queries/projects.ts';
 
 export interface DatasetSizes {
   /** New projects to create (content also goes into the store's existing projects that have members). */

@@ -103,7 +103,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const pid = Number(m.project_id);
   const rec = recordElement(root, R.recordNames);
   const v = validate(R, 'update', root, rec, ctx.caller);
-  await checkReferences(ctx.store, ctx.caller, R, pid, v);
+  await checkReferences(ctx.store, ctx.caller, R, pid, v, m);
   const flag = (name: string, label: string): boolean => {
     const node = fieldNode(root, rec, name);
     if (!node) return false;

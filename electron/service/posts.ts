@@ -6,12 +6,12 @@ import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { toColumns, validate, type Validated } from '../../shared/values.ts';
 import { renderBody, renderExtended } from '../../shared/render.ts';
 import { getPost, listPosts } from '../store/queries/posts.ts';
-import { checkReferences as checkRefs, recheckReferences } from './references.ts';
+import { checkReferences as checkRefs } from './references.ts';
 import { badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import * as categories from './categories.ts';
 import { deleteCommentsOf } from './comments.ts';
-import { blankTemplate, filledTemplate, type Template } from './templates.ts';
+import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row } from '../store/types.ts';
 
 const R = RESOURCES.post;
@@ -77,11 +77,15 @@ async function editable(ctx: Ctx, id: number): Promise<Row> {
 }
 
 /** category-id: a post category of the project; milestone-id: a milestone of the project (§2.6). */
-const checkReferences = (db: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> =>
-  checkRefs(db, ctx.caller, R, projectId, v);
+const checkReferences = (db: Queryable, ctx: Ctx, projectId: number, v: Validated, stored?: Row): Promise<void> =>
+  checkRefs(db, ctx.caller, R, projectId, v, stored);
 
 /** The references again, inside the write (a category or milestone may have gone meanwhile). */
-const recheck = (w: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> => recheckReferences(w, ctx.caller, R, projectId, v);
+async function recheck(w: Queryable, ctx: Ctx, projectId: number, v: Validated, stored?: Row): Promise<void> {
+  const again: Validated = { values: v.values, errors: [] };
+  await checkReferences(w, ctx, projectId, again, stored);
+  check(again.errors);
+}
 
 export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
   await projects.get(ctx, projectId);
@@ -99,11 +103,11 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const p = await editable(ctx, id);
   const projectId = Number(p.project_id);
   const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
-  await checkReferences(ctx.store, ctx, projectId, v);
+  await checkReferences(ctx.store, ctx, projectId, v, p);
   check(v.errors);
   if (v.values.size) {
     await ctx.store.write(async (w) => {
-      await recheck(w, ctx, projectId, v);
+      await recheck(w, ctx, projectId, v, p);
       await w.update('posts', id, toColumns(v.values), projectId);
     });
   }
@@ -127,5 +131,5 @@ export async function newTemplate(ctx: Ctx, projectId: number): Promise<Template
 }
 
 export async function editTemplate(ctx: Ctx, id: number): Promise<Template> {
-  return filledTemplate(R, ctx.caller, await editable(ctx, id));
+  return editForm(ctx, R, await editable(ctx, id));
 }

@@ -3,10 +3,11 @@
 import { RESOURCES } from '../../shared/registry.ts';
 import { recordElement, fieldNode, type XNode } from '../../shared/codec/in.ts';
 import { readValue, toColumns, validate } from '../../shared/values.ts';
-import { addMember, countProjects, getProject, listProjects } from '../store/queries/projects.ts';
+import { countProjects, getProject, listProjects } from '../store/queries/projects.ts';
 import { companyExists, firmCompanyId } from '../store/queries/companies.ts';
 import { check, forbidden, notFound, type Ctx } from './context.ts';
 import type { Row } from '../store/types.ts';
+import { addMember } from '../store/feed.ts';
 
 const R = RESOURCES.project;
 

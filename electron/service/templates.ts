@@ -5,7 +5,8 @@
 // The route plugin adds the X-Create-Action / X-Update-Action header.
 
 import { column, type Field, type FieldType, type Resource, type TemplateField } from '../../shared/registry.ts';
-import type { Caller } from './context.ts';
+import type { Caller, Ctx } from './context.ts';
+import { redact } from './redact.ts';
 import type { Row } from '../store/types.ts';
 
 export type TemplateEntry = readonly [string, FieldType, unknown];
@@ -48,4 +49,13 @@ export function blankTemplate(r: Resource, caller: Caller): Template {
 /** Filled template (edit.xml) from a record row as the queries return it. */
 export function filledTemplate(r: Resource, caller: Caller, row: Row): Template {
   return { root: r.element, entries: fieldsFor(r, caller).map((t) => [t.name, t.type, valueOf(r, t, row)] as const) };
+}
+
+/**
+ * The edit form (edit.xml) of a record as the caller sees it (D32): what the record hides from the
+ * caller is hidden here too, and saving the form back unchanged keeps it (references.ts).
+ */
+export async function editForm(ctx: Ctx, r: Resource, row: Row): Promise<Template> {
+  await redact(ctx, r, [row]);
+  return filledTemplate(r, ctx.caller, row);
 }

@@ -12,7 +12,7 @@ import { visibleItem } from '../store/queries/references.ts';
 import { checkReferences, recheckReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
-import { blankTemplate, filledTemplate, type Template } from './templates.ts';
+import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row } from '../store/types.ts';
 
 const R = RESOURCES.timeEntry;
@@ -142,13 +142,13 @@ const WRITABLE = ['date', 'description', 'hours', 'person-id', 'private', 'todo-
  * The checks that need the project (§8.10): person-id is a person with access to it (and one the
  * caller may see, §5.3); todo-item-id an item of it that the caller sees. Adds errors to `v`.
  */
-async function checkRefs(db: Queryable, caller: Caller, projectId: number, v: Validated, mode: 'create' | 'update'): Promise<void> {
+async function checkRefs(db: Queryable, caller: Caller, projectId: number, v: Validated, mode: 'create' | 'update', stored?: Row): Promise<void> {
   // Empty or 0 person: on create the default (the caller); an entry always has a person.
   if (!v.values.has('person-id') || v.values.get('person-id') === null) {
     if (mode === 'create') v.values.set('person-id', caller.id);
     else if (v.values.has('person-id')) v.errors.push("Person can't be blank");
   }
-  await checkReferences(db, caller, R, projectId, v);
+  await checkReferences(db, caller, R, projectId, v, stored);
 }
 
 function readEntry(root: XNode | null, caller: Caller, mode: 'create' | 'update', fromRoute: boolean): Validated {
@@ -211,7 +211,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const e = await get(ctx, id);
   const projectId = Number(e.project_id);
   const v = readEntry(root, ctx.caller, 'update', false);
-  await checkRefs(ctx.store, ctx.caller, projectId, v, 'update');
+  await checkRefs(ctx.store, ctx.caller, projectId, v, 'update', e);
   check(v.errors);
   if (v.values.size) {
     await ctx.store.write(async (w) => {
@@ -240,5 +240,5 @@ export async function newTemplate(ctx: Ctx, projectId: number): Promise<{ templa
 
 export async function editTemplate(ctx: Ctx, id: number): Promise<{ template: Template; action: string }> {
   const e = await get(ctx, id);
-  return { template: filledTemplate(R, ctx.caller, e), action: `PUT /time_entries/${id}.xml` };
+  return { template: await editForm(ctx, R, e), action: `PUT /time_entries/${id}.xml` };
 }

@@ -11,7 +11,7 @@ import {
 } from '../store/queries/todo-items.ts';
 import { check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import { checkReferences, recheckReferences } from './references.ts';
-import { blankTemplate, filledTemplate, type Template } from './templates.ts';
+import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
 
 const R = RESOURCES.todoItem;
@@ -22,8 +22,8 @@ const R = RESOURCES.todoItem;
  * Check the responsible party of validated values (§2.6): a person with access to the project,
  * or a company among the project's companies. Adds one error when it is not.
  */
-export const checkParty = (db: Queryable, c: Caller, projectId: number, v: Validated): Promise<void> =>
-  checkReferences(db, c, R, projectId, v);
+export const checkParty = (db: Queryable, c: Caller, projectId: number, v: Validated, stored?: Row): Promise<void> =>
+  checkReferences(db, c, R, projectId, v, stored);
 
 /**
  * The ids of a reorder body (§8.8, §8.9): `<todo-lists type="array"><todo-list><id>…`, the same
@@ -151,7 +151,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const it = await get(ctx, id);
   const pid = Number(it.project_id);
   const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
-  await checkParty(ctx.store, ctx.caller, pid, v);
+  await checkParty(ctx.store, ctx.caller, pid, v, it);
   check(v.errors);
   if (v.values.size) {
     await ctx.store.write(async (w) => {
@@ -249,5 +249,5 @@ export async function newTemplate(ctx: Ctx, listId: number): Promise<Template> {
 }
 
 export async function editTemplate(ctx: Ctx, id: number): Promise<Template> {
-  return filledTemplate(R, ctx.caller, await get(ctx, id));
+  return editForm(ctx, R, await get(ctx, id));
 }

@@ -12,7 +12,7 @@ import { checkReferences, recheckReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { cascadeItems, moveTo, readIds, readTo, renumber } from './todo-items.ts';
-import { blankTemplate, filledTemplate, type Template } from './templates.ts';
+import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
 
 const R = RESOURCES.todoList;
@@ -93,8 +93,8 @@ export async function get(ctx: Ctx, id: number): Promise<Row> {
   return finish(l, await itemsOfList(ctx.store, ctx.caller, id));
 }
 
-const checkMilestone = (db: Queryable, ctx: Ctx, projectId: number, v: Validated): Promise<void> =>
-  checkReferences(db, ctx.caller, R, projectId, v);
+const checkMilestone = (db: Queryable, ctx: Ctx, projectId: number, v: Validated, stored?: Row): Promise<void> =>
+  checkReferences(db, ctx.caller, R, projectId, v, stored);
 
 export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
   await projects.get(ctx, projectId);
@@ -112,7 +112,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const l = await getVisible(ctx, id);
   const pid = Number(l.project_id);
   const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
-  await checkMilestone(ctx.store, ctx, pid, v);
+  await checkMilestone(ctx.store, ctx, pid, v, l);
   check(v.errors);
   if (v.values.size) {
     await ctx.store.write(async (w) => {
@@ -190,5 +190,5 @@ export async function newTemplate(ctx: Ctx, projectId: number): Promise<Template
 }
 
 export async function editTemplate(ctx: Ctx, id: number): Promise<Template> {
-  return filledTemplate(R, ctx.caller, await getVisible(ctx, id));
+  return editForm(ctx, R, await getVisible(ctx, id));
 }

@@ -14,6 +14,7 @@
 import pg from 'pg';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import { DerivedCache } from './derived.ts';
+import { appendChange, cascade, type ChangeOp } from './feed.ts';
 import { StoreUnavailable, StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
@@ -309,30 +310,36 @@ class PgWriter implements Writer {
     return { changes: (await this.s.query(this.c, sql, params)).rowCount ?? 0 };
   }
 
-  /** One round trip: the row (stamped with the next feed sequence number) and its feed entry. */
+  private log(table: string, id: number, op: ChangeOp, projectId?: number | null): Promise<number> {
+    return appendChange(this, table, id, op, this.now, projectId);
+  }
+
+  // The same steps as SqliteWriter (the feed logic is store/feed.ts, shared): the row, its feed
+  // entry (the sequence number from feed_clock), its version.
   async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
     const cols = Object.keys(values);
     if (cols.includes('id')) this.explicit.add(table);
-    const sql = `WITH r AS (INSERT INTO ${table} (${[...cols, 'version'].join(', ')}) VALUES (${cols.map(() => '?').join(', ')}, nextval(pg_get_serial_sequence('changes', 'seq')))
-      RETURNING id, version)
-      INSERT INTO changes (seq, tbl, record_id, op, at) SELECT version, ?, id, 'insert', ? FROM r RETURNING record_id`;
-    const r = await this.s.query<{ record_id: number }>(this.c, sql, [...cols.map((c) => values[c] as Param), table, this.now]);
+    const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING id`;
+    const r = await this.s.query<{ id: number }>(this.c, sql, cols.map((c) => values[c] as Param));
+    const id = Number(r.rows[0].id);
+    const v = await this.log(table, id, 'insert', projectId);
+    await this.s.query(this.c, `UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
     if (projectId) this.projects.add(projectId);
-    return Number(r.rows[0].record_id);
+    return id;
   }
 
   async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
     const cols = Object.keys(values);
-    const sets = [...cols.map((c) => `${c} = ?`), "version = nextval(pg_get_serial_sequence('changes', 'seq'))"].join(', ');
-    const sql = `WITH r AS (UPDATE ${table} SET ${sets} WHERE id = ? RETURNING id, version)
-      INSERT INTO changes (seq, tbl, record_id, op, at) SELECT version, ?, id, 'update', ? FROM r`;
-    await this.s.query(this.c, sql, [...cols.map((c) => values[c] as Param), id, table, this.now]);
+    const v = await this.log(table, id, 'update', projectId);
+    const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
+    await this.s.query(this.c, `UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
+    await cascade(this, table, id, values, this.now, projectId);
     if (projectId) this.projects.add(projectId);
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
-    await this.s.query(this.c, `WITH d AS (DELETE FROM ${table} WHERE id = ? RETURNING id)
-      INSERT INTO changes (tbl, record_id, op, at) VALUES (?, ?, 'delete', ?)`, [id, table, id, this.now]);
+    await this.s.query(this.c, `DELETE FROM ${table} WHERE id = ?`, [id]);
+    await this.log(table, id, 'delete', projectId);
     if (projectId) this.projects.add(projectId);
   }
 

@@ -4,6 +4,7 @@
 // field to the registry is the whole change.
 
 import { column, RESOURCES, TABLE_ORDER, type Field } from '../../shared/registry.ts';
+import { TEAM_MIGRATIONS } from './team-schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -70,6 +71,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (d: Dial
       'CREATE UNIQUE INDEX IF NOT EXISTS people_token ON people (token)',
     ],
   },
+  ...TEAM_MIGRATIONS,
 ];
 
 /** Statements that bring an existing database in line with the registry (new columns, indexes). */

@@ -6,6 +6,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
+import { appendChange, cascade, type ChangeOp } from './feed.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
 import { StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
@@ -193,15 +194,15 @@ class SqliteWriter implements Writer {
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.s.getSync<T>(sql, params); }
   async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> { return this.s.runSync(sql, params); }
 
-  private log(table: string, id: number, op: 'insert' | 'update' | 'delete'): number {
-    return this.s.runSync('INSERT INTO changes (tbl, record_id, op, at) VALUES (?, ?, ?, ?)', [table, id, op, this.now]).lastId;
+  private log(table: string, id: number, op: ChangeOp, projectId?: number | null): Promise<number> {
+    return appendChange(this, table, id, op, this.now, projectId);
   }
 
   async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
     const cols = Object.keys(values);
     const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
     const id = this.s.runSync(sql, cols.map((c) => values[c] as Param)).lastId;
-    const v = this.log(table, id, 'insert');
+    const v = await this.log(table, id, 'insert', projectId);
     this.s.runSync(`UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
     if (projectId) this.projects.add(projectId);
     return id;
@@ -209,15 +210,16 @@ class SqliteWriter implements Writer {
 
   async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
     const cols = Object.keys(values);
-    const v = this.log(table, id, 'update');
+    const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
+    await cascade(this, table, id, values, this.now, projectId);
     if (projectId) this.projects.add(projectId);
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
     this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
-    this.log(table, id, 'delete');
+    await this.log(table, id, 'delete', projectId);
     if (projectId) this.projects.add(projectId);
   }
 

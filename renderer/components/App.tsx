@@ -11,6 +11,7 @@ import { TodoBoard } from './TodoBoard.tsx';
 import { MessageBoard } from './MessageBoard.tsx';
 import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
+import { DesktopShell } from './Desktop.tsx';
 
 export function App() {
   const status = useSession((s) => s.status);
@@ -55,6 +56,7 @@ export function App() {
       </main>
       {overlay === 'help' && <HelpOverlay />}
       {overlay === 'search' && <SearchOverlay />}
+      <DesktopShell />
       <Toasts />
     </div>
   );

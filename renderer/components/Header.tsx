@@ -1,6 +1,7 @@
 import { useSession, type View } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { Icon } from './Icon.tsx';
+import { DesktopButton } from './Desktop.tsx';
 
 const TABS: { view: View; label: string; key: string }[] = [
   { view: 'todos', label: 'Todos', key: '1' },
@@ -50,6 +51,7 @@ export function Header() {
         : 'The local service does not answer. Changes cannot be saved until it is back.'}>
         <span className="dot" aria-hidden="true" />{connection === 'online' ? 'Local only' : 'Offline'}
       </span>
+      {s.mode === 'electron' && <DesktopButton />}
       <button type="button" className="icon-btn" onClick={() => setOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <div className="who">
         <span className="me" title={s.me?.email_address}>{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}{!s.firm && <span className="badge client">client</span>}</span>

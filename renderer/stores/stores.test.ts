@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Person, TimeEntry, TodoItem, TodoList } from '../../shared/client.ts';
+import type { BivouacBridge } from '../../shared/ipc.ts';
 import { api, ApiError } from '../api.ts';
 import { useMessages } from './messages.ts';
 import { parseHash, formatHash, useSession } from './session.ts';
@@ -213,7 +214,7 @@ describe('session store', () => {
   });
 
   it('uses the Electron token when the preload gives one', async () => {
-    window.bivouac = { token: 'tok' };
+    window.bivouac = { token: 'tok', apiBase: '', version: '1', platform: 'linux', invoke: vi.fn(), on: () => () => undefined } as unknown as BivouacBridge;
     const me2 = vi.spyOn(api, 'me').mockResolvedValue({ ...me, client_id: 2 });
     vi.spyOn(api, 'projects').mockResolvedValue([]);
     vi.spyOn(api, 'people').mockResolvedValue([]);

@@ -10,7 +10,7 @@ const full = (c: Caller): string => `SELECT p.id, p.title, p.body, p.extended_bo
   ${commentColumns('Post', 'p.id', c)}
   FROM posts p JOIN people pe ON pe.id = p.author_id`;
 
-const summary = (c: Caller): string => `SELECT p.id, p.title, p.posted_on, 0 AS attachments_count,
+const summary = (c: Caller): string => `SELECT p.id, p.title, p.posted_on, p.author_id, 0 AS attachments_count,
   pe.first_name || ' ' || pe.last_name AS author_name, ${commentedAtSql('Post', 'p.id', c)} AS commented_at,
   cat.id AS category_id, cat.name AS category_name, CASE WHEN cat.id IS NULL THEN NULL ELSE 'PostCategory' END AS category_type
   FROM posts p JOIN people pe ON pe.id = p.author_id LEFT JOIN categories cat ON cat.id = p.category_id`;

@@ -36,10 +36,7 @@ export function projectCompanyIds(db: Queryable, projectId: number): Promise<{ i
     UNION SELECT pe.company_id FROM project_members pm JOIN people pe ON pe.id = pm.person_id WHERE pm.project_id = ?`, [projectId, projectId]);
 }
 
-/** Make a person a member of a project (the membership table has no change feed of its own). */
-export async function addMember(db: Queryable, projectId: number, personId: number): Promise<void> {
-  await db.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [projectId, personId]);
-}
+// Membership changes go through store/feed.ts (addMember/removeMember): they are in the change feed.
 
 /** Every project id, in order. */
 export async function allProjectIds(db: Queryable): Promise<number[]> {

@@ -1,0 +1,82 @@
+// The Idempotency-Key hook shared by every write route (docs/sync-protocol.md). Write routes are
+// POST/PUT/DELETE on resource routes and every method of an action route (action routes change
+// data on GET too, as the interface requires); HEAD never, resource GETs never.
+
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hash } from 'node:crypto';
+import { ApiError } from '../service/context.ts';
+import { claim, finish, validKey } from '../service/idempotency.ts';
+import type { Store } from '../store/types.ts';
+import { BODY_LIMIT, sendError, type RouteConfig } from './api.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest { idemKey?: string }
+}
+
+function isWrite(req: FastifyRequest, cfg: Partial<RouteConfig>): boolean {
+  if (!cfg.allow || !cfg.spec || req.method === 'HEAD') return false;
+  return req.method !== 'GET' || cfg.spec.style === 'action';
+}
+
+/** A GET with a body on an action route: read it here (the fingerprint needs it) and hand it on. */
+async function bodyOf(req: FastifyRequest): Promise<Buffer> {
+  if (Buffer.isBuffer(req.body)) return req.body;
+  const raw = req.raw;
+  if (req.method !== 'GET' || (!raw.headers['content-length'] && !raw.headers['transfer-encoding'])) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of raw) {
+    size += (c as Buffer).length;
+    if (size > BODY_LIMIT) throw new ApiError(413, ['Request body is too large (maximum is 1 MiB)']);
+    chunks.push(c as Buffer);
+  }
+  const buf = Buffer.concat(chunks);
+  req.body = buf;
+  return buf;
+}
+
+export function idempotency(app: FastifyInstance, store: Store): void {
+  app.addHook('preHandler', async (req, reply) => {
+    const key = req.headers['idempotency-key'];
+    if (key === undefined || !req.caller) return;
+    const cfg = req.routeOptions.config as unknown as Partial<RouteConfig>;
+    if (!isWrite(req, cfg)) return;
+    const json = req.wantsJson === true;
+    if (typeof key !== 'string' || !validKey(key)) {
+      sendError(reply, new ApiError(400, ['Idempotency-Key must be 1 to 255 visible ASCII characters']), json);
+      return reply;
+    }
+    const body = await bodyOf(req);
+    const fingerprint = hash('sha256', Buffer.concat([Buffer.from(`${req.method} ${req.url}\n`), body]), 'base64');
+    const c = await claim(store, req.caller.id, key, fingerprint);
+    if (c.kind === 'mismatch') {
+      sendError(reply, new ApiError(422, ['Idempotency-Key was already used for a different request']), json);
+      return reply;
+    }
+    if (c.kind === 'running') {
+      sendError(reply, new ApiError(409, ['A request with this Idempotency-Key is still being processed'], { 'Retry-After': '1' }), json);
+      return reply;
+    }
+    if (c.kind === 'replay') {
+      const s = c.stored;
+      reply.code(Number(s.status)).header('Idempotent-Replayed', 'true');
+      if (s.location) reply.header('Location', s.location);
+      if (s.content_type) reply.type(s.content_type);
+      reply.send(s.body ?? '');
+      return reply;
+    }
+    req.idemKey = key;
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.idemKey === undefined || !req.caller) return payload;
+    const key = req.idemKey;
+    req.idemKey = undefined;
+    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    const loc = reply.getHeader('location');
+    const type = reply.getHeader('content-type');
+    await finish(store, req.caller.id, key, reply.statusCode, loc === undefined ? null : String(loc),
+      type === undefined ? null : String(type), body);
+    return payload;
+  });
+}

@@ -1,0 +1,53 @@
+// The sync extension (docs/sync-protocol.md): discovery and the change feed.
+
+import type { FastifyInstance } from 'fastify';
+import { RESOURCES } from '../../../shared/registry.ts';
+import { jsonOne, xmlOne, XML_DECL } from '../../../shared/codec/out.ts';
+import { route } from '../api.ts';
+import { viewOf, type Caller } from '../../service/context.ts';
+import { changes, parseFeedQuery, type FeedPage } from '../../service/feed.ts';
+
+export const PROTOCOL = 1;
+
+function feedJson(c: Caller, page: FeedPage): string {
+  const view = viewOf(c);
+  return JSON.stringify({
+    cursor: String(page.cursor), more: page.more,
+    changes: page.entries.map((e) => (e.row
+      ? { seq: e.seq, resource: e.resource, id: e.id, op: e.op, record: jsonOne(RESOURCES[e.resource], e.row, view) }
+      : { seq: e.seq, resource: e.resource, id: e.id, op: e.op })),
+  });
+}
+
+function feedXml(c: Caller, page: FeedPage): string {
+  const view = viewOf(c);
+  let out = `${XML_DECL}<changes type="array" cursor="${page.cursor}" more="${page.more}">\n`;
+  for (const e of page.entries) {
+    out += `  <change>\n    <seq type="integer">${e.seq}</seq>\n    <resource>${e.resource}</resource>\n`;
+    out += `    <id type="integer">${e.id}</id>\n    <op>${e.op}</op>\n`;
+    if (e.row) {
+      const rec = xmlOne(RESOURCES[e.resource], e.row, view).slice(XML_DECL.length).replace(/^(?=.)/gm, '      ');
+      out += `    <record>\n${rec}    </record>\n`;
+    }
+    out += '  </change>\n';
+  }
+  return `${out}</changes>\n`;
+}
+
+export default async function sync(app: FastifyInstance): Promise<void> {
+  route(app, '/sync/capabilities.xml', {
+    style: 'resource',
+    GET: async () => ({ kind: 'plain', root: 'capabilities', entries: [['protocol', 'integer', PROTOCOL], ['feed', 'boolean', true], ['idempotency', 'boolean', true]] }),
+  });
+  route(app, '/sync/changes.xml', {
+    style: 'resource',
+    GET: async (r) => {
+      const q = parseFeedQuery(r.query('since', true) || undefined, r.query('limit', true));
+      const page = await changes(r.ctx, q.since, q.limit);
+      return {
+        kind: 'custom', headers: { 'X-Bivouac-Cursor': String(page.cursor) },
+        json: () => feedJson(r.ctx.caller, page), xml: () => feedXml(r.ctx.caller, page),
+      };
+    },
+  });
+}

@@ -1,0 +1,87 @@
+// The change feed as one caller sees it (docs/sync-protocol.md). The store keeps one entry per
+// record (its latest change), tombstones, and membership changes, in commit order. Visibility is
+// decided here, at read time, by the very operation that answers the record's own GET: when it
+// answers 404 to this caller now, the entry is a delete. A membership change of the caller is a
+// `resync` of the project when the caller has access now, a delete of the project otherwise.
+
+import { RESOURCES, type ResourceKey } from '../../shared/registry.ts';
+import { feedBounds, feedPage } from '../store/queries/sync.ts';
+import { MEMBERS } from '../store/feed.ts';
+import type { Row } from '../store/types.ts';
+import { ApiError, badRequest, type Ctx } from './context.ts';
+import * as projects from './projects.ts';
+import * as directory from './directory.ts';
+import * as categories from './categories.ts';
+import * as posts from './posts.ts';
+import * as comments from './comments.ts';
+import * as milestones from './milestones.ts';
+import * as todoLists from './todo-lists.ts';
+import * as todoItems from './todo-items.ts';
+import * as timeEntries from './time-entries.ts';
+
+export const DEFAULT_LIMIT = 500;
+export const MAX_LIMIT = 1000;
+
+/** The operation behind each resource's own GET of one record. */
+const GET_ONE: Record<ResourceKey, (ctx: Ctx, id: number) => Promise<Row>> = {
+  company: directory.company, person: directory.person, project: projects.get, category: categories.get,
+  post: posts.get, comment: comments.get, milestone: milestones.get, todoList: todoLists.get,
+  todoItem: todoItems.get, timeEntry: timeEntries.get,
+};
+
+const resourceOf = (table: string): ResourceKey | undefined => Object.values(RESOURCES).find((r) => r.table === table)?.key;
+
+export interface FeedEntry {
+  readonly seq: number;
+  readonly resource: ResourceKey;
+  readonly id: number;
+  readonly op: 'upsert' | 'delete' | 'resync';
+  readonly row?: Row;
+}
+
+export interface FeedPage { readonly cursor: number; readonly more: boolean; readonly entries: readonly FeedEntry[] }
+
+export const expired = (): ApiError => new ApiError(410, ['Cursor expired: resync in full']);
+
+/** `since`: absent or digits (0 = from the beginning). `limit`: 1..1000, default 500. */
+export function parseFeedQuery(since: string | undefined, limit: string | undefined): { since: number; limit: number } {
+  if (since !== undefined && !/^\d{1,16}$/.test(since)) throw badRequest('since must be a cursor (digits)');
+  if (limit !== undefined && (!/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIMIT)) {
+    throw badRequest(`limit must be 1..${MAX_LIMIT}`);
+  }
+  return { since: Number(since ?? 0), limit: limit === undefined ? DEFAULT_LIMIT : Number(limit) };
+}
+
+async function visible(ctx: Ctx, resource: ResourceKey, id: number): Promise<Row | null> {
+  try {
+    return await GET_ONE[resource](ctx, id);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}
+
+export async function changes(ctx: Ctx, since: number, limit: number): Promise<FeedPage> {
+  // The clock first: every entry up to it is committed, so a cursor never skips one.
+  const { clock, horizon } = await feedBounds(ctx.store);
+  if (since > 0 && (since < horizon || since > clock)) throw expired();
+  const rows = await feedPage(ctx.store, ctx.caller, since, clock, limit + 1);
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const entries: FeedEntry[] = [];
+  for (const r of page) {
+    const seq = Number(r.seq), id = Number(r.record_id);
+    if (r.tbl === MEMBERS) {
+      if (ctx.caller.admin) continue; // administrators see every project whatever their membership
+      const now = await visible(ctx, 'project', id);
+      entries.push({ seq, resource: 'project', id, op: now ? 'resync' : 'delete' });
+      continue;
+    }
+    const resource = resourceOf(r.tbl);
+    if (!resource) continue;
+    const row = r.op === 'delete' ? null : await visible(ctx, resource, id);
+    entries.push(row ? { seq, resource, id, op: 'upsert', row } : { seq, resource, id, op: 'delete' });
+  }
+  const cursor = more ? Number(page[page.length - 1].seq) : Math.max(clock, since);
+  return { cursor, more, entries };
+}

@@ -1,0 +1,121 @@
+// The change feed, written inside the Writer's transaction (D60). Both store implementations
+// call these from their Writer with a line each, so the feed behaves the same on every engine:
+//   - appendChange: takes the next commit sequence number from `feed_clock` (UPDATE … RETURNING:
+//     the row stays locked until commit, so numbers become visible in commit order on a
+//     multi-connection engine), drops the record's superseded entry (compaction: one entry per
+//     record), and appends the new one with the project it belongs to.
+//   - cascade: a record whose `private` flag changes changes the visibility of records inside it
+//     (comments, a list's items and their time entries); they get a feed entry too, so a client
+//     that could see them learns that they are gone (and back).
+//   - addMember / removeMember: project membership goes through the transaction and the feed.
+//   - rebuildFeed: one entry per live record (after a restore that wrote rows directly).
+// Reading the feed is store/queries/sync.ts; what a caller sees is service/feed.ts.
+
+import type { Queryable, Row, Writer } from './types.ts';
+
+export type ChangeOp = 'insert' | 'update' | 'delete';
+export const MEMBERS = 'project_members';
+
+/** Project of a record being logged: a project's own id, else what the Writer was given. */
+const scope = (table: string, id: number, projectId?: number | null): number | null =>
+  table === 'projects' ? id : projectId ?? null;
+
+export async function nextSeq(q: Queryable): Promise<number> {
+  const r = await q.get<{ seq: number }>('UPDATE feed_clock SET seq = seq + 1 WHERE id = 1 RETURNING seq');
+  return Number(r!.seq);
+}
+
+/** Append one entry (replacing the record's previous one); returns its sequence number. */
+export async function appendChange(
+  q: Queryable, table: string, id: number, op: ChangeOp, at: string, projectId?: number | null, personId: number | null = null,
+): Promise<number> {
+  const seq = await nextSeq(q);
+  await q.run('DELETE FROM changes WHERE tbl = ? AND record_id = ? AND COALESCE(person_id, 0) = ?', [table, id, personId ?? 0]);
+  await q.run('INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [seq, table, id, op, at, scope(table, id, projectId), personId]);
+  return seq;
+}
+
+/** Records whose visibility follows the `private` flag of a post, milestone or todo list. */
+async function dependents(q: Queryable, table: string, id: number): Promise<{ tbl: string; id: number }[]> {
+  const out: { tbl: string; id: number }[] = [];
+  const add = (tbl: string, rows: Row[]) => { for (const r of rows) out.push({ tbl, id: Number(r.id) }); };
+  if (table === 'posts') add('comments', await q.all("SELECT id FROM comments WHERE commentable_type = 'Post' AND commentable_id = ?", [id]));
+  else if (table === 'milestones') add('comments', await q.all("SELECT id FROM comments WHERE commentable_type = 'Milestone' AND commentable_id = ?", [id]));
+  else if (table === 'todo_lists') {
+    const items = await q.all('SELECT id FROM todo_items WHERE todo_list_id = ?', [id]);
+    add('todo_items', items);
+    if (items.length) {
+      const inItems = 'SELECT id FROM todo_items WHERE todo_list_id = ?';
+      add('comments', await q.all(`SELECT id FROM comments WHERE commentable_type = 'TodoItem' AND commentable_id IN (${inItems})`, [id]));
+      add('time_entries', await q.all(`SELECT id FROM time_entries WHERE todo_item_id IN (${inItems})`, [id]));
+    }
+  }
+  return out;
+}
+
+/** After an update: when `private` changed, log the records inside too (their visibility changed). */
+export async function cascade(q: Queryable, table: string, id: number, values: Row, at: string, projectId?: number | null): Promise<void> {
+  if (!('private' in values)) return;
+  for (const d of await dependents(q, table, id)) await appendChange(q, d.tbl, d.id, 'update', at, projectId);
+}
+
+/** Make a person a member of a project, through the transaction and the feed. */
+export async function addMember(w: Writer, projectId: number, personId: number): Promise<void> {
+  if (await w.get('SELECT 1 AS x FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId])) return;
+  await w.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [projectId, personId]);
+  await appendChange(w, MEMBERS, projectId, 'insert', w.now, projectId, personId);
+  w.touch(projectId);
+}
+
+export async function removeMember(w: Writer, projectId: number, personId: number): Promise<void> {
+  const r = await w.run('DELETE FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId]);
+  if (!r.changes) return;
+  await appendChange(w, MEMBERS, projectId, 'delete', w.now, projectId, personId);
+  w.touch(projectId);
+}
+
+/** Tables of the feed in dependency order, with the column that gives a record's project. */
+const FEED_TABLES: readonly (readonly [string, string | null])[] = [
+  ['companies', null], ['people', null], ['projects', 'id'], ['categories', 'project_id'], ['milestones', 'project_id'],
+  ['posts', 'project_id'], ['todo_lists', 'project_id'], ['todo_items', 'project_id'], ['comments', 'project_id'],
+  ['time_entries', 'project_id'],
+];
+
+/**
+ * Rebuild the feed from the rows (a restored backup writes rows directly): one entry per live
+ * record and membership. Every cursor handed out before is expired (410): the horizon moves to now.
+ */
+export async function rebuildFeed(w: Writer): Promise<void> {
+  await w.run('DELETE FROM changes');
+  for (const [t, pcol] of FEED_TABLES) {
+    for (const r of await w.all(`SELECT id${pcol ? `, ${pcol} AS pid` : ''} FROM ${t} ORDER BY id`)) {
+      await appendChange(w, t, Number(r.id), 'insert', w.now, pcol ? Number(r.pid) : null);
+    }
+  }
+  for (const m of await w.all('SELECT project_id, person_id FROM project_members ORDER BY project_id, person_id')) {
+    await appendChange(w, MEMBERS, Number(m.project_id), 'insert', w.now, Number(m.project_id), Number(m.person_id));
+  }
+  const clock = await w.get<{ seq: number }>('SELECT seq FROM feed_clock WHERE id = 1');
+  await setHorizon(w, Number(clock!.seq));
+}
+
+export async function setHorizon(q: Queryable, seq: number): Promise<void> {
+  const r = await q.run("UPDATE meta SET value = ? WHERE key = 'feed_horizon'", [String(seq)]);
+  if (!r.changes) await q.run("INSERT INTO meta (key, value) VALUES ('feed_horizon', ?)", [String(seq)]);
+}
+
+/**
+ * Retention: tombstones (deletions, membership removals) older than `before` (ISO UTC) are
+ * dropped; the horizon becomes the newest sequence number dropped, and a cursor below it is
+ * expired (410). Superseded entries never exist (appendChange replaces them), so live records
+ * keep exactly one entry each. Returns the number of entries dropped.
+ */
+export async function purgeTombstones(w: Writer, before: string): Promise<number> {
+  const r = await w.get<{ s: number | null }>("SELECT MAX(seq) AS s FROM changes WHERE op = 'delete' AND at < ?", [before]);
+  if (r?.s === null || r?.s === undefined) return 0;
+  const gone = await w.run("DELETE FROM changes WHERE op = 'delete' AND at < ?", [before]);
+  const h = await w.get<{ value: string }>("SELECT value FROM meta WHERE key = 'feed_horizon'");
+  if (Number(r.s) > Number(h?.value ?? 0)) await setHorizon(w, Number(r.s));
+  return gone.changes;
+}

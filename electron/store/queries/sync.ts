@@ -1,0 +1,121 @@
+// Queries of the sync extension and the team server's bookkeeping (docs/sync-protocol.md):
+// pages of the change feed, stored idempotency keys, brute-force and rate counters.
+// The bookkeeping tables are written with single atomic statements outside the Writer: they are
+// not records (no feed entry, no change token: a counter must not invalidate every cache).
+
+import type { Param, Queryable } from '../types.ts';
+import type { Caller } from '../types.ts';
+import { MEMBERS } from '../feed.ts';
+
+export interface FeedRow { [k: string]: unknown; seq: number; tbl: string; record_id: number; op: string; project_id: number | null; person_id: number | null }
+
+/** The last sequence number committed, and the horizon below which cursors are expired. */
+export async function feedBounds(db: Queryable): Promise<{ clock: number; horizon: number }> {
+  const c = await db.get<{ seq: number }>('SELECT seq FROM feed_clock WHERE id = 1');
+  const h = await db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'feed_horizon'");
+  return { clock: Number(c?.seq ?? 0), horizon: Number(h?.value ?? 0) };
+}
+
+/**
+ * Entries after `since` up to `clock` that may concern the caller, oldest first: entries of
+ * projects the caller has access to now, entries outside projects (people, companies), and the
+ * caller's own membership changes. Whether each record is visible is decided by the service.
+ */
+export function feedPage(db: Queryable, c: Caller, since: number, clock: number, limit: number): Promise<FeedRow[]> {
+  const p: Param[] = [since, clock, c.id];
+  let scope = '';
+  if (!c.admin) {
+    scope = ' AND (ch.project_id IS NULL OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = ch.project_id AND pm.person_id = ?))';
+    p.push(c.id);
+  }
+  p.push(limit);
+  return db.all<FeedRow>(`SELECT ch.seq, ch.tbl, ch.record_id, ch.op, ch.project_id, ch.person_id FROM changes ch
+    WHERE ch.seq > ? AND ch.seq <= ?
+      AND ((ch.tbl = '${MEMBERS}' AND ch.person_id = ?) OR (ch.tbl <> '${MEMBERS}'${scope}))
+    ORDER BY ch.seq LIMIT ?`, p);
+}
+
+// ---- idempotency keys ------------------------------------------------------------------
+
+export interface IdemRow {
+  [k: string]: unknown;
+  fingerprint: string; state: string; started_ms: number; status: number | null;
+  location: string | null; content_type: string | null; body: string | null;
+}
+
+export async function claimKey(db: Queryable, personId: number, key: string, fingerprint: string, nowMs: number, at: string): Promise<boolean> {
+  const r = await db.run(`INSERT INTO idempotency_keys (person_id, idem_key, fingerprint, state, started_ms, created_at)
+    VALUES (?, ?, ?, 'running', ?, ?) ON CONFLICT (person_id, idem_key) DO NOTHING`, [personId, key, fingerprint, nowMs, at]);
+  return r.changes === 1;
+}
+
+export const readKey = (db: Queryable, personId: number, key: string): Promise<IdemRow | undefined> =>
+  db.get<IdemRow>(`SELECT fingerprint, state, started_ms, status, location, content_type, body FROM idempotency_keys
+    WHERE person_id = ? AND idem_key = ?`, [personId, key]);
+
+/** Take over a key whose first request was abandoned (its process died): still running after the lease. */
+export async function takeOverKey(db: Queryable, personId: number, key: string, fingerprint: string, staleBefore: number, nowMs: number): Promise<boolean> {
+  const r = await db.run(`UPDATE idempotency_keys SET started_ms = ? WHERE person_id = ? AND idem_key = ? AND fingerprint = ?
+    AND state = 'running' AND started_ms < ?`, [nowMs, personId, key, fingerprint, staleBefore]);
+  return r.changes === 1;
+}
+
+export async function storeResponse(db: Queryable, personId: number, key: string, status: number,
+  location: string | null, contentType: string | null, body: string): Promise<void> {
+  await db.run(`UPDATE idempotency_keys SET state = 'done', status = ?, location = ?, content_type = ?, body = ?
+    WHERE person_id = ? AND idem_key = ?`, [status, location, contentType, body, personId, key]);
+}
+
+export async function releaseKey(db: Queryable, personId: number, key: string): Promise<void> {
+  await db.run("DELETE FROM idempotency_keys WHERE person_id = ? AND idem_key = ? AND state = 'running'", [personId, key]);
+}
+
+export async function purgeKeys(db: Queryable, before: string): Promise<number> {
+  return (await db.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before])).changes;
+}
+
+// ---- GCRA counters (brute force, request rate) -------------------------------------------
+// `tat` is the time (ms) at which the subject's bucket is empty; each event adds `step` ms to
+// max(tat, now). The level in events is (tat - now) / step. One statement each: atomic on both engines.
+
+export async function readTat(db: Queryable, kind: string, subject: string): Promise<number> {
+  const r = await db.get<{ tat: number }>('SELECT tat FROM auth_failures WHERE kind = ? AND subject = ?', [kind, subject]);
+  return Number(r?.tat ?? 0);
+}
+
+export async function bumpTat(db: Queryable, kind: string, subject: string, nowMs: number, step: number): Promise<void> {
+  await db.run(`INSERT INTO auth_failures (kind, subject, tat) VALUES (?, ?, ?)
+    ON CONFLICT (kind, subject) DO UPDATE SET tat = (CASE WHEN auth_failures.tat > ? THEN auth_failures.tat ELSE ? END) + ?`,
+  [kind, subject, nowMs + step, nowMs, nowMs, step]);
+}
+
+export async function knownAddress(db: Queryable, user: string, addr: string, since: number): Promise<boolean> {
+  return (await db.get('SELECT 1 AS x FROM auth_known WHERE user_name = ? AND addr = ? AND ok_ms >= ?', [user, addr, since])) !== undefined;
+}
+
+export async function rememberAddress(db: Queryable, user: string, addr: string, nowMs: number): Promise<void> {
+  await db.run(`INSERT INTO auth_known (user_name, addr, ok_ms) VALUES (?, ?, ?)
+    ON CONFLICT (user_name, addr) DO UPDATE SET ok_ms = ?`, [user, addr, nowMs, nowMs]);
+}
+
+/**
+ * One request of a person under a rate of one per `step` ms with a burst of `burst`: true when
+ * admitted (and counted), false when over the limit (nothing counted).
+ */
+export async function admitRequest(db: Queryable, personId: number, nowMs: number, step: number, burst: number): Promise<boolean> {
+  await db.run('INSERT INTO rate_limits (person_id, tat) VALUES (?, 0) ON CONFLICT (person_id) DO NOTHING', [personId]);
+  const r = await db.run(`UPDATE rate_limits SET tat = (CASE WHEN tat > ? THEN tat ELSE ? END) + ?
+    WHERE person_id = ? AND (CASE WHEN tat > ? THEN tat ELSE ? END) + ? - ? <= ?`,
+  [nowMs, nowMs, step, personId, nowMs, nowMs, step, nowMs, burst * step]);
+  return r.changes === 1;
+}
+
+export async function rateTat(db: Queryable, personId: number): Promise<number> {
+  return Number((await db.get<{ tat: number }>('SELECT tat FROM rate_limits WHERE person_id = ?', [personId]))?.tat ?? 0);
+}
+
+export async function purgeCounters(db: Queryable, nowMs: number, knownBefore: number): Promise<void> {
+  await db.run('DELETE FROM auth_failures WHERE tat < ?', [nowMs]);
+  await db.run('DELETE FROM rate_limits WHERE tat < ?', [nowMs]);
+  await db.run('DELETE FROM auth_known WHERE ok_ms < ?', [knownBefore]);
+}

@@ -1,0 +1,239 @@
+// The change feed (docs/sync-protocol.md, "Change feed"): paging, visibility per person kind,
+// deletes, private toggles, membership changes, retention and cursor expiry.
+
+import { describe, expect, it } from 'vitest';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { addMember, purgeTombstones, removeMember } from '../electron/store/feed.ts';
+import { exportAccount, importBackup } from '../electron/service/account.ts';
+import { buildApp } from '../electron/http/app.ts';
+import { freshAccount, locId, text, type Account, type Who } from './helpers.ts';
+
+interface Change { seq: number; resource: string; id: number; op: string; record?: Record<string, unknown> }
+interface Feed { cursor: string; more: boolean; changes: Change[] }
+
+describe('change feed', () => {
+  let a: Account;
+  freshAccount((x) => { a = x; });
+
+  const feed = async (who: Who, since: string | number = 0, limit?: number): Promise<Feed> => {
+    const r = await a.h.req(who, 'GET', `/sync/changes.json?since=${since}${limit ? `&limit=${limit}` : ''}`);
+    expect(r.status, r.body).toBe(200);
+    const f = r.json() as Feed;
+    expect(r.headers['x-bivouac-cursor']).toBe(f.cursor);
+    return f;
+  };
+  /** Everything after `since`, following `more`. */
+  const all = async (who: Who, since: string | number = 0, limit = 1000): Promise<{ changes: Change[]; cursor: string; pages: number }> => {
+    const out: Change[] = [];
+    let cursor = String(since), pages = 0;
+    for (;;) {
+      const f = await feed(who, cursor, limit);
+      out.push(...f.changes);
+      cursor = f.cursor;
+      pages++;
+      if (!f.more) return { changes: out, cursor, pages };
+    }
+  };
+  const newPost = async (who: Who, title: string, priv = false) =>
+    locId(await a.h.req(who, 'POST', `/projects/${a.pid}/posts.xml`, `<post><title>${title}</title><body>b</body><private>${priv}</private></post>`));
+  const of = (cs: Change[], resource: string, id: number) => cs.filter((c) => c.resource === resource && c.id === id);
+
+  it('answers discovery', async () => {
+    const r = await a.h.req('cleo', 'GET', '/sync/capabilities.json');
+    expect(r.json()).toEqual({ protocol: 1, feed: true, idempotency: true });
+    expect((await a.h.req(null, 'GET', '/sync/capabilities.json')).status).toBe(401);
+  });
+
+  it('pages in commit order with a cursor; a page boundary loses and repeats nothing', async () => {
+    for (let i = 0; i < 7; i++) await newPost('fran', `P${i}`);
+    const whole = await all('fran', 0, 1000);
+    expect(whole.pages).toBe(1);
+    const paged = await all('fran', 0, 3);
+    expect(paged.pages).toBeGreaterThan(3);
+    expect(paged.changes).toEqual(whole.changes);
+    const seqs = paged.changes.map((c) => c.seq);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(paged.cursor).toBe(whole.cursor);
+    // Nothing new: the same cursor comes back with no changes.
+    const idle = await feed('fran', whole.cursor);
+    expect(idle).toEqual({ cursor: whole.cursor, more: false, changes: [] });
+    // A page's cursor is its last seq when more follows.
+    const first = await feed('fran', 0, 2);
+    expect(first.more).toBe(true);
+    expect(first.cursor).toBe(String(first.changes[1].seq));
+  });
+
+  it('an upsert carries exactly what the record\'s own GET answers to the caller; a record has one entry', async () => {
+    const start = (await feed('fran')).cursor;
+    const id = await newPost('fran', 'First');
+    await a.h.req('fran', 'PUT', `/posts/${id}.xml`, '<post><title>Second</title></post>');
+    await a.h.req('fran', 'PUT', `/posts/${id}.xml`, '<post><title>Third</title></post>');
+    for (const who of ['fran', 'cleo'] as const) {
+      const f = await all(who, start);
+      const mine = of(f.changes, 'post', id);
+      expect(mine).toHaveLength(1); // superseded entries are compacted
+      expect(mine[0].op).toBe('upsert');
+      expect(mine[0].record).toEqual((await a.h.req(who, 'GET', `/posts/${id}.json`)).json());
+    }
+    expect('private' in of((await all('fran', start)).changes, 'post', id)[0].record!).toBe(true);
+    expect('private' in of((await all('cleo', start)).changes, 'post', id)[0].record!).toBe(false);
+  });
+
+  it('deletes are tombstones', async () => {
+    const id = await newPost('fran', 'Doomed');
+    const c = (await a.h.req('fran', 'POST', `/posts/${id}/comments.xml`, '<comment><body>c</body></comment>'));
+    const cid = locId(c);
+    const start = (await feed('fran')).cursor;
+    expect((await a.h.req('fran', 'DELETE', `/posts/${id}.xml`)).status).toBe(200);
+    const f = await all('cleo', start);
+    expect(of(f.changes, 'post', id)).toEqual([{ seq: expect.any(Number), resource: 'post', id, op: 'delete' }]);
+    expect(of(f.changes, 'comment', cid).map((x) => x.op)).toEqual(['delete']);
+    // From the beginning, the tombstone is still there (until retention drops it).
+    expect(of((await all('fran')).changes, 'post', id).map((x) => x.op)).toEqual(['delete']);
+  });
+
+  it('visibility per person kind: a client never sees a private record; projects without access are left out', async () => {
+    const secret = await newPost('fran', 'Secret', true);
+    const open = await newPost('cleo', 'Open');
+    const fran = (await all('fran')).changes, cleo = (await all('cleo')).changes, carl = (await all('carl')).changes;
+    expect(of(fran, 'post', secret)[0].op).toBe('upsert');
+    expect(of(cleo, 'post', secret)).toEqual([{ seq: expect.any(Number), resource: 'post', id: secret, op: 'delete' }]);
+    expect(JSON.stringify(cleo)).not.toContain('Secret');
+    expect(of(cleo, 'post', open)[0].op).toBe('upsert');
+    // carl is a member of no project: no project, and nothing inside one.
+    expect(carl.filter((c) => !['company', 'person'].includes(c.resource))).toEqual([]);
+    // cleo is not a member of basecamp or crevasse: nothing of them reaches her.
+    const base = a.f.project.basecamp;
+    expect(of(cleo, 'project', base)).toEqual([]);
+    const baseId = locId(await a.h.req('fran', 'POST', `/projects/${base}/posts.xml`, '<post><title>Base</title></post>'));
+    expect(of((await all('cleo')).changes, 'post', baseId)).toEqual([]);
+    // People and companies follow §5.3: a client sees no person of another client company.
+    const people = of(cleo, 'person', a.f.person.cleo);
+    expect(people[0].op).toBe('upsert');
+    // An administrator sees every project.
+    expect(of((await all('ada')).changes, 'project', a.f.project.crevasse)[0].op).toBe('upsert');
+    expect(of(fran, 'person', a.f.person.fran)[0].record).toEqual((await a.h.req('fran', 'GET', `/people/${a.f.person.fran}.json`)).json());
+  });
+
+  it('making a record private removes it and what is inside it for clients; making it public brings them back', async () => {
+    const post = await newPost('fran', 'Toggle');
+    const cid = locId(await a.h.req('cleo', 'POST', `/posts/${post}/comments.xml`, '<comment><body>hi</body></comment>'));
+    const list = locId(await a.h.req('fran', 'POST', `/projects/${a.pid}/todo_lists.xml`, '<todo-list><name>L</name></todo-list>'));
+    const item = locId(await a.h.req('fran', 'POST', `/todo_lists/${list}/todo_items.xml`, '<todo-item><content>I</content></todo-item>'));
+    const entry = locId(await a.h.req('fran', 'POST', `/todo_items/${item}/time_entries.xml`,
+      `<time-entry><person-id>${a.f.person.fran}</person-id><date>2026-11-02</date><hours>1.0</hours><description>d</description></time-entry>`));
+    const c0 = (await feed('cleo')).cursor;
+    await a.h.req('fran', 'PUT', `/posts/${post}.xml`, '<post><private>true</private></post>');
+    await a.h.req('fran', 'PUT', `/todo_lists/${list}.xml`, '<todo-list><private>true</private></todo-list>');
+    const hidden = await all('cleo', c0);
+    expect(of(hidden.changes, 'post', post).map((c) => c.op)).toEqual(['delete']);
+    expect(of(hidden.changes, 'comment', cid).map((c) => c.op)).toEqual(['delete']);
+    expect(of(hidden.changes, 'todoList', list).map((c) => c.op)).toEqual(['delete']);
+    expect(of(hidden.changes, 'todoItem', item).map((c) => c.op)).toEqual(['delete']);
+    expect(of(hidden.changes, 'timeEntry', entry).map((c) => c.op)).toEqual(['delete']);
+    // fran still sees them all, as upserts.
+    const franView = await all('fran', c0);
+    for (const [r, id] of [['post', post], ['comment', cid], ['todoItem', item], ['timeEntry', entry]] as const) {
+      expect(of(franView.changes, r, id).map((c) => c.op)).toEqual(['upsert']);
+    }
+    await a.h.req('fran', 'PUT', `/posts/${post}.xml`, '<post><private>false</private></post>');
+    await a.h.req('fran', 'PUT', `/todo_lists/${list}.xml`, '<todo-list><private>false</private></todo-list>');
+    const back = await all('cleo', hidden.cursor);
+    for (const [r, id] of [['post', post], ['comment', cid], ['todoList', list], ['todoItem', item], ['timeEntry', entry]] as const) {
+      expect(of(back.changes, r, id).map((c) => c.op), `${r} ${id}`).toEqual(['upsert']);
+    }
+  });
+
+  it('membership: access added is a resync of the project, access removed a delete of it', async () => {
+    const base = a.f.project.basecamp;
+    const cleo = a.f.person.cleo;
+    const c0 = (await feed('cleo')).cursor;
+    await a.h.store.write((w) => addMember(w, base, cleo));
+    const added = await all('cleo', c0);
+    expect(added.changes.filter((c) => c.resource === 'project')).toEqual([{ seq: expect.any(Number), resource: 'project', id: base, op: 'resync' }]);
+    // Records of the project changed from now on reach her.
+    const pid = locId(await a.h.req('fran', 'POST', `/projects/${base}/posts.xml`, '<post><title>Now visible</title></post>'));
+    const next = await all('cleo', added.cursor);
+    expect(of(next.changes, 'post', pid)[0].op).toBe('upsert');
+    await a.h.store.write((w) => removeMember(w, base, cleo));
+    await a.h.req('fran', 'PUT', `/posts/${pid}.xml`, '<post><title>Gone for her</title></post>');
+    const removed = await all('cleo', next.cursor);
+    expect(removed.changes).toEqual([{ seq: expect.any(Number), resource: 'project', id: base, op: 'delete' }]);
+    // Other people's membership changes are not in her feed; administrators need none.
+    await a.h.store.write((w) => addMember(w, base, a.f.person.carl));
+    expect((await all('cleo', removed.cursor)).changes).toEqual([]);
+    expect((await all('ada', removed.cursor)).changes).toEqual([]);
+    expect((await all('carl', removed.cursor)).changes).toEqual([{ seq: expect.any(Number), resource: 'project', id: base, op: 'resync' }]);
+  });
+
+  it('a project created through the API makes its creator a member through the feed', async () => {
+    const r = await a.h.req('ada', 'POST', '/projects.xml', '<project><name>New</name></project>');
+    const id = locId(r);
+    const rows = await a.h.store.all<{ tbl: string; op: string }>('SELECT tbl, op FROM changes WHERE project_id = ? ORDER BY seq', [id]);
+    expect(rows).toEqual([{ tbl: 'projects', op: 'insert' }, { tbl: 'project_members', op: 'insert' }]);
+  });
+
+  it('retention: old tombstones are dropped and a cursor below the horizon answers 410; since=0 always works', async () => {
+    const id = await newPost('fran', 'Short-lived');
+    const c0 = (await feed('fran')).cursor;
+    await a.h.req('fran', 'DELETE', `/posts/${id}.xml`);
+    const c1 = (await feed('fran')).cursor;
+    await newPost('fran', 'After');
+    // Drop every tombstone older than tomorrow (a retention of 0 days, for the test).
+    const dropped = await a.h.store.write((w) => purgeTombstones(w, new Date(Date.now() + 86_400_000).toISOString().slice(0, 19) + 'Z'));
+    expect(dropped).toBeGreaterThan(0);
+    const gone = await a.h.req('fran', 'GET', `/sync/changes.json?since=${c0}`);
+    expect(gone.status).toBe(410);
+    expect(gone.json()).toEqual({ errors: ['Cursor expired: resync in full'] });
+    const xml = await a.h.req('fran', 'GET', `/sync/changes.xml?since=${c0}`);
+    expect(xml.status).toBe(410);
+    expect(xml.xml().name).toBe('errors');
+    expect((await a.h.req('fran', 'GET', `/sync/changes.json?since=${c1}`)).status).toBe(200);
+    const full = await all('fran', 0);
+    expect(of(full.changes, 'post', id)).toEqual([]);
+    // A cursor from the future (a store restored from an older backup) is expired too.
+    expect((await a.h.req('fran', 'GET', `/sync/changes.json?since=${Number(full.cursor) + 100}`)).status).toBe(410);
+  });
+
+  it('refuses malformed parameters with 400', async () => {
+    for (const q of ['since=abc', 'since=-1', 'limit=0', 'limit=1001', 'limit=x']) {
+      const r = await a.h.req('fran', 'GET', `/sync/changes.json?${q}`);
+      expect(r.status, q).toBe(400);
+    }
+    expect((await a.h.req('fran', 'POST', '/sync/changes.json')).status).toBe(405);
+  });
+
+  it('speaks XML too', async () => {
+    const id = await newPost('fran', 'In XML');
+    const f = await all('fran');
+    const r = await a.h.req('fran', 'GET', '/sync/changes.xml?since=0&limit=1000');
+    const x = r.xml();
+    expect(x.name).toBe('changes');
+    expect(x.attrs.cursor).toBe(f.cursor);
+    expect(x.attrs.more).toBe('false');
+    expect(x.children).toHaveLength(f.changes.length);
+    const mine = x.children.find((c) => text(c, 'resource') === 'post' && text(c, 'id') === String(id))!;
+    expect(text(mine, 'op')).toBe('upsert');
+    const rec = mine.children.find((c) => c.name === 'record')!.children[0];
+    expect(rec.name).toBe('post');
+    expect(text(rec, 'title')).toBe('In XML');
+  });
+
+  it('a restored backup starts a new feed: every record once, old cursors expired', async () => {
+    await newPost('fran', 'Kept');
+    const old = (await feed('fran')).cursor;
+    const backup = await exportAccount(a.h.store);
+    const store = new SqliteStore(':memory:');
+    await importBackup(store, backup);
+    const app = await buildApp({ store });
+    const basic = `Basic ${Buffer.from('fran:fran-pass-2').toString('base64')}`;
+    const get = (url: string) => app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', authorization: basic } });
+    const f = JSON.parse((await get('/sync/changes.json?limit=1000')).body) as Feed;
+    const before = (await all('fran')).changes.filter((c) => c.op === 'upsert').map((c) => `${c.resource}:${c.id}`).sort();
+    expect(f.changes.filter((c) => c.op === 'upsert').map((c) => `${c.resource}:${c.id}`).sort()).toEqual(before);
+    if (Number(old) > 1) expect((await get(`/sync/changes.json?since=${Number(old) - 1}`)).statusCode).toBe(410);
+    await app.close();
+    await store.close();
+  });
+});

@@ -1,0 +1,181 @@
+// The desktop shell's parts that need no port: log redaction and rotation, window placement, the IPC
+// contract's checks and links, the sync status source over HTTP (against the real service).
+
+import { describe, it, expect, afterEach } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { redact, RotatingLog } from '../electron/shell/log.ts';
+import { restoreBounds, rememberBounds, parseWindowState, isReachable, EMPTY_WINDOW_STATE } from '../electron/shell/window-state.ts';
+import { HttpSyncStatusSource, normalizeSyncStatus } from '../electron/shell/sync-source.ts';
+import { serviceStarter } from '../electron/shell/service.ts';
+import { appLinkHash, INVOKE_ARG_CHECKS, LOCAL_ONLY, isShellSession } from '../shared/ipc.ts';
+import { externalUrl, mayNavigate, mayGrantPermission } from '../electron/shell/guards.ts';
+import type { DisplayInfo } from '../electron/shell/port.ts';
+
+const dirs: string[] = [];
+const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'bivouac-shell-parts-')); dirs.push(d); return d; };
+afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+
+const TOKEN = '5aac8c4132687845b7119d564bfd9980c282a594';
+
+describe('log redaction', () => {
+  it.each([
+    [`GET /me.xml Authorization: Basic ${Buffer.from(`${TOKEN}:X`).toString('base64')}`, 'GET /me.xml Authorization: [redacted]'],
+    ['authorization=Bearer abc.def.ghi next', 'authorization=[redacted] next'],
+    ['{"token":"s3cr3t-value","user":"ada"}', '{"token":"[redacted]","user":"ada"}'],
+    ['password: hunter22 and more', 'password: [redacted] and more'],
+    ['sync to https://ada:pa55word@team.example/api failed', 'sync to https://[redacted]@team.example/api failed'],
+    ['GET /x?token=abcdef&limit=5', 'GET /x?token=[redacted]&limit=5'],
+    [`a token ${TOKEN} in text`, 'a token [redacted] in text'],
+    ['remoteToken = zzzzzzzz', 'remoteToken = [redacted]'],
+  ])('%s', (line, expected) => {
+    expect(redact(line)).toBe(expected);
+  });
+
+  it('known secret values are removed wherever they appear', () => {
+    expect(redact('team token is Xy7-secret-Q, see?', ['Xy7-secret-Q'])).toBe('team token is [redacted], see?');
+  });
+
+  it('the log file holds no secret, and rotates by size keeping N files', () => {
+    const dir = tmp();
+    const log = new RotatingLog(join(dir, 'logs', 'bivouac.log'), { maxBytes: 2000, keep: 2, secrets: () => ['my-remote-secret'] });
+    for (let i = 0; i < 80; i++) log.info(`line ${i} with my-remote-secret and ${TOKEN}`);
+    log.error('failed', new Error(`401 for token=${TOKEN}`));
+    const files = readdirSync(join(dir, 'logs')).sort();
+    expect(files).toEqual(['bivouac.log', 'bivouac.log.1', 'bivouac.log.2']);
+    const all = files.map((f) => readFileSync(join(dir, 'logs', f), 'utf8')).join('');
+    expect(all).not.toContain('my-remote-secret');
+    expect(all).not.toContain(TOKEN);
+    expect(all).toContain('[redacted]');
+    for (const f of files) expect(readFileSync(join(dir, 'logs', f)).length).toBeLessThanOrEqual(2000);
+    expect(readFileSync(join(dir, 'logs', 'bivouac.log'), 'utf8')).toMatch(/ERROR failed Error: 401 for token=\[redacted\]/);
+  });
+});
+
+describe('window placement', () => {
+  const laptop: DisplayInfo = { id: 1, workArea: { x: 0, y: 25, width: 1440, height: 875 } };
+  const monitor: DisplayInfo = { id: 7, workArea: { x: -2560, y: 0, width: 2560, height: 1440 } };
+
+  it('restores the bounds of the display it was on last', () => {
+    let s = rememberBounds(EMPTY_WINDOW_STATE, laptop, { x: 10, y: 40, width: 1200, height: 800 }, false);
+    s = rememberBounds(s, monitor, { x: -2400, y: 100, width: 2000, height: 1200 }, true);
+    expect(restoreBounds(s, [laptop, monitor], laptop)).toEqual({ bounds: { x: -2400, y: 100, width: 2000, height: 1200 }, maximized: true });
+  });
+
+  it('the monitor went away: the laptop bounds it had there', () => {
+    let s = rememberBounds(EMPTY_WINDOW_STATE, laptop, { x: 10, y: 40, width: 1200, height: 800 }, false);
+    s = rememberBounds(s, monitor, { x: -2400, y: 100, width: 2000, height: 1200 }, true);
+    expect(restoreBounds(s, [laptop], laptop)).toEqual({ bounds: { x: 10, y: 40, width: 1200, height: 800 }, maximized: false });
+  });
+
+  it('only ever seen on a display that is gone: centred on the primary one, shrunk to fit', () => {
+    const s = rememberBounds(EMPTY_WINDOW_STATE, monitor, { x: -2400, y: 100, width: 2000, height: 1200 }, false);
+    const r = restoreBounds(s, [laptop], laptop);
+    expect(r.bounds).toEqual({ x: 0, y: 25, width: 1440, height: 875 });
+    expect(isReachable(r.bounds, [laptop])).toBe(true);
+  });
+
+  it('bounds saved for a display that is now elsewhere (rearranged) are not trusted when off screen', () => {
+    const moved: DisplayInfo = { ...laptop, workArea: { ...laptop.workArea, x: 5000 } };
+    const s = rememberBounds(EMPTY_WINDOW_STATE, laptop, { x: 10, y: 40, width: 1200, height: 800 }, false);
+    const r = restoreBounds(s, [moved], moved);
+    expect(r.bounds.x).toBeGreaterThanOrEqual(5000);
+  });
+
+  it('a broken or hostile state file is ignored', () => {
+    expect(parseWindowState('nonsense')).toEqual(EMPTY_WINDOW_STATE);
+    expect(parseWindowState({ displays: { a: { x: 'no' } }, last: 'a' })).toEqual(EMPTY_WINDOW_STATE);
+    expect(restoreBounds(parseWindowState(null), [laptop], laptop).bounds).toEqual({ x: 80, y: 53, width: 1280, height: 820 });
+  });
+});
+
+describe('the IPC contract', () => {
+  it.each([
+    ['bivouac://projects/7/messages/12', '#/projects/7/messages/12'],
+    ['bivouac://projects/7', '#/projects/7'],
+    ['BIVOUAC://projects/7/time', '#/projects/7/time'],
+    ['bivouac://projects/7/report?x=1', '#/projects/7/report'],
+    ['bivouac://', '#/'],
+    ['bivouac://projects/7/todos/3', null],
+    ['bivouac://projects/abc', null],
+    ['bivouac://projects/7/../../x', null],
+    ['https://projects/7', null],
+    ['bivouac://javascript:alert(1)', null],
+  ])('link %s → %s', (link, hash) => {
+    expect(appLinkHash(link)).toBe(hash);
+  });
+
+  it('settings patches: only known keys with the right types', () => {
+    const check = INVOKE_ARG_CHECKS['shell:set-settings'];
+    expect(check([{ startAtLogin: true, keepInTray: false, apiPort: 4900 }])).toBeNull();
+    expect(check([{}])).toBeNull();
+    expect(check([{ apiPort: 4900.5 }])).toMatch(/apiPort/);
+    expect(check([{ constructor: true }])).toMatch(/unknown setting/);
+    expect(check([{}, {}])).toMatch(/one object/);
+    expect(check([[]])).toMatch(/one object/);
+  });
+
+  it('a session must have every field of the bridge', () => {
+    expect(isShellSession({ token: 't', apiBase: 'http://127.0.0.1:1', version: '1', platform: 'linux' })).toBe(true);
+    expect(isShellSession({ token: 't', baseUrl: 'http://127.0.0.1:1', version: '1', platform: 'linux' })).toBe(false);
+  });
+
+  it('guards on plain values', () => {
+    expect(mayNavigate('http://127.0.0.1:4817/x', 'http://127.0.0.1:4817')).toBe(true);
+    expect(mayNavigate('http://localhost:4817/x', 'http://127.0.0.1:4817')).toBe(false);
+    expect(mayNavigate('http://127.0.0.1:4817/x', '')).toBe(false);
+    expect(externalUrl('HTTPS://Example.com/a b', 'http://127.0.0.1:4817')).toBe('https://example.com/a%20b');
+    expect(externalUrl('data:text/html,hi', 'http://127.0.0.1:4817')).toBeNull();
+    expect(mayGrantPermission('clipboard-sanitized-write', 'http://127.0.0.1:4817/#/x', 'http://127.0.0.1:4817')).toBe(true);
+  });
+});
+
+describe('sync status source', () => {
+  it('normalises what the route answers', () => {
+    expect(normalizeSyncStatus({ state: 'syncing', pending: 3, conflicts: [{}, {}], progress: 1.7 })).toEqual(
+      { state: 'syncing', pending: 3, conflicts: 2, progress: 1, lastSyncedAt: null, message: null });
+    expect(normalizeSyncStatus({ state: 'idle', pending: -1, progress: 0.5, last_synced_at: '2026-11-22T10:00:00Z' })).toEqual(
+      { state: 'idle', pending: 0, conflicts: 0, progress: null, lastSyncedAt: '2026-11-22T10:00:00Z', message: null });
+    expect(normalizeSyncStatus({ state: 'exploded' })).toMatchObject({ state: 'error', message: 'unreadable sync status' });
+  });
+
+  it('asks GET /sync/status and POST /sync/run with the token, as JSON', async () => {
+    const calls: [string, RequestInit | undefined][] = [];
+    const f = (async (url: string | URL | Request, init?: RequestInit) => {
+      calls.push([String(url), init]);
+      return new Response(JSON.stringify({ state: 'offline', pending: 2, conflicts: 1 }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const src = new HttpSyncStatusSource('http://127.0.0.1:4817', TOKEN, f);
+    expect(await src.status()).toMatchObject({ state: 'offline', pending: 2, conflicts: 1 });
+    await src.runNow();
+    expect(calls.map(([u, i]) => `${i?.method} ${u}`)).toEqual(['GET http://127.0.0.1:4817/sync/status', 'POST http://127.0.0.1:4817/sync/run']);
+    const h = calls[0][1]!.headers as Record<string, string>;
+    expect(h.Accept).toBe('application/json');
+    expect(Buffer.from(h.Authorization.replace('Basic ', ''), 'base64').toString()).toBe(`${TOKEN}:X`);
+  });
+
+  it('a service that does not answer is an error, not a crash', async () => {
+    const src = new HttpSyncStatusSource('http://127.0.0.1:1', TOKEN, (async () => { throw new TypeError('fetch failed'); }) as typeof fetch);
+    expect(await src.status()).toMatchObject({ state: 'error', message: 'the local service does not answer (fetch failed)' });
+  });
+
+  it('against the real service: without sync routes (404) it is "local only"; the token file is not written', async () => {
+    const dataDir = tmp();
+    const svc = await serviceStarter({ uiDir: null, demo: true })({ dataDir, port: 0 });
+    try {
+      expect(svc.token).toMatch(/^[0-9a-f]{40}$/);
+      const src = new HttpSyncStatusSource(svc.url, svc.token);
+      const s = await src.status();
+      // When the sync engine's routes exist this becomes its real state; until then: local only.
+      if (s.state === 'local') expect(s).toEqual(LOCAL_ONLY);
+      else expect(['idle', 'syncing', 'offline', 'error']).toContain(s.state);
+      expect(existsSync(join(dataDir, 'api-token'))).toBe(false);
+      const backup = join(dataDir, 'backup.json');
+      await svc.exportBackup(backup);
+      expect(JSON.parse(readFileSync(backup, 'utf8')).format).toBe('bivouac-backup/1');
+    } finally {
+      await svc.close({ graceMs: 1000 });
+    }
+  });
+});
