@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     const headers = { authorization: `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}`, host: '127.0.0.1' };
 
     // ---- 2. the same account on both engines
-    const sizes = { projects: 10, people: 20, posts: 2000, comments: 10_000, todoItems: 5000, timeEntries: 20_000, seed: 7, now: new Date('2026-11-01T12:00:00Z') };
+    const sizes = { projects: 10, people: 20, posts: 1000, comments: 4000, todoItems: 3000, timeEntries: 8000, seed: 7, now: new Date('2026-11-01T12:00:00Z') };
     const sqliteDir = join(dir, 'sqlite');
     mkdirSync(sqliteDir);
     const pgUrl = await cluster.createDatabase('bench');

@@ -3,10 +3,13 @@
 // counts, references that exist, no lost update, and no 5xx. The same scenarios run on SQLite
 // (one app: writes queued in-process) as the reference behaviour.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { harness, harnessOver, fx, locId, ids, text, type Harness } from './helpers.ts';
 import { PgStore } from '../electron/store/postgres.ts';
 import { pgSkipReason } from './pg.ts';
+
+// Many serialised write transactions: minutes on a loaded machine, not a timing assertion.
+vi.setConfig({ testTimeout: 120_000 });
 
 const open: Harness[] = [];
 afterEach(async () => { for (const h of open.splice(0)) await h.close(); });

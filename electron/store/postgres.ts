@@ -69,8 +69,10 @@ const RETRY_CODES = new Set(['40001', '40P01']);
 
 export interface PgOptions {
   readonly clock?: Clock;
-  /** Connections in the pool (default 10). */
+  /** Connections for reads (default 10). */
   readonly max?: number;
+  /** Connections for write transactions (default 3; they run one at a time anyway, D51). */
+  readonly writers?: number;
 }
 
 /** Statement texts rewritten once, kept per store. */
@@ -92,6 +94,11 @@ type Runner = pg.Pool | pg.PoolClient;
 export class PgStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
+  /**
+   * Write transactions have a pool of their own: a writer waiting for the write lock holds its
+   * connection, and must never take the last connections readers need (D51).
+   */
+  private readonly writePool: pg.Pool;
   readonly url: string;
   private readonly clock: Clock;
   private readonly sql = new SqlCache();
@@ -101,15 +108,18 @@ export class PgStore implements Store {
   private constructor(url: string, opts: PgOptions) {
     this.url = url;
     this.clock = opts.clock ?? (() => new Date());
-    this.pool = new pg.Pool({
-      connectionString: url, max: opts.max ?? 10, types: typeOverrides(),
+    const config = (max: number): pg.PoolConfig => ({
+      connectionString: url, max, types: typeOverrides(),
       // Waiting for a free connection under load is not an outage: a server that is down refuses at
       // once (ECONNREFUSED), so a long wait here only means "busy".
       connectionTimeoutMillis: 30_000, idleTimeoutMillis: 30_000, application_name: 'bivouac',
     });
+    this.pool = new pg.Pool(config(opts.max ?? 10));
+    this.writePool = new pg.Pool(config(opts.writers ?? 3));
     // An idle connection cut by a server restart must not take the process down: the next
     // query opens a new one (or answers StoreUnavailable).
     this.pool.on('error', () => undefined);
+    this.writePool.on('error', () => undefined);
   }
 
   /**
@@ -131,6 +141,7 @@ export class PgStore implements Store {
       await s.migrate();
     } catch (e) {
       await s.pool.end().catch(() => undefined);
+      await s.writePool.end().catch(() => undefined);
       if (e instanceof StoreVersionError || e instanceof StoreUnavailable) throw e;
       const err = e as { code?: string; message?: string };
       throw new StoreUnavailable(`cannot use PostgreSQL at ${redact(url)}: ${err.message ?? String(e)}${err.code ? ` (${err.code})` : ''}`);
@@ -215,7 +226,7 @@ export class PgStore implements Store {
   async write<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await this.writePool.connect();
     } catch (e) {
       throw unavailableOr(e);
     }
@@ -271,6 +282,7 @@ export class PgStore implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.pool.end();
+    await this.writePool.end();
   }
 }
 
@@ -345,15 +357,18 @@ class PgWriter implements Writer {
 
   touch(projectId: number): void { this.projects.add(projectId); }
 
-  /** Stamp the projects' last-changed-on, move sequences past explicit ids, count the commit. */
+  /**
+   * Move sequences past explicit ids, then stamp the projects' last-changed-on and count the commit
+   * in one round trip (round trips inside the write lock are what write throughput costs, D51).
+   */
   async finish(): Promise<void> {
-    if (this.projects.size) {
-      await this.s.query(this.c, `UPDATE projects SET last_changed_on = ? WHERE id IN (${[...this.projects].map(() => '?').join(', ')})`, [this.now, ...this.projects]);
-    }
     for (const t of this.explicit) {
       await this.s.query(this.c, `SELECT setval(pg_get_serial_sequence('${t}', 'id'), GREATEST(m, COALESCE(pg_sequence_last_value(pg_get_serial_sequence('${t}', 'id')::regclass), 1)))
         FROM (SELECT MAX(id) AS m FROM ${t}) x WHERE m IS NOT NULL`);
     }
-    await this.s.query(this.c, 'UPDATE commit_counter SET n = n + 1 WHERE id = 1');
+    const ids = [...this.projects];
+    const stamp = ids.length ? `WITH stamped AS (UPDATE projects SET last_changed_on = ? WHERE id IN (${ids.map(() => '?').join(', ')})) ` : '';
+    await this.s.query(this.c, `${stamp}UPDATE commit_counter SET n = n + 1 WHERE id = 1`, ids.length ? [this.now, ...ids] : []);
   }
+
 }
