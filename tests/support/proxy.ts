@@ -12,16 +12,25 @@ export function startProxy(backends: readonly string[], port = 0, host = '127.0.
   let next = 0;
   const server: Server = createServer((req, res) => {
     const t = targets[next++ % targets.length];
+    let answered = false;
     const up = request({
       host: t.hostname, port: t.port, method: req.method, path: req.url, agent,
       headers: { ...req.headers, host: req.headers.host ?? `${t.hostname}:${t.port}` },
     }, (r) => {
+      answered = true;
       res.writeHead(r.statusCode ?? 502, r.rawHeaders);
       r.pipe(res);
     });
+    // A backend may answer before it has read the whole body (413) and close: the write fails
+    // (EPIPE) but its answer is on the way; only a request that gets no answer at all is a 502.
     up.on('error', (e) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`proxy: ${e.message}`);
+      req.unpipe(up);
+      req.resume();
+      setTimeout(() => {
+        if (answered) return;
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`proxy: ${e.message}`);
+      }, 500);
     });
     req.pipe(up);
   });
