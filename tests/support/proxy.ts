@@ -24,15 +24,17 @@ export function startProxy(backends: readonly string[], port = 0, host = '127.0.
     // A backend may answer before it has read the whole body (413) and close: the write fails
     // (EPIPE) but its answer is on the way; only a request that gets no answer at all is a 502.
     up.on('error', (e) => {
-      req.unpipe(up);
-      req.resume();
       setTimeout(() => {
         if (answered) return;
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
         res.end(`proxy: ${e.message}`);
       }, 500);
     });
-    req.pipe(up);
+    // The body is read whole first and written in one go (bodies are at most a few MiB here): the
+    // kernel takes it at once, so a backend that answers early (413) is rarely cut off mid-write.
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => up.end(Buffer.concat(chunks)));
   });
   server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {
