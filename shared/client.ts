@@ -222,6 +222,11 @@ export class BivouacClient {
 
   get signedIn(): boolean { return this.auth !== null; }
 
+  /** The full URL of a path and the headers that authenticate a request (for a streaming fetch, D94). */
+  streamTarget(path: string): { url: string; headers: Record<string, string> } {
+    return { url: this.base + path, headers: { Accept: 'text/event-stream', ...(this.auth ? { Authorization: this.auth } : {}) } };
+  }
+
   /** One request; JSON in and out. Returns the parsed body (null for an empty one) and headers. */
   async request<T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: HttpResponse['headers'] }> {
     const headers: Record<string, string> = { Accept: 'application/json' };

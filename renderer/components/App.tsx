@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useSession, VIEWS } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { typing } from '../lib/keys.ts';
+import { undoLast } from '../stores/undo.ts';
 import { Header } from './Header.tsx';
 import { SignIn } from './SignIn.tsx';
 import { Toasts } from './Toasts.tsx';
@@ -19,12 +20,18 @@ export function App() {
   const projectId = useSession((s) => s.projectId);
   const projects = useSession((s) => s.projects);
   const overlay = useUi((s) => s.overlay);
+  const connection = useUi((s) => s.connection);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (useSession.getState().status !== 'signedIn') return;
       const ui = useUi.getState();
       if (e.key === 'Escape' && ui.overlay) { ui.setOverlay(null); e.preventDefault(); return; }
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'z' && !typing(e.target) && !ui.overlay) {
+        e.preventDefault();
+        void undoLast();
+        return;
+      }
       if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (ui.overlay) return;
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
@@ -43,6 +50,11 @@ export function App() {
     <div className="app">
       <a className="skip" href="#main">Skip to content</a>
       <Header />
+      {connection === 'offline' && (
+        <div className="unreachable-banner" role="status">
+          <strong>Can’t reach the local service.</strong> You see the last data loaded and what you type is kept; it reconnects by itself.
+        </div>
+      )}
       <main id="main" tabIndex={-1}>
         {!projectId ? (
           <div className="empty big">

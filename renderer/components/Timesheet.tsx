@@ -7,7 +7,8 @@ import { buildGrid, rowKey, type Cell, type GridRow, type RowKey } from '../lib/
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
 import { useTodos } from '../stores/todos.ts';
-import { fail, useNewRequest } from '../stores/ui.ts';
+import { fail, useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
+import { useLiveChange } from '../stores/live.ts';
 
 export function Timesheet({ projectId }: { projectId: number }) {
   const tm = useTime();
@@ -30,6 +31,11 @@ export function Timesheet({ projectId }: { projectId: number }) {
     }
   }, [todoLists, todoProject, projectId]);
   useNewRequest(() => setAdding(true));
+  useReconnect(() => { void useTime.getState().loadWeek(); });
+  // The week shows all the person's projects: any project's time entries may be in it.
+  useLiveChange(null, ['time_entries'], () => { void useTime.getState().loadWeek(); });
+  const connection = useUi((s) => s.connection);
+  const weekHeld = tm.loadedKey === `${tm.personId}:${tm.weekStart}`;
 
   const days = useMemo(() => weekDays(tm.weekStart), [tm.weekStart]);
   const projectName = (id: number) => projects.find((p) => p.id === id)?.name ?? `Project ${id}`;
@@ -84,7 +90,9 @@ export function Timesheet({ projectId }: { projectId: number }) {
         setAdding(false);
         if (added) setFocusRow(rowKey(tm.groupBy, added.projectId, added.itemId));
       }} />}
-      {tm.loading && !tm.loaded ? <p className="muted" role="status">Loading the week…</p> : (
+      {!weekHeld && connection === 'offline' ? (
+        <p className="unreachable" role="status">Can’t reach the service, so this week is not loaded. It is retried by itself; nothing is lost.</p>
+      ) : tm.loading && !tm.loaded ? <p className="muted" role="status">Loading the week…</p> : (
         <div className="grid-wrap">
           <table className="week-grid" aria-label={`Hours of ${person ? fullName(person) : 'this person'}, week of ${days[0]}`}>
             <thead>

@@ -23,6 +23,7 @@ export function Toasts() {
             <strong>{t.title}</strong>
             {t.lines.length > 0 && <ul>{t.lines.map((l, i) => <li key={i}>{l}</li>)}</ul>}
           </div>
+          {t.action && <button type="button" className="toast-action" onClick={t.action.run}>{t.action.label}</button>}
           <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => dismiss(t.id)}>×</button>
         </div>
       ))}

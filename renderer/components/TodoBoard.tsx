@@ -4,7 +4,8 @@ import { dropIndex } from '../lib/reorder.ts';
 import { useSession } from '../stores/session.ts';
 import { itemVisible, useTodos, type BoardList } from '../stores/todos.ts';
 import { typing } from '../lib/keys.ts';
-import { useNewRequest } from '../stores/ui.ts';
+import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
+import { useLiveChange } from '../stores/live.ts';
 import { ItemPanel } from './ItemPanel.tsx';
 import { PartySelect } from './PartySelect.tsx';
 import { Icon } from './Icon.tsx';
@@ -19,6 +20,14 @@ export function TodoBoard({ projectId }: { projectId: number }) {
 
   useEffect(() => { void useTodos.getState().load(projectId); }, [projectId]);
   useNewRequest(() => setAdding(true));
+  useReconnect(() => { void useTodos.getState().load(projectId, true); });
+  // Changes from another tab, the API or sync: refetch in place (keys keep focus and what is typed).
+  useLiveChange(projectId, ['todo_lists', 'todo_items', 'comments'], (c) => {
+    const t = useTodos.getState();
+    void t.load(projectId, true);
+    if (c.resources.includes('comments') && t.openItemId !== null && t.openItemId > 0) void t.loadComments(t.openItemId);
+  });
+  const offline = useUi((s) => s.connection === 'offline');
 
   const total = t.lists.reduce((a, l) => a + l.items.length, 0);
   const done = t.lists.reduce((a, l) => a + l.items.filter((i) => i.completed).length, 0);
@@ -38,7 +47,8 @@ export function TodoBoard({ projectId }: { projectId: number }) {
         {!adding && <button type="button" className="primary" onClick={() => setAdding(true)} title="New list (n)">New list</button>}
       </div>
       {adding && <NewListForm firm={firm} onDone={() => setAdding(false)} />}
-      {t.loading && !t.loaded ? <BoardSkeleton /> : t.loaded && t.lists.length === 0 && !adding ? (
+      {offline && !t.loaded ? <p className="unreachable" role="status">Can’t reach the service, so the todo lists are not loaded. It is retried by itself.</p>
+        : t.loading && !t.loaded ? <BoardSkeleton /> : t.loaded && t.lists.length === 0 && !adding ? (
         <div className="empty big">
           <h2>No todo lists yet</h2>
           <p>Lists hold the work of this project, one column each: for example “Launch checklist” or “Site survey”.
@@ -194,7 +204,11 @@ function AddItem({ list }: { list: BoardList }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!content.trim()) return;
-    void createItem(list.id, { content: content.trim(), ...(party ? { responsible_party: party } : {}), ...(due ? { due_at: due } : {}) });
+    const text = content;
+    void createItem(list.id, { content: content.trim(), ...(party ? { responsible_party: party } : {}), ...(due ? { due_at: due } : {}) }).then((ok) => {
+      // Not saved (e.g. the service is unreachable): what was typed comes back, unless something new was typed since.
+      if (!ok) setContent((c) => (c === '' ? text : c));
+    });
     setContent('');
     input.current?.focus();
   };

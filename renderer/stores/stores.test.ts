@@ -187,8 +187,9 @@ describe('messages store', () => {
 describe('session store', () => {
   const me = { id: 3, first_name: 'Fran', last_name: 'Firm', client_id: 0, company_id: 1 } as Person;
 
-  it('signs in, keeps credentials in sessionStorage, opens the first active project', async () => {
-    vi.spyOn(api, 'me').mockResolvedValue(me);
+  it('signs in, keeps the API token (never the password) in sessionStorage, opens the first active project', async () => {
+    vi.spyOn(api, 'me').mockResolvedValue({ ...me, token: 'fran-token' });
+    const set = vi.spyOn(api, 'setCredentials');
     vi.spyOn(api, 'projects').mockResolvedValue([{ id: 9, name: 'X', status: 'on_hold' }, { id: 4, name: 'Y', status: 'active' }] as never);
     vi.spyOn(api, 'people').mockResolvedValue([me]);
     vi.spyOn(api, 'companies').mockResolvedValue([]);
@@ -199,10 +200,32 @@ describe('session store', () => {
     expect(s.status).toBe('signedIn');
     expect(s.firm).toBe(true);
     expect(s.projectId).toBe(4);
-    expect(JSON.parse(sessionStorage.getItem('bivouac.credentials')!)).toEqual({ user: 'fran', password: 'fran-pass-2' });
+    expect(JSON.parse(sessionStorage.getItem('bivouac.credentials')!)).toEqual({ token: 'fran-token' });
+    for (let i = 0; i < sessionStorage.length; i++) expect(sessionStorage.getItem(sessionStorage.key(i)!)).not.toContain('fran-pass-2');
+    // After the check, the client signs its requests with the token, not the password.
+    expect(set).toHaveBeenLastCalledWith({ token: 'fran-token' });
     expect(window.location.hash).toBe('#/projects/4/todos');
     s.signOut();
     expect(sessionStorage.getItem('bivouac.credentials')).toBeNull();
+  });
+
+  it('keeps nothing in sessionStorage when the server does not give a token', async () => {
+    vi.spyOn(api, 'me').mockResolvedValue(me);
+    vi.spyOn(api, 'projects').mockResolvedValue([]);
+    vi.spyOn(api, 'people').mockResolvedValue([me]);
+    vi.spyOn(api, 'companies').mockResolvedValue([]);
+    expect(await useSession.getState().signIn({ user: 'fran', password: 'fran-pass-2' })).toBe(true);
+    expect(sessionStorage.getItem('bivouac.credentials')).toBeNull();
+    useSession.getState().signOut();
+  });
+
+  it('a stored password from an older version is dropped, not re-used', async () => {
+    sessionStorage.setItem('bivouac.credentials', JSON.stringify({ user: 'fran', password: 'fran-pass-2' }));
+    const meCall = vi.spyOn(api, 'me').mockResolvedValue({ ...me, token: 'fran-token' });
+    await useSession.getState().init();
+    expect(meCall).not.toHaveBeenCalled();
+    expect(sessionStorage.getItem('bivouac.credentials')).toBeNull();
+    expect(useSession.getState().status).toBe('signedOut');
   });
 
   it('a wrong password says so and stores nothing', async () => {
