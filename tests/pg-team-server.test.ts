@@ -90,7 +90,8 @@ describe.skipIf(skip)(`bivouac serve --store postgres://…${skip ? ` (skipped: 
 
   it('two processes started together on one new database import the seed once and act as one server behind a proxy', async () => {
     const db = await freshDatabase();
-    const [a, b] = await Promise.all([start(['--store', db, '--seed', fixturePath]), start(['--store', db, '--seed', fixturePath])]);
+    const behind = ['--store', db, '--seed', fixturePath, '--trust-proxy', '127.0.0.1'];
+    const [a, b] = await Promise.all([start(behind), start(behind)]);
     const proxy = await startProxy([a.url, b.url]);
     try {
       const companies = await (await get(a.url, '/companies.json')).json() as unknown[];

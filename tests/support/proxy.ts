@@ -15,7 +15,12 @@ export function startProxy(backends: readonly string[], port = 0, host = '127.0.
     let answered = false;
     const up = request({
       host: t.hostname, port: t.port, method: req.method, path: req.url, agent,
-      headers: { ...req.headers, host: req.headers.host ?? `${t.hostname}:${t.port}` },
+      // As a reverse proxy does: the client's Host, address and scheme go in X-Forwarded-* (the
+      // servers run with --trust-proxy); Host becomes the backend's own.
+      headers: {
+        ...req.headers, host: `${t.hostname}:${t.port}`, 'x-forwarded-host': req.headers.host ?? '',
+        'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http',
+      },
     }, (r) => {
       answered = true;
       res.writeHead(r.statusCode ?? 502, r.rawHeaders);

@@ -26,7 +26,10 @@ process.on('SIGTERM', () => stop(0));
 process.on('SIGINT', () => stop(0));
 
 function serve(n: number): Promise<string> {
-  const args = [bin, 'serve', '--port', '0', '--data-dir', join(o['data-dir'] ?? '.', `p${n}`), '--store', o.store ?? ''];
+  // Behind the proxy: trust its X-Forwarded-* (the Host the client used is the proxy's). The auth
+  // guard stays off as on the local service, whose contract has no 429 for sign-ins.
+  const args = [bin, 'serve', '--port', '0', '--data-dir', join(o['data-dir'] ?? '.', `p${n}`), '--store', o.store ?? '',
+    '--trust-proxy', '127.0.0.1', '--auth-guard', 'off'];
   if (o.seed) args.push('--seed', o.seed);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
