@@ -13,6 +13,7 @@ test('sign in: wrong password, token, session kept on reload, shortcuts overlay,
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.locator('.me')).toHaveText('Fran Firm');
   await expect(page.getByRole('status').filter({ hasText: 'Local only' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Desktop settings' })).toHaveCount(0); // browser mode: no shell
   await page.reload();
   await expect(page.locator('.me')).toHaveText('Fran Firm');
 

@@ -139,11 +139,16 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   checkBind(host, o.allowedHosts ?? []);
   const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, o.demo ?? true, o.storeUrl);
-  const app = await buildApp({ store, host, uiDir: o.uiDir, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
-    responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
-    trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit });
   const tokenFile = join(o.dataDir, 'api-token');
   await mkdir(o.dataDir, { recursive: true });
+  // After a first-run setup (no account at start), the token file appears like on any other start.
+  const onAccountCreated = async () => {
+    const owner = await ownerToken(store);
+    if (owner && o.writeTokenFile !== false) await writePrivateFile(tokenFile, `${owner.token}\n`);
+  };
+  const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
+    responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
+    trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit });
   const owner = await ownerToken(store);
   if (o.writeTokenFile === false) await rm(tokenFile, { force: true }); // no plain copy left behind
   else if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);

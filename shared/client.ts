@@ -335,6 +335,13 @@ export class BivouacClient {
   }
   /** One list with all its items. */
   todoList(id: number): Promise<TodoList> { return this.get(`/todo_lists/${id}.json`); }
+  /**
+   * A project's lists, each with all its items (`todo_items`), in one request: what the todo board
+   * paints (extension `include=items`, docs/api-extensions.md).
+   */
+  todoBoard(projectId: number, filter: TodoListFilter = 'all'): Promise<TodoList[]> {
+    return this.get(`/projects/${projectId}/todo_lists.json${qs({ filter: filter === 'all' ? undefined : filter, include: 'items' })}`);
+  }
   createTodoList(projectId: number, input: TodoListInput): Promise<TodoList> {
     return this.send('POST', `/projects/${projectId}/todo_lists.json`, wrap('todo_list', input));
   }

@@ -72,7 +72,10 @@ async function write(url: string): Promise<void> {
   expect(res.status).toBe(201);
 }
 
-describe('the data directory is private to its user', () => {
+// Each test starts the CLI several times: on a loaded machine that takes longer than the default 20 s.
+const SLOW = { timeout: 90_000 };
+
+describe('the data directory is private to its user', SLOW, () => {
   it('serve creates the directory 0700 and every file in it 0600 (database, WAL, SHM, api-token), even under umask 000', async () => {
     const dataDir = join(scratch('parent'), 'nested', 'data');
     await withServer(['--data-dir', dataDir, '--seed', fixturePath], async (url) => {
@@ -123,7 +126,7 @@ describe('the data directory is private to its user', () => {
   });
 });
 
-describe('export --out', () => {
+describe('export --out', SLOW, () => {
   it('writes the backup 0600 under umask 000, and makes an existing 0644 file 0600 before writing into it', async () => {
     const dataDir = scratch('exp');
     expect((await run(['import', fixturePath, '--data-dir', dataDir])).code).toBe(0);

@@ -212,3 +212,24 @@ describe('names of people and companies a client cannot see', () => {
       .toMatch(/^(Ridge Partners|)$/);
   });
 });
+
+describe('the change feed (sync extension) hides the same', () => {
+  it("a client's feed carries no private milestone id and no hidden name, in JSON and XML", async () => {
+    const m = await privateMilestone();
+    const c0 = Number(((await h.req('cleo', 'GET', '/sync/changes.json')).json() as { cursor: string }).cursor);
+    const list = locId(ok(await h.req('fran', 'POST', `/projects/${pid}/todo_lists.xml`, `<todo-list><name>Linked</name><milestone-id>${m}</milestone-id></todo-list>`), 201));
+    const post = locId(ok(await h.req(RITA, 'POST', `/projects/${pid}/posts.xml`, '<post><title>From the partner</title><body>b</body></post>'), 201));
+    const feed = (await h.req('cleo', 'GET', `/sync/changes.json?since=${c0}`)).json() as { changes: { resource: string; id: number; record?: Record<string, unknown> }[] };
+    const rec = (resource: string, id: number) => feed.changes.find((c) => c.resource === resource && c.id === id)?.record;
+    expect(rec('todoList', list)).toMatchObject({ name: 'Linked', milestone_id: null });
+    expect(rec('post', post)).toMatchObject({ title: 'From the partner', author_name: '', author_id: ids.rita });
+    const xml = (await h.req('cleo', 'GET', `/sync/changes.xml?since=${c0}`)).body;
+    expect(xml).toContain('<title>From the partner</title>');
+    expect(xml).not.toContain('Rita');
+    expect(xml).toMatch(/<milestone-id type="integer" nil="true"><\/milestone-id>/);
+    // firm people's feed is unchanged
+    const firm = (await h.req('fran', 'GET', `/sync/changes.json?since=${c0}`)).json() as typeof feed;
+    expect(firm.changes.find((c) => c.resource === 'post' && c.id === post)?.record).toMatchObject({ author_name: 'Rita Ridge' });
+    expect(firm.changes.find((c) => c.resource === 'todoList' && c.id === list)?.record).toMatchObject({ milestone_id: m });
+  });
+});

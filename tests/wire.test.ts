@@ -1,7 +1,10 @@
 // The bytes on the wire, over real sockets (node:net): errors the HTTP framework raises itself answer the
 // contract's error document and reach the client before the connection closes (issue #6).
 
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../electron/http/app.ts';
@@ -130,6 +133,9 @@ describe('errors the HTTP framework raises answer the contract’s error documen
     expectErrorDocument(unknown, unknown.status);
     expectErrorDocument(await exchange(port, ['HELLO THERE\r\n\r\n']), 400);
     expectErrorDocument(await exchange(port, [`PUT /posts/1.xml HTTP/1.1\r\n${H}Content-Length: abc\r\n\r\n`]), 400);
+    // CONNECT never reaches the router (Node hands it to a 'connect' listener): 405 <errors>, not a silent close.
+    const c = await exchange(port, [`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`]);
+    expectErrorDocument(c, 405);
     // A method Node knows but no route takes: the route layer's 405 or 404, as XML.
     expectErrorDocument(await exchange(port, [`PROPFIND /projects.xml HTTP/1.1\r\n${H}\r\n`]), 404);
   });
@@ -154,6 +160,77 @@ describe('errors the HTTP framework raises answer the contract’s error documen
     for (const ct of [';;;', 'text/', 'application/xml; charset', '"x"', 'application/xml']) {
       const w = await exchange(port, [`POST /projects/${alpha}/posts.xml HTTP/1.1\r\n${H}Content-Type: ${ct}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, body]);
       expect([ct, w.status]).toEqual([ct, 201]);
+    }
+  });
+});
+
+describe('header names carry the capitalisation the original service sent (a 2009 PHP client matches `Location:` and `Status:`)', () => {
+  /** Every header line of the answer starts with a conventionally capitalised name. */
+  function expectCanonical(w: Wire): void {
+    expect(w.headers.length).toBeGreaterThan(2);
+    for (const [name] of w.headers) expect([name, /^(WWW|[A-Z][a-z0-9]*)(-([A-Z][a-z0-9]*|ID|MD5|XSS))*$|^ETag$/.test(name)]).toEqual([name, true]);
+  }
+  const line = (w: Wire, text: string) => expect(w.raw).toContain(`\r\n${text}\r\n`);
+
+  it('a create: 201 with `Location:` and `Status:` spelled as the PHP client expects', async () => {
+    const alpha = (await store.get<{ id: number }>("SELECT id FROM projects WHERE name = 'Alpha Ascent'"))!.id;
+    const body = '<post><title>Header case</title><body>b</body></post>';
+    const w = await exchange(port, [`POST /projects/${alpha}/posts.xml HTTP/1.1\r\n${H}Content-Length: ${body.length}\r\n\r\n`, body]);
+    expect(w.status).toBe(201);
+    expect(w.raw).toMatch(/\r\nLocation: \/posts\/\d+\.xml\r\n/);
+    line(w, 'Status: 201');
+    line(w, 'Content-Type: application/xml; charset=utf-8');
+    expect(w.raw).toMatch(/\r\nContent-Length: \d+\r\n/);
+    expectCanonical(w);
+  });
+
+  it('an error: 401 with `WWW-Authenticate:` and `Status:`; a 405 with `Allow:`', async () => {
+    const w = await exchange(port, [`GET /projects.xml HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`]);
+    expect(w.status).toBe(401);
+    line(w, 'WWW-Authenticate: Basic realm="Bivouac"');
+    line(w, 'Status: 401');
+    expectCanonical(w);
+    const m = await exchange(port, [`PATCH /projects.xml HTTP/1.1\r\n${H}\r\n`]);
+    expect(m.status).toBe(405);
+    expect(m.raw).toMatch(/\r\nAllow: [A-Z, ]+\r\n/);
+    expectCanonical(m);
+  });
+
+  it('lists, XML and JSON (with `X-Count:`), from the renderer and from the response cache', async () => {
+    for (let i = 0; i < 2; i++) { // the second answer comes from the cache of rendered responses
+      const w = await exchange(port, [`GET /projects.xml HTTP/1.1\r\n${H}\r\n`]);
+      expect(w.status).toBe(200);
+      line(w, 'Status: 200');
+      line(w, 'Content-Type: application/xml; charset=utf-8');
+      expectCanonical(w);
+    }
+    const post = (await store.get<{ id: number }>('SELECT id FROM posts ORDER BY id LIMIT 1'))!.id;
+    const j = await exchange(port, [`GET /posts/${post}/comments.json HTTP/1.1\r\n${H}\r\n`]);
+    expect(j.status).toBe(200);
+    expect(j.raw).toMatch(/\r\nX-Count: \d+\r\n/);
+    expectCanonical(j);
+  });
+
+  it('the UI’s files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bivouac-ui-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>B</title>');
+    writeFileSync(join(dir, 'assets', 'app.js'), 'void 0;');
+    const ui = await buildApp({ store, uiDir: dir });
+    await ui.listen({ host: '127.0.0.1', port: 0 });
+    const p = (ui.server.address() as AddressInfo).port;
+    try {
+      for (const path of ['/', '/assets/app.js']) {
+        const w = await exchange(p, [`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${p}\r\n\r\n`]);
+        expect([path, w.status]).toEqual([path, 200]);
+        for (const name of ['Content-Type', 'Content-Length', 'Cache-Control', 'Content-Security-Policy', 'X-Frame-Options', 'X-Content-Type-Options', 'Status']) {
+          expect([path, w.raw.includes(`\r\n${name}: `)]).toEqual([path, true]);
+        }
+        expectCanonical(w);
+      }
+    } finally {
+      await ui.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -3,7 +3,7 @@
 // and method (404/405), body size (413, Fastify's body limit), then the handlers.
 
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { xmlErrors } from '../../shared/codec/out.ts';
@@ -13,6 +13,7 @@ import { AuthLimiter, RateLimiter, type GuardOptions, type RateOptions } from '.
 import { StoreUnavailable, type Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, sendError } from './api.ts';
 import { uiPlugin } from './ui.ts';
+import { ClassicResponse } from './headers.ts';
 import { ResponseCache } from './cache.ts';
 import projects from './plugins/projects.ts';
 import people from './plugins/people.ts';
@@ -25,8 +26,14 @@ import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
 import changes from './plugins/changes.ts';
+import setup from './plugins/setup.ts';
 import sync from './plugins/sync.ts';
 import { idempotency } from './idempotency.ts';
+
+/** The API's route plugins, one per resource, in the order the reference (docs/api.md) lists them. */
+export const API_PLUGINS = {
+  projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync,
+} as const;
 
 export interface AppOptions {
   readonly store: Store;
@@ -38,6 +45,8 @@ export interface AppOptions {
   readonly uiDir?: string | null;
   readonly logLevel?: string;
   readonly requestTimeoutMs?: number;
+  /** Called after the first-run setup created the account (docs/setup.md). */
+  readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
   /**
@@ -196,6 +205,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: opts.trustProxy ?? false,
     clientErrorHandler: clientError,
     frameworkErrors: frameworkError,
+    // Conventionally capitalised header names on the wire (http/headers.ts).
+    http: { ServerResponse: ClassicResponse as unknown as typeof ServerResponse },
+  });
+  // CONNECT never reaches a route: Node hands it to 'connect' listeners, and with none it closes the
+  // socket without a word. Answer it like any method the API does not take.
+  app.server.on('connect', (_req: unknown, socket: Socket) => {
+    const body = xmlErrors(['CONNECT is not allowed here']);
+    socket.write(`HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, POST, PUT, DELETE\r\nContent-Type: application/xml; charset=utf-8\r\n`
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nStatus: 405\r\nConnection: close\r\n\r\n${body}`);
+    lingeringClose(socket);
   });
   app.decorate('store', opts.store);
   app.decorate('responses', new ResponseCache(opts.responseCacheBytes));
@@ -299,9 +318,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  for (const plugin of [projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync, changes]) {
-    await app.register(plugin);
-  }
+  for (const plugin of Object.values(API_PLUGINS)) await app.register(plugin);
+  // Not resource routes (the reference lists them from their own docs): the live change stream
+  // (docs/changes-stream.md) and the first-run setup of an empty data directory.
+  await app.register(changes);
+  await app.register(setup, { onCreated: opts.onAccountCreated });
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });
   return app;
 }

@@ -10,6 +10,7 @@ import { MEMBERS } from '../store/feed.ts';
 import type { Row } from '../store/types.ts';
 import { ApiError, badRequest, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
+import { redact } from './redact.ts';
 import * as directory from './directory.ts';
 import * as categories from './categories.ts';
 import * as posts from './posts.ts';
@@ -82,6 +83,10 @@ export async function changes(ctx: Ctx, since: number, limit: number): Promise<F
     const row = r.op === 'delete' ? null : await visible(ctx, resource, id);
     entries.push(row ? { seq, resource, id, op: 'upsert', row } : { seq, resource, id, op: 'delete' });
   }
+  // What the client may not see inside the records it sees, as on every other route (D32).
+  const byResource = new Map<ResourceKey, Row[]>();
+  for (const e of entries) if (e.row) byResource.set(e.resource, [...(byResource.get(e.resource) ?? []), e.row]);
+  for (const [resource, rows] of byResource) await redact(ctx, RESOURCES[resource], rows);
   const cursor = more ? Number(page[page.length - 1].seq) : Math.max(clock, since);
   return { cursor, more, entries };
 }

@@ -4,7 +4,7 @@
 import { RESOURCES } from '../../shared/registry.ts';
 import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { toColumns, validate, type Validated } from '../../shared/values.ts';
-import { getList } from '../store/queries/todo-lists.ts';
+import { visibleList } from '../store/queries/todo-lists.ts';
 import { commentIdsOf } from '../store/queries/milestones.ts';
 import {
   entriesOfItems, getItem, itemsInProject, itemsOfList, itemState, nextItemPosition, positionsOfList,
@@ -104,8 +104,8 @@ export function moveTo(order: readonly number[], id: number, to: number): number
 // ---- operations -------------------------------------------------------------------------------
 
 /** A visible list, or 404. */
-async function listOf(ctx: Ctx, listId: number): Promise<Row> {
-  const l = await getList(ctx.store, ctx.caller, listId);
+async function listOf(ctx: Ctx, listId: number): Promise<{ id: number; project_id: number }> {
+  const l = await visibleList(ctx.store, ctx.caller, listId);
   if (!l) throw notFound('Todo list');
   return l;
 }
@@ -137,7 +137,7 @@ export async function create(ctx: Ctx, listId: number, root: XNode | null): Prom
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
     // the list may have been deleted since it was read
-    if (!(await getList(w, ctx.caller, listId))) throw notFound('Todo list');
+    if (!(await visibleList(w, ctx.caller, listId))) throw notFound('Todo list');
     await recheckReferences(w, ctx.caller, R, pid, v);
     return w.insert('todo_items', {
     ...toColumns(v.values), todo_list_id: listId, project_id: pid, position: await nextItemPosition(w, listId),

@@ -265,8 +265,15 @@ export class PgStore implements Store {
     return (await this.get('SELECT id FROM companies LIMIT 1')) === undefined;
   }
 
+  /** Derived values under the database-wide change token (no per-table tokens here: always valid, less often kept). */
   async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    return this.derived.memo(await this.changeToken(), key, compute, () => this.changeToken());
+    const token = await this.changeToken();
+    let after = token;
+    return this.derived.memo(key, token, async () => {
+      const value = await compute();
+      after = await this.changeToken();
+      return value;
+    }, () => after);
   }
 
   async reachable(): Promise<boolean> {

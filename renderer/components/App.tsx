@@ -1,10 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSession, VIEWS } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { typing } from '../lib/keys.ts';
 import { undoLast } from '../stores/undo.ts';
 import { Header } from './Header.tsx';
-import { SignIn } from './SignIn.tsx';
+import { Welcome } from './FirstRun.tsx';
 import { Toasts } from './Toasts.tsx';
 import { HelpOverlay } from './HelpOverlay.tsx';
 import { SearchOverlay } from './SearchOverlay.tsx';
@@ -22,6 +22,21 @@ export function App() {
   const overlay = useUi((s) => s.overlay);
   const connection = useUi((s) => s.connection);
 
+  // After a board switch, attention goes to the new board: its heading takes the focus when the focus
+  // was lost with the old board (number keys, or a control that is gone).
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    const key = `${projectId}:${view}`;
+    if (shown.current !== null && shown.current !== key) {
+      requestAnimationFrame(() => {
+        const a = document.activeElement;
+        if (a && a !== document.body && document.contains(a) && !a.closest('#main')) return;
+        const h = document.querySelector<HTMLElement>('#main h1');
+        if (h) { h.tabIndex = -1; h.focus(); }
+      });
+    }
+    shown.current = key;
+  }, [view, projectId]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (useSession.getState().status !== 'signedIn') return;
@@ -44,7 +59,7 @@ export function App() {
   }, []);
 
   if (status === 'checking') return <div className="splash" role="status">Connecting to the local service…</div>;
-  if (status === 'signedOut') return <><SignIn /><Toasts /></>;
+  if (status === 'signedOut') return <><Welcome /><Toasts /></>;
 
   return (
     <div className="app">

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { when } from '../lib/dates.ts';
 import { useSession } from '../stores/session.ts';
 import { useTodos } from '../stores/todos.ts';
@@ -32,6 +32,9 @@ export function ItemPanel({ itemId }: { itemId: number }) {
   const [confirm, setConfirm] = useState(false);
 
   useEffect(() => { setConfirm(false); }, [itemId]);
+  // Opening an item moves attention to its panel: focus goes to its heading (Esc returns to the card).
+  const head = useRef<HTMLHeadingElement>(null);
+  useEffect(() => { head.current?.focus(); }, [itemId]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { openItem(null); document.querySelector<HTMLElement>(`[data-item-id="${itemId}"]`)?.focus(); } };
     window.addEventListener('keydown', onKey);
@@ -62,7 +65,7 @@ export function ItemPanel({ itemId }: { itemId: number }) {
       <div className="panel-head">
         <div>
           <p className="muted small">{list?.name}</p>
-          <h2>{item.content}</h2>
+          <h2 ref={head} tabIndex={-1}>{item.content}</h2>
         </div>
         <button type="button" className="icon-btn" aria-label="Close the item" onClick={() => openItem(null)}>×</button>
       </div>
@@ -83,7 +86,15 @@ export function ItemPanel({ itemId }: { itemId: number }) {
           {dirty && <button type="button" onClick={() => setEdit(null)}>Discard changes</button>}
           {confirm ? (
             <>
-              <button type="button" className="danger" onClick={() => void deleteItem(itemId)}>Yes, delete it</button>
+              <button type="button" className="danger" onClick={() => {
+                // After the deletion focus goes to the next card of the list (or the previous, or the add field).
+                const cards = [...document.querySelectorAll<HTMLElement>(`[data-list-id="${item.todo_list_id}"] .card[data-item-id]`)];
+                const at = cards.findIndex((c) => c.dataset.itemId === String(itemId));
+                const next = cards[at + 1] ?? cards[at - 1];
+                const target = next ? `.card[data-item-id="${next.dataset.itemId}"]` : `[data-list-id="${item.todo_list_id}"] .add-item input`;
+                void deleteItem(itemId).then(() => document.querySelector<HTMLElement>(target)?.focus());
+                document.querySelector<HTMLElement>(target)?.focus();
+              }}>Yes, delete it</button>
               <button type="button" onClick={() => setConfirm(false)}>Keep</button>
             </>
           ) : <button type="button" className="danger-outline" onClick={() => setConfirm(true)}>Delete item</button>}

@@ -2,11 +2,12 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { Post, PostInput } from '../../shared/client.ts';
 import { when } from '../lib/dates.ts';
 import { useMessages } from '../stores/messages.ts';
-import { useSession } from '../stores/session.ts';
+import { formatHash, useSession } from '../stores/session.ts';
 import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
 import { useDraft } from '../stores/drafts.ts';
 import { useLiveChange } from '../stores/live.ts';
 import { Icon } from './Icon.tsx';
+import { Textile } from './Textile.tsx';
 
 /** Plain-text body as paragraphs (two or more newlines split; single newlines are line breaks). */
 export function Paragraphs({ text }: { text: string }) {
@@ -97,13 +98,14 @@ function Recent({ onCompose }: { onCompose: () => void }) {
       <ol className="post-list" aria-label="Messages, newest first">
         {posts.map((p) => (
           <li key={p.id}>
-            <button type="button" className="post-row" onClick={() => toMessages(p.id)}>
+            <a className="post-row" href={formatHash({ projectId: p.project_id, view: 'messages', postId: p.id })}
+              onClick={(e) => { if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return; e.preventDefault(); toMessages(p.id); }}>
               <span className="post-title">{p.title}{p.private && <span className="badge private">Private</span>}</span>
               <span className="muted small">{p.author_name} · {when(p.posted_on)}
                 {p.category_id ? ` · ${categories.find((c) => c.id === p.category_id)?.name ?? ''}` : ''}</span>
               {p.body && <span className="excerpt">{p.body.slice(0, 180)}{p.body.length > 180 ? '…' : ''}</span>}
               <span className="comments small" aria-label={`${p.comments_count} comments`}><Icon name="comment" /> {p.comments_count}</span>
-            </button>
+            </a>
           </li>
         ))}
       </ol>
@@ -196,11 +198,12 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: reco
   const same = (a: PostDraft) => a.title === initial.title && a.body === initial.body && a.category_id === initial.category_id && !!a.private === !!initial.private;
   const change = (patch: Partial<PostDraft>) => { const next = { ...v, ...patch }; setDraft(same(next) ? null : next); };
   const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!v.title.trim()) return;
     setBusy(true);
-    const ok = await onSubmit({ title: v.title, body: v.body, category_id: v.category_id ?? 0, ...(firm ? { private: v.private === true } : {}) });
+    const ok = await onSubmit({ title: v.title, body: v.body, category_id: v.category_id ?? 0, use_textile: true, ...(firm ? { private: v.private === true } : {}) });
     setBusy(false);
     if (ok) setDraft(null);
   };
@@ -214,7 +217,11 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: reco
       <h2>{title}</h2>
       {restored && draft && <p className="draft-note" role="status">Your unsaved draft is back. Esc closes and keeps it.</p>}
       <label>Title<input value={t} onChange={(e) => setT(e.target.value)} required maxLength={255} autoFocus /></label>
-      <label>Message<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={8} /></label>
+      <label>Message<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={8} hidden={preview}
+        onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); e.currentTarget.form?.requestSubmit(); } }} />
+        <span className="hint">*bold*, _italic_, "a link":https://…, lines starting with * or # make lists. Ctrl+Enter posts.</span></label>
+      {preview && <div className="preview message-body" aria-label="Preview">{body.trim() ? <Textile text={body} /> : <p className="muted">(Nothing to preview.)</p>}</div>}
+      <button type="button" className="link small" aria-pressed={preview} onClick={() => setPreview(!preview)}>{preview ? 'Back to editing' : 'Preview'}</button>
       <div className="row">
         <label>Category
           <select value={cat ?? ''} onChange={(e) => setCat(e.target.value ? Number(e.target.value) : null)}>
@@ -271,7 +278,7 @@ function MessageView({ postId }: { postId: number }) {
             <h1 id="message-title">{p.title}{p.private && <span className="badge private">Private</span>}</h1>
             <p className="muted">{p.author_name} · {when(p.posted_on)}{p.category_id ? ` · ${categories.find((c) => c.id === p.category_id)?.name ?? ''}` : ''}</p>
           </header>
-          <div className="message-body">{p.body ? <Paragraphs text={p.body} /> : <p className="muted">(No text.)</p>}</div>
+          <div className="message-body">{p.body ? (p.use_textile ? <Textile text={p.body} /> : <Paragraphs text={p.body} />) : <p className="muted">(No text.)</p>}</div>
           {mine && (
             <div className="actions">
               <button type="button" onClick={() => setEditing(true)}>Edit</button>
@@ -309,12 +316,13 @@ function MessageView({ postId }: { postId: number }) {
                   <label>Edit comment<textarea value={editBody} onChange={(e) => setEditBody(e.target.value)} rows={3} autoFocus /></label>
                   <div className="actions"><button type="submit" className="primary small">Save</button><button type="button" className="small" onClick={() => setEditC(null)}>Cancel</button></div>
                 </form>
-              ) : <Paragraphs text={c.body} />}
+              ) : <Textile text={c.body} />}
             </li>
           ))}
         </ol>
         <form className="stack" onSubmit={submitComment} aria-label="Add a comment">
-          <label>Your comment<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={3} required /></label>
+          <label>Your comment<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={3} required
+            onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); e.currentTarget.form?.requestSubmit(); } }} /></label>
           {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private (firm only)</label>}
           <div className="actions"><button type="submit" className="primary">Add comment</button></div>
         </form>

@@ -25,7 +25,7 @@ afterEach(() => { vi.restoreAllMocks(); });
 
 async function loadBoard() {
   const lists = [list(1, [item(11, 1, 1), item(12, 1, 2), item(13, 1, 3)]), list(2, [item(21, 2, 1)])];
-  vi.spyOn(api, 'todoLists').mockResolvedValue(lists.map(({ todo_items: _, ...l }) => l));
+  vi.spyOn(api, 'todoBoard').mockImplementation(async () => structuredClone(lists));
   vi.spyOn(api, 'todoList').mockImplementation(async (id) => structuredClone(lists.find((l) => l.id === id)!));
   await useTodos.getState().load(7);
   return lists;
@@ -33,8 +33,11 @@ async function loadBoard() {
 const ids = (listId: number) => useTodos.getState().lists.find((l) => l.id === listId)!.items.map((i) => i.id);
 
 describe('todos store', () => {
-  it('loads lists with their items', async () => {
+  it('loads lists with their items in one request', async () => {
     await loadBoard();
+    expect(api.todoBoard).toHaveBeenCalledTimes(1);
+    expect(api.todoBoard).toHaveBeenCalledWith(7);
+    expect(api.todoList).not.toHaveBeenCalled();
     expect(useTodos.getState().lists.map((l) => l.id)).toEqual([1, 2]);
     expect(ids(1)).toEqual([11, 12, 13]);
     expect(useTodos.getState().loaded).toBe(true);

@@ -130,8 +130,8 @@ export const useTodos = create<TodosState>((set, get) => {
       if (get().projectId !== projectId) set({ projectId, lists: [], loaded: false, openItemId: null, comments: {} });
       if (!quiet) set({ loading: true });
       try {
-        const lists = await track(api.todoLists(projectId));
-        const full = await track(Promise.all(lists.map((l) => api.todoList(l.id))));
+        // One request for the whole board (lists with their items), not one per list.
+        const full = await track(api.todoBoard(projectId));
         if (seq === loadSeq) set({ lists: full.map(toBoard), loaded: true });
       } catch (e) {
         if (seq === loadSeq) fail('Could not load the todo lists', e);

@@ -25,6 +25,9 @@ interface UiState {
   fail(title: string, e: unknown): void;
   dismiss(id: number): void;
   setOverlay(o: Overlay): void;
+  /** The latest polite announcement for screen readers (a live region shows it). */
+  announcement: { id: number; text: string } | null;
+  announce(text: string): void;
   /** Bumped by the `n` shortcut: the board on screen starts a new thing (list, message, row). */
   newSeq: number;
   requestNew(): void;
@@ -77,6 +80,8 @@ export const useUi = create<UiState>((set, get) => ({
   },
   dismiss(id) { set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })); },
   setOverlay(overlay) { set({ overlay }); },
+  announcement: null,
+  announce(text) { set({ announcement: { id: nextId++, text } }); },
   newSeq: 0,
   requestNew() { set((s) => ({ newSeq: s.newSeq + 1 })); },
   wentOffline() {
@@ -119,6 +124,8 @@ export const useUi = create<UiState>((set, get) => ({
 /** Shorthand for stores: track a request. */
 export const track = <T>(p: Promise<T>): Promise<T> => useUi.getState().track(p);
 export const fail = (title: string, e: unknown): void => useUi.getState().fail(title, e);
+/** Say something to screen-reader users (moves, results), politely. */
+export const announce = (text: string): void => useUi.getState().announce(text);
 
 /** Call `cb` whenever a counter of the UI store moves (not on mount). */
 function useCounter(pick: (s: UiState) => number, cb: () => void): void {

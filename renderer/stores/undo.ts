@@ -13,6 +13,7 @@ export function offerUndo(title: string, run: () => Promise<unknown>): void {
   const ui = useUi.getState();
   if (last) ui.dismiss(last.toast);
   const entry: Undoable = { toast: 0, run };
+  ui.announce(`${title}. Control Z undoes it.`);
   entry.toast = ui.notify('info', title, [], { action: { label: 'Undo', run: () => { void undo(entry); } } });
   last = entry;
   setTimeout(() => { if (last === entry) last = null; }, UNDO_MS);
@@ -23,6 +24,7 @@ async function undo(entry: Undoable): Promise<boolean> {
   useUi.getState().dismiss(entry.toast);
   replaying = true;
   try { await entry.run(); } finally { replaying = false; }
+  useUi.getState().announce('Undone.');
   return true;
 }
 
