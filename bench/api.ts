@@ -7,16 +7,23 @@
 //  4. Drives both with autocannon (10 connections, loopback, Basic auth as the seed's admin) and
 //     prints throughput ratios and p99 latencies; times the time report (one person, one month);
 //     reads the service's RSS after the load.
+//  4b. A mixed workload on both services (cache off and cached): random records of every resource
+//     type, a different record each request, 10 % writes (which change the store and so invalidate
+//     cached responses), against the same bare route.
 //  5. XML output: the escaped-template serializer (shared/codec/out.ts) against fast-xml-parser's
 //     XMLBuilder on the same 50-record document (same content).
 // Results go to stdout and bench/results/api-latest.md. Not part of `npm test`.
+//
+// Environment: BENCH_DURATION=S (seconds per run, default 6); BENCH_ONLY=REGEX (only the targets whose
+// label matches, `mixed` for the mixed workload); BENCH_BASELINE=GIT-REF (also runs that commit's service,
+// cache off, on the same data and the same bare runs: before/after side by side in one run).
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync, symlinkSync } from 'node:fs';
 import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { XMLBuilder } from 'fast-xml-parser';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,7 +50,11 @@ interface CannonResult {
   latency: { p50: number; p99: number; average: number };
   non2xx: number; errors: number; timeouts: number;
 }
-type Cannon = (o: { url: string; connections: number; duration: number; headers?: Record<string, string>; pipelining?: number }) => Promise<CannonResult>;
+interface CannonRequest { method?: string; path?: string; headers?: Record<string, string>; body?: string }
+type Cannon = (o: {
+  url: string; connections: number; duration: number; headers?: Record<string, string>; pipelining?: number;
+  requests?: { setupRequest: (req: CannonRequest) => CannonRequest }[];
+}) => Promise<CannonResult>;
 
 interface Row { metric: string; value: string; goal: string; ok: boolean | null }
 
@@ -74,9 +85,27 @@ async function main(): Promise<void> {
     // ---- 1. dataset
     const sizes = { projects: 10, people: 20, posts: 5000, comments: 50_000, todoItems: 20_000, timeEntries: 200_000 };
     log(`generating the dataset into ${dir} …`);
+    // With a baseline, the older code generates the (seeded, so identical) dataset into its own data
+    // directory, and this tree opens a copy of it (migrating it forward): each service has its own file
+    // in its own schema, with the same records.
+    const baselineRef = process.env.BENCH_BASELINE;
+    const baseTree = baselineRef ? checkout(baselineRef, dir) : null;
+    const baseDir = join(dir, 'before');
+    let summary!: Awaited<ReturnType<typeof generateDataset>>;
+    if (baseTree) {
+      const from = (p: string) => import(pathToFileURL(join(baseTree, p)).href);
+      mkdirSync(baseDir, { recursive: true });
+      const old = new (await from('electron/store/sqlite.ts')).SqliteStore(join(baseDir, DB_FILE));
+      await (await from('electron/service/account.ts')).importSeed(old, JSON.parse(readFileSync(FIXTURE, 'utf8')));
+      summary = await (await from('electron/service/dataset.ts')).generateDataset(old, sizes);
+      await old.close();
+      copyFileSync(join(baseDir, DB_FILE), join(dir, DB_FILE));
+    }
     const store = new SqliteStore(join(dir, DB_FILE));
-    await importSeed(store, JSON.parse(readFileSync(FIXTURE, 'utf8')));
-    const summary = await generateDataset(store, sizes);
+    if (!baseTree) {
+      await importSeed(store, JSON.parse(readFileSync(FIXTURE, 'utf8')));
+      summary = await generateDataset(store, sizes);
+    }
     const c = summary.counts;
     log(`  ${c.projects} projects (+ the fixture's), ${c.people} extra people, ${c.posts} posts, ${c.comments} comments, ${c.todoLists} lists, ${c.todoItems} items, ${c.timeEntries} time entries in ${summary.ms} ms`);
     // Targets for the requests, read straight from the store.
@@ -95,6 +124,8 @@ async function main(): Promise<void> {
     const entryRows = (await import('../electron/store/queries/time-entries.ts'));
     const benchCaller = { id: 0, companyId: 0, firm: true, admin: true, name: 'bench' };
     const docRows = await entryRows.listProjectEntries(store, benchCaller, busy.project_id, 50, 0);
+    const { mixedPools, mixedRun } = await import('./mixed.ts');
+    const pools = await mixedPools(store);
     await store.close();
 
     // ---- 2. cold start (median of 3), the last server stays up
@@ -110,6 +141,15 @@ async function main(): Promise<void> {
     // The same service with its response cache off: every request runs its queries and renders.
     const raw = await startService(dir, ['--response-cache', '0']);
     children.push(raw.child);
+    let baseline: { child: ChildProcess; base: string } | null = null;
+    if (baselineRef && baseTree) {
+      baseline = await startService(baseDir, ['--response-cache', '0'], baseTree);
+      children.push(baseline.child);
+      log(`baseline ${baselineRef} (${gitShort(baselineRef)}) runs from ${baseTree} on ${baseDir}`);
+    }
+    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+    type Svc = { base: string; child: ChildProcess };
+    const services: [string, Svc][] = [['cache off', raw], ['cached', service], ...(baseline ? [[`before (${baselineRef}), cache off`, baseline] as [string, Svc]] : [])];
     log(`cold start to /health: ${starts.map((m) => m.toFixed(0)).join(', ')} ms (median ${cold.toFixed(0)})`);
 
     // ---- 3. bare route
@@ -136,11 +176,28 @@ async function main(): Promise<void> {
     const bareUrl = `${bare.base}/bare.xml`;
     await run(bareUrl, 1); // warm-up
     const bareRuns: CannonResult[] = [];
-    const bareRun = async (): Promise<number> => {
-      const r = await run(bareUrl, Math.max(1, Math.round(DURATION / 2)));
+    const bareCpu: number[] = [];
+    const bareRun = async (): Promise<{ rate: number; cpu: number }> => {
+      const { r, cpu } = await measured(bare.child, () => run(bareUrl, Math.max(1, Math.round(DURATION / 2))));
       bareRuns.push(r);
-      return r.requests.average;
+      bareCpu.push(cpu);
+      return { rate: r.requests.average, cpu };
     };
+    /**
+     * One API run between two bare runs. Two ratios: throughput (req/s of the API / req/s of the bare
+     * route) and CPU cost (server CPU time per bare request / per API request, read from /proc). The
+     * load generator shares the 2 cores, and other processes may too: the CPU ratio is what the
+     * server itself costs, and moves much less with the machine's load.
+     */
+    const compare = async (svc: Svc, go: () => Promise<CannonResult>) => {
+      const before = await bareRun();
+      const { r, cpu } = await measured(svc.child, go);
+      const after = await bareRun();
+      const ref = (before.rate + after.rate) / 2, refCpu = (before.cpu + after.cpu) / 2;
+      return { r, ref, ratio: r.requests.average / ref, cpu, refCpu, cpuRatio: refCpu / cpu };
+    };
+    const show = (x: Awaited<ReturnType<typeof compare>>) =>
+      `${x.ratio.toFixed(2)}; CPU ${x.cpuRatio.toFixed(2)} (${fmt(x.r.requests.average)} vs ${fmt(x.ref)} req/s; ${x.cpu.toFixed(0)} vs ${x.refCpu.toFixed(0)} µs CPU per request; p50 ${x.r.latency.p50} ms, p99 ${x.r.latency.p99} ms)`;
 
     const targets: { label: string; path: string; kind: 'one' | 'list' }[] = [
       { label: 'todo item', path: `/todo_items/${item}.xml`, kind: 'one' },
@@ -154,26 +211,36 @@ async function main(): Promise<void> {
     // Each target twice: the default service (repeat reads come from the response cache) and the
     // service with the cache off (every request queries and renders).
     for (const t of targets) {
-      for (const [mode, svc] of [['cache off', raw], ['cached', service]] as const) {
+      if (only && !only.test(t.label)) continue;
+      for (const [mode, svc] of services) {
         if (!(await check(t.path))) {
           notes.push(`skipped ${t.label} (${t.path}): the route does not answer 200 yet`);
           log(`skip ${t.label}: ${t.path} does not answer 200`);
           break;
         }
         await run(`${svc.base}${t.path}`, 1, headers); // warm-up
-        const before = await bareRun();
-        const r = await run(`${svc.base}${t.path}`, DURATION, headers);
-        const after = await bareRun();
-        const ref = (before + after) / 2;
-        const ratio = r.requests.average / ref;
+        const x = await compare(svc, () => run(`${svc.base}${t.path}`, DURATION, headers));
         const goal = t.kind === 'one' ? 0.5 : 0.25;
-        worstP99 = Math.max(worstP99, r.latency.p99);
-        log(`${t.label} (${mode}) ${t.path}: ${r.requests.average.toFixed(0)} req/s vs bare ${ref.toFixed(0)} (ratio ${ratio.toFixed(2)}), p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`);
+        worstP99 = Math.max(worstP99, x.r.latency.p99);
+        log(`${t.label} (${mode}) ${t.path}: ${show(x)}`);
         apiRows.push({
-          metric: `${t.kind === 'one' ? 'single-record' : '50-record list'} GET ${t.label}, ${mode}, vs bare`,
-          value: `${ratio.toFixed(2)} (${fmt(r.requests.average)} vs ${fmt(ref)} req/s; p99 ${r.latency.p99} ms)`, goal: `≥ ${goal}`, ok: ratio >= goal,
+          metric: `${t.kind === 'one' ? 'single-record' : '50-record list'} GET ${t.label}, ${mode}, vs bare: throughput; CPU`,
+          value: show(x), goal: `≥ ${goal}`, ok: x.ratio >= goal,
         });
       }
+    }
+    // Mixed workload: what a team's clients do (different records, writes in between).
+    for (const [mode, svc] of only && !only.test('mixed') ? [] : services) {
+      await mixedRun(svc.base, 1, pools, headers); // warm-up
+      const x = await compare(svc, () => mixedRun(svc.base, DURATION, pools, headers));
+      const r = x.r;
+      worstP99 = Math.max(worstP99, r.latency.p99);
+      if (r.non2xx || r.errors || r.timeouts) notes.push(`mixed (${mode}): ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+      log(`mixed workload (${mode}): ${show(x)}`);
+      apiRows.push({
+        metric: `mixed workload (90 % reads of random records of every type, single and lists; 10 % writes), ${mode}, vs bare: throughput; CPU`,
+        value: show(x), goal: 'reported', ok: null,
+      });
     }
     const bareAvg = bareRuns.reduce((n, r) => n + r.requests.average, 0) / Math.max(1, bareRuns.length);
     const bareP99 = Math.max(0, ...bareRuns.map((r) => r.latency.p99));
@@ -222,15 +289,17 @@ async function main(): Promise<void> {
       `Run: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, total ${total.toFixed(0)} s.`,
       `Machine load (1-min load average) before/after the run: ${loadBefore.toFixed(2)} / ${loadavg()[0].toFixed(2)}. Above ~1 other processes share the cores and every figure is pessimistic and noisy.`,
       `Dataset: ${summary.projects.length} projects, ${c.posts} posts, ${c.comments} comments, ${c.todoLists} todo lists, ${c.todoItems} todo items, ${c.timeEntries} time entries (generated in ${(summary.ms / 1000).toFixed(1)} s).`,
-      `Load: autocannon, 10 connections, ${DURATION} s per run after a 1 s warm-up, loopback, Basic auth (the seed's admin); the load generator runs on the same 2 cores as the server.`, '',
+      `Load: autocannon, 10 connections, ${DURATION} s per run after a 1 s warm-up, loopback, Basic auth (the seed's admin); the load generator runs on the same 2 cores as the server.`,
+      `Command: ${[process.env.BENCH_DURATION && `BENCH_DURATION=${process.env.BENCH_DURATION}`, process.env.BENCH_ONLY && `BENCH_ONLY='${process.env.BENCH_ONLY}'`, baselineRef && `BENCH_BASELINE=${baselineRef}`, process.env.BENCH_OUT && `BENCH_OUT=${process.env.BENCH_OUT}`].filter(Boolean).join(' ')} npm run bench:api${baselineRef ? ` (baseline ${baselineRef} = ${gitShort(baselineRef)}; this tree = ${gitShort('HEAD')}${spawnSync('git', ['-C', ROOT, 'status', '--porcelain', 'electron', 'shared'], { encoding: 'utf8' }).stdout.trim() ? ' + uncommitted changes' : ''})` : ''}.`, '',
       '| Metric | Value | Goal | Met |', '|---|---|---|---|',
       ...rows.map((r) => `| ${r.metric} | ${r.value} | ${r.goal} | ${r.ok === null ? '-' : r.ok ? 'yes' : '**no**'} |`),
       '', ...(notes.length ? ['Notes:', ...notes.map((n) => `- ${n}`), ''] : []),
     ].join('\n');
     mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench', 'results', 'api-latest.md'), md);
+    const outFile = process.env.BENCH_OUT ?? 'api-latest.md';
+    writeFileSync(join(ROOT, 'bench', 'results', outFile), md);
     log(`\n${md}`);
-    log(`written to bench/results/api-latest.md`);
+    log(`written to bench/results/${outFile}`);
   } finally {
     cleanup();
   }
@@ -240,10 +309,10 @@ async function main(): Promise<void> {
 // ---- processes ----------------------------------------------------------------------------
 
 /** Spawn the real CLI on the data dir; resolve once /health answers 200. */
-async function startService(dir: string, extra: readonly string[] = []): Promise<{ child: ChildProcess; base: string; ms: number }> {
+async function startService(dir: string, extra: readonly string[] = [], root = ROOT): Promise<{ child: ChildProcess; base: string; ms: number }> {
   const t = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', dir, '--no-demo', '--log-level', 'warn', ...extra],
-    { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+  const child = spawn(process.execPath, [join(root, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', dir, '--no-demo', '--log-level', 'warn', ...extra],
+    { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
   const base = await new Promise<string>((res, rej) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -278,12 +347,38 @@ async function startBare(): Promise<{ child: ChildProcess; base: string }> {
   return { child, base: `http://127.0.0.1:${port}` };
 }
 
+/** The service's code at a git ref, extracted next to the data (node_modules shared by a symlink). */
+function checkout(ref: string, dir: string): string {
+  const tree = join(dir, 'baseline');
+  mkdirSync(tree, { recursive: true });
+  const tar = spawnSync('sh', ['-c', `git -C "${ROOT}" archive "${ref}" electron shared package.json | tar -x -C "${tree}"`], { stdio: 'inherit' });
+  if (tar.status !== 0) throw new Error(`cannot extract ${ref}`);
+  symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'));
+  return tree;
+}
+function gitShort(ref: string): string { return spawnSync('git', ['-C', ROOT, 'rev-parse', '--short', ref], { encoding: 'utf8' }).stdout.trim(); }
+
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((res) => {
     if (child.exitCode !== null) { res(); return; }
     child.once('exit', () => res());
     child.kill('SIGTERM');
   });
+}
+
+/** CPU time (user + system, µs) a process used so far, from /proc (Linux); 0 elsewhere. */
+function cpuMicros(pid: number | undefined): number {
+  const f = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(f)) return 0;
+  const fields = readFileSync(f, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6; // utime, stime in ticks of 1/100 s
+}
+
+/** Run a load and report the server's CPU time per request served. */
+async function measured(child: ChildProcess, go: () => Promise<CannonResult>): Promise<{ r: CannonResult; cpu: number }> {
+  const c0 = cpuMicros(child.pid);
+  const r = await go();
+  return { r, cpu: (cpuMicros(child.pid) - c0) / Math.max(1, r.requests.total) };
 }
 
 function rssMb(pid: number): number | null {

@@ -36,7 +36,7 @@ test('message board: categories, posting, comments, category filter, archive', a
   // after a reload: the message page shows the comment
   const url = page.url();
   await page.goto(url.replace(/messages\/\d+$/, 'messages'));
-  await page.getByRole('button', { name: /^Weekly status/ }).click();
+  await page.getByRole('link', { name: /^Weekly status/ }).click();
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Weekly status' })).toBeVisible();
   await expect(page.locator('.comment-list')).toContainText('Great — see you at the hut.');

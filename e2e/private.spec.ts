@@ -62,9 +62,9 @@ test('a client-company user does not see private lists, items, messages or comme
 
   await openBoard(cleo, pid, 'messages');
   await cleo.reload();
-  await expect(cleo.getByRole('button', { name: new RegExp(`^${shared} update`) })).toBeVisible();
+  await expect(cleo.getByRole('link', { name: new RegExp(`^${shared} update`) })).toBeVisible();
   await expect(cleo.getByText(`${secret} memo`)).toHaveCount(0);
-  await cleo.getByRole('button', { name: new RegExp(`^${shared} update`) }).click();
+  await cleo.getByRole('link', { name: new RegExp(`^${shared} update`) }).click();
   await cleo.reload();
   await expect(cleo.locator('.comment-list > li')).toHaveCount(1);
   await expect(cleo.locator('.comment-list')).toContainText('Welcome aboard!');

@@ -13,6 +13,7 @@ test('sign in: wrong password, token, session kept on reload, shortcuts overlay,
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.locator('.me')).toHaveText('Fran Firm');
   await expect(page.getByRole('status').filter({ hasText: 'Local only' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Desktop settings' })).toHaveCount(0); // browser mode: no shell
   await page.reload();
   await expect(page.locator('.me')).toHaveText('Fran Firm');
 
@@ -129,4 +130,21 @@ test('desktop mode: no sign-in, and the shell\'s actions are wired', async ({ pa
   await page.keyboard.press('Escape');
   await page.locator('body').press('1');
   await expect(page).toHaveURL(/\/todos$/);
+});
+
+test('signing in with a password keeps only the API token: sessionStorage never holds the password', async ({ page }) => {
+  const auths: string[] = [];
+  page.on('request', (r) => { const a = r.headers().authorization; if (a) auths.push(Buffer.from(a.replace(/^Basic /, ''), 'base64').toString()); });
+  const stored = () => page.evaluate(() => Object.keys(sessionStorage).map((k) => `${k}=${sessionStorage.getItem(k)}`).join('\n'));
+  await signIn(page, 'fran');
+  await expect(page.locator('.me')).toHaveText('Fran Firm');
+  expect(await stored()).not.toContain(USERS.fran.password);
+  expect(await stored()).toContain('5aac8c4132687845b7119d564bfd9980c282a594');
+  await page.reload();
+  await expect(page.locator('.me')).toHaveText('Fran Firm');
+  expect(await stored()).not.toContain(USERS.fran.password);
+  // Only the sign-in check itself carries the password; every later request signs with the token.
+  const withPassword = auths.filter((a) => a.includes(USERS.fran.password));
+  expect(withPassword).toHaveLength(1);
+  expect(auths.at(-1)).toBe('5aac8c4132687845b7119d564bfd9980c282a594:X');
 });

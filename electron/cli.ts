@@ -4,6 +4,7 @@
 //   bivouac token  [--data-dir DIR]            print the local API token
 //   bivouac export [--data-dir DIR] [--out F]  the whole account as JSON (a backup)
 //   bivouac import FILE [--data-dir DIR]       restore a backup, or import a seed, into an empty data dir
+//   bivouac setup  --demo | --firm F --first-name A --last-name B --user U [--project P]   first run (password on stdin)
 
 import { parseArgs } from 'node:util';
 import { homedir, platform } from 'node:os';
@@ -13,6 +14,20 @@ import { fileURLToPath } from 'node:url';
 import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE, StartError } from './server.ts';
 import { checkSeed, exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
 import { DEMO_ACCOUNT } from './service/demo.ts';
+import * as setup from './service/setup.ts';
+import { ApiError } from './service/context.ts';
+
+const DEMO_ADMIN = DEMO_ACCOUNT.people.find((p) => p.administrator) ?? DEMO_ACCOUNT.people[0];
+
+/** One line of standard input (a password piped in; never echoed, never an argument). */
+async function readStdinLine(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0];
+}
 import { writePrivateFile } from './store/files.ts';
 
 export const DEFAULT_PORT = 4817;
@@ -31,6 +46,9 @@ commands:
   token             print the local API token
   export [--out F]  write the whole account as JSON (stdout without --out)
   import FILE       restore a backup or import a seed into an empty data directory
+  setup             first run on an empty data directory: --demo loads the demo account, or
+                    --firm F --first-name A --last-name B --user U [--project P] creates your own
+                    (the password is read from stdin, or BIVOUAC_PASSWORD)
 options:
   --host H          address to bind (default 127.0.0.1)
   --port N          port (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -60,6 +78,8 @@ export async function main(argv: string[]): Promise<number> {
         'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' },
         'trust-proxy': { type: 'string' }, 'auth-guard': { type: 'string' }, 'rate-limit': { type: 'string' },
         'rate-burst': { type: 'string' }, 'tombstone-days': { type: 'string' }, 'idempotency-days': { type: 'string' },
+        demo: { type: 'boolean' }, firm: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' },
+        user: { type: 'string' }, project: { type: 'string' }, email: { type: 'string' },
       },
     });
   } catch (e) {
@@ -110,6 +130,32 @@ export async function main(argv: string[]): Promise<number> {
           if (!ok && !existed) await removeStore(dataDir);
         }
         process.stdout.write(`imported ${file} into ${dataDir}\n`);
+        return 0;
+      }
+      case 'setup': {
+        const existed = existsSync(join(dataDir, DB_FILE));
+        const store = await openStore(dataDir, null, false);
+        let ok = false;
+        try {
+          if (!(await store.isEmpty())) throw new UsageError(`${dataDir} already holds an account: sign in with it`);
+          if (o.demo) await setup.loadDemo(store);
+          else {
+            const password = process.env.BIVOUAC_PASSWORD ?? (await readStdinLine());
+            await setup.createOwn(store, {
+              firmName: o.firm ?? '', firstName: o['first-name'] ?? '', lastName: o['last-name'] ?? '', userName: o.user ?? '',
+              password, email: o.email, projectName: o.project,
+            });
+          }
+          ok = true;
+        } catch (e) {
+          if (e instanceof ApiError) throw new UsageError(e.messages.join('\n'));
+          throw e;
+        } finally {
+          await store.close();
+          if (!ok && !existed) await removeStore(dataDir);
+        }
+        process.stdout.write(o.demo ? `loaded the demo account into ${dataDir}: sign in as ${DEMO_ADMIN['user-name']} / ${DEMO_ADMIN.password}\n`
+          : `created the account "${o.firm}" in ${dataDir}: sign in as ${o.user}\n`);
         return 0;
       }
       default:
@@ -179,7 +225,11 @@ async function runServe(dataDir: string, o: Record<string, string | boolean | st
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   // Announce only once SIGTERM/SIGINT stop it cleanly: a supervisor may signal as soon as it reads the URL.
-  let banner = `Bivouac is running at ${running.url}/\n  data: ${dataDir}\n  API token: ${running.tokenFile} (or: bivouac token)\n`;
+  const empty = await running.store.isEmpty();
+  let banner = `Bivouac is running at ${running.url}/\n  data: ${dataDir}\n`;
+  // No account yet (--no-demo on a new data directory): say how to make one, not where a token would be.
+  if (empty) banner += `  No account yet: open ${running.url}/ to create yours or load the demo, or run 'bivouac setup' (see --help)\n`;
+  else banner += `  API token: ${running.tokenFile} (or: bivouac token)\n`;
   if (running.demoCreated) {
     const admin = DEMO_ACCOUNT.people.find((p) => p.administrator) ?? DEMO_ACCOUNT.people[0];
     banner += `  New data directory: created the demo account "${DEMO_ACCOUNT.account.name}". Sign in as ${admin['user-name']} / ${admin.password}\n`;

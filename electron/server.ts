@@ -133,10 +133,15 @@ export async function serve(o: ServeOptions): Promise<Running> {
   checkBind(host, o.allowedHosts ?? []);
   const demoCreated = !o.seed && (o.demo ?? true) && !existsSync(join(o.dataDir, DB_FILE));
   const store = await openStore(o.dataDir, o.seed, o.demo ?? true);
-  const app = await buildApp({ store, host, uiDir: o.uiDir, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
+  const tokenFile = join(o.dataDir, 'api-token');
+  // After a first-run setup (no account at start), the token file appears like on any other start.
+  const onAccountCreated = async () => {
+    const owner = await ownerToken(store);
+    if (owner && o.writeTokenFile !== false) await writePrivateFile(tokenFile, `${owner.token}\n`);
+  };
+  const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
     trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit });
-  const tokenFile = join(o.dataDir, 'api-token');
   const owner = await ownerToken(store);
   if (o.writeTokenFile === false) await rm(tokenFile, { force: true }); // no plain copy left behind
   else if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);

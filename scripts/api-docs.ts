@@ -120,11 +120,11 @@ export async function collectRoutes(): Promise<[string, RouteRow[]][]> {
 const TITLES: Record<keyof typeof API_PLUGINS, string> = {
   projects: 'Projects', people: 'People', companies: 'Companies', categories: 'Categories', posts: 'Posts (messages)',
   comments: 'Comments', milestones: 'Milestones', todoLists: 'Todo lists', todoItems: 'Todo items', timeEntries: 'Time entries',
-  sync: 'Sync (extension: see docs/sync-protocol.md)',
+  sync: 'Sync (extension: see docs/sync-protocol.md)', changes: 'Change stream',
 };
 
 function routesSection(groups: [string, RouteRow[]][]): string {
-  return groups.map(([name, rows]) => [
+  return groups.filter(([, rows]) => rows.length).map(([name, rows]) => [
     `### ${TITLES[name as keyof typeof API_PLUGINS] ?? name}`, '',
     '| Path | Style | Methods | Body |', '|---|---|---|---|',
     ...rows.map((r) => `| ${code(r.path.replace(/:(\w+)/g, '{$1}'))}${r.json ? ' (+ `.json`)' : ''} | ${r.style} | ${r.methods} | ${r.body ? 'yes' : ''} |`),

@@ -97,13 +97,19 @@ if (release) {
 }
 step('electron-builder --linux --dir (placeholder Electron)');
 const fakeDist = mkdtempSync(join(tmpdir(), 'bivouac-electron-dist-'));
+const configDir = mkdtempSync(join(tmpdir(), 'bivouac-builder-config-'));
 writeFileSync(join(fakeDist, 'electron'), '#!/bin/sh\necho "placeholder Electron binary (package:dir)" >&2\nexit 1\n');
 chmodSync(join(fakeDist, 'electron'), 0o755);
 rmSync(join(root, 'release', 'linux-unpacked'), { recursive: true, force: true });
 try {
-  run(process.execPath, [builder, ...config, '--linux', '--dir', `-c.electronDist=${fakeDist}`, ...passThrough]);
+  // The placeholder has no fuse sentinel to flip: the fuses (build/electron-builder.yml) apply to real
+  // builds; here the same configuration is extended with `electronFuses: null`.
+  const placeholderConfig = join(configDir, 'electron-builder.json');
+  writeFileSync(placeholderConfig, JSON.stringify({ extends: join(root, 'build', 'electron-builder.yml'), electronFuses: null }));
+  run(process.execPath, [builder, '--config', placeholderConfig, '--projectDir', root, '--linux', '--dir', `-c.electronDist=${fakeDist}`, ...passThrough]);
 } finally {
   rmSync(fakeDist, { recursive: true, force: true });
+  rmSync(configDir, { recursive: true, force: true });
 }
 
 // 4. what is in the asar?

@@ -54,6 +54,18 @@ describe('client transport', () => {
     expect(JSON.parse(calls[0].init.body!)).toEqual([{ id: 3 }, { id: 1 }, { id: 2 }]);
   });
 
+  it('todoBoard: one request for a project\'s lists with their items (include=items), filter kept', async () => {
+    const body = '[{"id":1,"name":"A","todo_items":[{"id":7,"content":"x"}]},{"id":2,"name":"B","todo_items":[]}]';
+    const { client, calls } = fake(200, body);
+    const lists = await client.todoBoard(4);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].url).toBe('http://h:1/projects/4/todo_lists.json?include=items');
+    expect(calls[0].init.method).toBe('GET');
+    expect(lists.map((l) => [l.id, l.todo_items?.map((i) => i.id)])).toEqual([[1, [7]], [2, []]]);
+    await client.todoBoard(4, 'pending');
+    expect(calls[1].url).toBe('http://h:1/projects/4/todo_lists.json?filter=pending&include=items');
+  });
+
   it('report query: compact dates, unset filters dropped', async () => {
     const { client, calls } = fake(200, '[]');
     await client.timeReport({ from: '2024-03-01', to: '2024-03-31', subject_id: 4, filter_project_id: undefined });

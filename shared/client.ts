@@ -222,6 +222,11 @@ export class BivouacClient {
 
   get signedIn(): boolean { return this.auth !== null; }
 
+  /** The full URL of a path and the headers that authenticate a request (for a streaming fetch, D94). */
+  streamTarget(path: string): { url: string; headers: Record<string, string> } {
+    return { url: this.base + path, headers: { Accept: 'text/event-stream', ...(this.auth ? { Authorization: this.auth } : {}) } };
+  }
+
   /** One request; JSON in and out. Returns the parsed body (null for an empty one) and headers. */
   async request<T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: HttpResponse['headers'] }> {
     const headers: Record<string, string> = { Accept: 'application/json' };
@@ -330,6 +335,13 @@ export class BivouacClient {
   }
   /** One list with all its items. */
   todoList(id: number): Promise<TodoList> { return this.get(`/todo_lists/${id}.json`); }
+  /**
+   * A project's lists, each with all its items (`todo_items`), in one request: what the todo board
+   * paints (extension `include=items`, docs/api-extensions.md).
+   */
+  todoBoard(projectId: number, filter: TodoListFilter = 'all'): Promise<TodoList[]> {
+    return this.get(`/projects/${projectId}/todo_lists.json${qs({ filter: filter === 'all' ? undefined : filter, include: 'items' })}`);
+  }
   createTodoList(projectId: number, input: TodoListInput): Promise<TodoList> {
     return this.send('POST', `/projects/${projectId}/todo_lists.json`, wrap('todo_list', input));
   }

@@ -275,6 +275,8 @@ const todoItem: Resource = {
   internal: [{ column: 'project_id', sql: 'INTEGER NOT NULL REFERENCES projects(id)' }],
   indexes: {
     todo_items_list: 'todo_list_id, position',
+    // A list's completed/uncompleted counts are index-only seeks (D44).
+    todo_items_list_done: 'todo_list_id, completed',
     todo_items_party: 'responsible_party_type, responsible_party_id, completed',
     todo_items_project: 'project_id',
   },

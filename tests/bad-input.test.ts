@@ -79,3 +79,109 @@ describe('bad input never changes what is stored', () => {
     expect(q.status).toBe(400);
   });
 });
+
+// ---- a generator of hostile bodies over every route that reads one -------------------------------
+
+/** Every route that reads a body, with the method that makes it read it (ids from the fixture above). */
+function writeRoutes(): [string, string][] {
+  const p = ids.project.alpha;
+  return [
+    ['POST', '/projects.xml'], ['PUT', `/projects/${p}.xml`],
+    ['POST', `/projects/${p}/categories.xml`],
+    ['POST', `/projects/${p}/posts.xml`], ['PUT', `/posts/${post}.xml`], ['POST', `/projects/${p}/msg/create`], ['POST', `/msg/update/${post}`],
+    ['POST', `/posts/${post}/comments.xml`], ['POST', '/msg/create_comment'], ['POST', '/msg/update_comment'],
+    ['POST', `/projects/${p}/milestones/create`], ['POST', `/projects/${p}/milestones/list`], ['POST', '/milestones/update/1'],
+    ['POST', `/projects/${p}/todo_lists.xml`], ['PUT', `/todo_lists/${list}.xml`], ['POST', `/projects/${p}/todos/create_list`],
+    ['POST', `/todos/update_list/${list}`], ['POST', `/todos/move_list/${list}`], ['POST', `/projects/${p}/todo_lists/reorder.xml`],
+    ['POST', `/projects/${p}/todos/lists`],
+    ['POST', `/todo_lists/${list}/todo_items.xml`], ['PUT', `/todo_items/${item}.xml`], ['POST', `/todos/create_item/${list}`],
+    ['POST', `/todos/update_item/${item}`], ['POST', `/todos/move_item/${item}`], ['POST', `/todo_lists/${list}/todo_items/reorder.xml`],
+    ['POST', `/projects/${p}/time_entries.xml`], ['POST', `/todo_items/${item}/time_entries.xml`], ['PUT', `/time_entries/${entry}.xml`],
+    ['POST', '/time/save_entry'], ['POST', `/time/save_entry/${entry}`],
+  ];
+}
+
+const nestX = (n: number) => `<post><title>${'<a>'.repeat(n)}x${'</a>'.repeat(n)}</title></post>`;
+const nestJ = (n: number) => `{"post":{"title":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}}`;
+const nestA = (n: number) => `{"post":{"title":${'['.repeat(n)}1${']'.repeat(n)}}}`;
+const BAD_CHARS = ['\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u000e', '\u001f', '\ud800', '\udc00', '\udfff', '\ufffe', '\uffff'];
+
+/** [name, body, JSON?] — every one must be refused with a 4xx. */
+function badBodies(): [string, string, boolean][] {
+  const out: [string, string, boolean][] = [
+    ['XML nested 101 deep', nestX(101), false], ['XML nested 5000 deep', nestX(5000), false],
+    ['JSON nested 101 deep', nestJ(101), true], ['JSON nested 5000 deep', nestJ(5000), true], ['JSON arrays 20000 deep', nestA(20000), true],
+  ];
+  for (const n of ['__proto__', 'constructor', 'prototype']) {
+    out.push([`XML element ${n}`, `<post><${n}>x</${n}><title>t</title><body>b</body></post>`, false]);
+    out.push([`XML root ${n}`, `<${n}><title>t</title></${n}>`, false]);
+    out.push([`XML attribute ${n}`, `<post ${n}="x"><title>t</title><body>b</body></post>`, false]);
+    out.push([`XML field attribute ${n}`, `<post><title ${n}="x">t</title><body>b</body></post>`, false]);
+    out.push([`JSON key ${n}`, `{"post":{"${n}":{"x":1},"title":"t","body":"b"}}`, true]);
+    out.push([`JSON top key ${n}`, `{"${n}":"x","post":{"title":"t","body":"b"}}`, true]);
+    out.push([`JSON key ${n} in an array`, `[{"${n}":1}]`, true]);
+  }
+  for (const c of BAD_CHARS) {
+    const esc = `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    out.push([`JSON value with ${esc}`, `{"post":{"title":"a${esc}b","body":"b","content":"a${esc}b","name":"a${esc}b","hours":"1","date":"2024-01-01","description":"a${esc}"}}`, true]);
+    out.push([`JSON key with ${esc}`, `{"post":{"ti${esc}tle":"t","body":"b"}}`, true]);
+    out.push([`JSON array value with ${esc}`, `[{"id":"1${esc}"}]`, true]);
+  }
+  return out;
+}
+
+describe('generated hostile bodies on every route that reads one: a 4xx with an error document, nothing changed', () => {
+  it('refuses every one', async () => {
+    const seen: string[] = [];
+    for (const [method, path] of writeRoutes()) {
+      for (const [name, body, json] of badBodies()) {
+        for (const url of path.endsWith('.xml') ? [path, path.replace(/\.xml$/, '.json')] : [path]) {
+          const before = await snapshot();
+          const r = await h.req('fran', method, url, body, json ? { 'content-type': 'application/json' } : {});
+          const what = `${method} ${url}: ${name}`;
+          expect([what, r.status >= 400 && r.status < 500]).toEqual([what, true]);
+          if (url.endsWith('.json')) expect([what, (r.json() as { errors: string[] }).errors.length > 0]).toEqual([what, true]);
+          else expect([what, r.xml().name]).toEqual([what, 'errors']);
+          expect([what, await snapshot() === before]).toEqual([what, true]);
+          seen.push(what);
+        }
+      }
+    }
+    expect(seen.length).toBeGreaterThan(1000);
+  }, 120_000);
+
+  it('JSON refuses the characters XML cannot hold exactly as XML does', async () => {
+    for (const c of BAD_CHARS) {
+      const esc = `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+      const j = await h.req('fran', 'PUT', `/todo_items/${item}.xml`, `{"todo_item":{"content":"a${esc}b"}}`, { 'content-type': 'application/json' });
+      const x = await h.req('fran', 'PUT', `/todo_items/${item}.xml`, `<todo-item><content>a&#x${c.charCodeAt(0).toString(16)};b</content></todo-item>`);
+      expect([esc, j.status, x.status]).toEqual([esc, 400, 400]);
+    }
+  });
+});
+
+describe('characters XML cannot hold, already stored, do not break XML answers', () => {
+  it('renders each as U+FFFD in XML (JSON keeps them); every XML answer stays well-formed', async () => {
+    const stored = `a${BAD_CHARS.join('-')}b 😀`; // '-' between them: \ud800\udc00 side by side would be a valid pair
+    const p = ids.project.alpha;
+    const id = locId(await h.req('fran', 'POST', `/projects/${p}/posts.xml`, '<post><title>t</title><body>b</body></post>'));
+    // Written straight into the store, as an older version (or another client of the file) could have.
+    await h.store.write(async (w) => { await w.update('posts', id, { title: stored, body: stored }, p); });
+    for (const url of [`/posts/${id}.xml`, `/projects/${p}/posts.xml`, `/projects/${p}/posts/archive.xml`, `/posts/${id}/edit.xml`, `/msg/get/${id}`]) {
+      const r = await h.req('fran', 'GET', url);
+      expect([url, r.status]).toEqual([url, 200]);
+      const doc = r.xml(); // our strict parser refuses any character XML does not allow
+      expect(doc).toBeTruthy();
+      expect(r.body.includes('\u0000')).toBe(false);
+      expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(r.body)).toBe(false);
+    }
+    const one = (await h.req('fran', 'GET', `/posts/${id}.xml`)).xml();
+    const title = one.children.find((c) => c.name === 'title')!.text;
+    expect(title).toBe(`a${BAD_CHARS.map(() => '\ufffd').join('-')}b 😀`);
+    const json = (await h.req('fran', 'GET', `/posts/${id}.json`)).json() as { title: string };
+    // JSON shows what the store holds (SQLite's UTF-8 already turned lone surrogates into U+FFFD).
+    const held = (await h.store.get<{ title: string }>('SELECT title FROM posts WHERE id = ?', [id]))!.title;
+    expect(held).toContain('\u0000');
+    expect(json.title).toBe(held);
+  });
+});

@@ -2,10 +2,12 @@
 // fetch metadata (CSRF through action routes), HEAD, framing of the UI, Host and Origin parsing.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../electron/http/app.ts';
+import { buildApp, hostAllowed } from '../electron/http/app.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { fx, harness, locId, type Harness } from './helpers.ts';
 
@@ -121,6 +123,63 @@ describe('the UI cannot be framed', () => {
       await app.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Host and Origin are parsed strictly', () => {
+  it('Host: exact loopback names or --allow-host entries, nothing around them, and the port the server listens on', () => {
+    const ok = (h: string | undefined, port?: number, extra: string[] = []) => hostAllowed(h, '127.0.0.1', extra, port);
+    for (const good of ['127.0.0.1:4817', 'localhost:4817', 'LocalHost:4817', '[::1]:4817']) expect([good, ok(good, 4817)]).toEqual([good, true]);
+    for (const bad of ['[::1]evil', '[::1]evil:4817', '[::1].evil.com:4817', '127.0.0.1.evil.com:4817', 'localhost.evil.com:4817',
+      '127.0.0.1:4817:1', '127.0.0.1:abc', ' 127.0.0.1:4817', '127.0.0.1:4817 ', '127.0.0.1:', '[::1]:', 'evil@127.0.0.1:4817',
+      '127.0.0.1:4817/x', '[::1', '::1', '', '127.0.0.1:99999']) {
+      expect([bad, ok(bad, 4817)]).toEqual([bad, false]);
+    }
+    // The wrong port: a DNS-rebound name pointing at another local service is not us.
+    expect(ok('127.0.0.1:4818', 4817)).toBe(false);
+    expect(ok('127.0.0.1', 4817)).toBe(false); // no port means 80
+    expect(ok('127.0.0.1', 80)).toBe(true);
+    expect(ok('127.0.0.1:80', 80)).toBe(true);
+    // --allow-host: a bare name takes the listening port, a name with a port exactly that port.
+    expect(ok('bivouac.lan:4817', 4817, ['bivouac.lan'])).toBe(true);
+    expect(ok('bivouac.lan:4818', 4817, ['bivouac.lan'])).toBe(false);
+    expect(ok('bivouac.lan', 4817, ['bivouac.lan:80'])).toBe(true);
+    expect(ok('bivouac.lan:8080', 4817, ['bivouac.lan:80'])).toBe(false);
+    expect(ok('bivouac.lan.evil:4817', 4817, ['bivouac.lan'])).toBe(false);
+  });
+
+  it('Origin: scheme, host and port must all be this server’s', async () => {
+    const send = (origin: string, host = '127.0.0.1:4817') => h.req('fran', 'GET', '/projects.xml', undefined, { origin, host });
+    expect((await send('http://127.0.0.1:4817')).status).toBe(200);
+    expect((await send('http://LOCALHOST:4817', 'localhost:4817')).status).toBe(200);
+    expect((await send('http://[::1]:4817', '[::1]:4817')).status).toBe(200);
+    expect((await send('http://127.0.0.1', '127.0.0.1:80')).status).toBe(200);
+    for (const bad of ['https://127.0.0.1:4817', 'ftp://127.0.0.1:4817', 'http://127.0.0.1:4818', 'http://localhost:4817',
+      'http://127.0.0.1:4817/path', 'http://user@127.0.0.1:4817', 'null', 'http://127.0.0.1:4817.evil.com', '']) {
+      const r = await send(bad);
+      expect([bad, r.status]).toEqual([bad, 403]);
+      expect(r.xml().name).toBe('errors');
+    }
+  });
+
+  it('over a real socket, a Host with another port than the one the connection came in on is refused', async () => {
+    const store = new SqliteStore(':memory:');
+    const app = await buildApp({ store });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    try {
+      const get = (host: string) => new Promise<number>((resolve, reject) => {
+        httpRequest({ host: '127.0.0.1', port, path: '/health', headers: { host } }, (res) => { res.resume(); resolve(res.statusCode!); }).on('error', reject).end();
+      });
+      expect(await get(`127.0.0.1:${port}`)).toBe(200);
+      expect(await get(`localhost:${port}`)).toBe(200);
+      expect(await get(`127.0.0.1:${port + 1}`)).toBe(403);
+      expect(await get('127.0.0.1')).toBe(403);
+      expect(await get(`[::1]evil:${port}`)).toBe(403);
+    } finally {
+      await app.close();
+      await store.close();
     }
   });
 });

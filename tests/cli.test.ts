@@ -209,7 +209,7 @@ describe('bivouac token / export / import', () => {
     expect(answers[0][1]).toContain('Round trip');
     expect(answers[1]).toEqual(answers[0]);
     expect((await run(['token', '--data-dir', copy])).stdout).toBe(`${ADA_TOKEN}\n`);
-  });
+  }, 60_000); // three CLI processes in a row: slow on a busy machine
 
   it('import also takes a seed fixture', async () => {
     const dir = scratch('from-seed');

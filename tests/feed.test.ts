@@ -80,6 +80,27 @@ describe('change feed', () => {
     expect('private' in of((await all('cleo', start)).changes, 'post', id)[0].record!).toBe(false);
   });
 
+  it('a change carries the records whose computed fields it changes: parent counts, the list, the project', async () => {
+    const post = await newPost('fran', 'Counted');
+    const list = locId(await a.h.req('fran', 'POST', `/projects/${a.pid}/todo_lists.xml`, '<todo-list><name>Counts</name></todo-list>'));
+    const item = locId(await a.h.req('fran', 'POST', `/todo_lists/${list}/todo_items.xml`, '<todo-item><content>I</content></todo-item>'));
+    const c0 = (await feed('fran')).cursor;
+    const cid = locId(await a.h.req('cleo', 'POST', `/posts/${post}/comments.xml`, '<comment><body>one</body></comment>'));
+    await a.h.req('fran', 'PUT', `/todo_items/${item}/complete.xml`);
+    const f = await all('fran', c0);
+    const rec = (r: string, id: number) => of(f.changes, r, id)[0]?.record;
+    expect(rec('post', post)).toEqual((await a.h.req('fran', 'GET', `/posts/${post}.json`)).json());
+    expect(rec('post', post)!.comments_count).toBe(1);
+    expect(rec('todoList', list)).toEqual((await a.h.req('fran', 'GET', `/todo_lists/${list}.json`)).json());
+    expect(rec('todoList', list)!.completed_count).toBe(1);
+    expect(rec('project', a.pid)).toEqual((await a.h.req('fran', 'GET', `/projects/${a.pid}.json`)).json());
+    // Deleting the comment brings the post back to 0.
+    const c1 = f.cursor;
+    await a.h.req('cleo', 'DELETE', `/comments/${cid}.xml`);
+    const g = await all('fran', c1);
+    expect(of(g.changes, 'post', post)[0].record!.comments_count).toBe(0);
+  });
+
   it('deletes are tombstones', async () => {
     const id = await newPost('fran', 'Doomed');
     const c = (await a.h.req('fran', 'POST', `/posts/${id}/comments.xml`, '<comment><body>c</body></comment>'));
@@ -142,6 +163,22 @@ describe('change feed', () => {
     const back = await all('cleo', hidden.cursor);
     for (const [r, id] of [['post', post], ['comment', cid], ['todoList', list], ['todoItem', item], ['timeEntry', entry]] as const) {
       expect(of(back.changes, r, id).map((c) => c.op), `${r} ${id}`).toEqual(['upsert']);
+    }
+  });
+
+  it('a todo item moved into a private list disappears for clients with its comments and time entries', async () => {
+    const open = locId(await a.h.req('fran', 'POST', `/projects/${a.pid}/todo_lists.xml`, '<todo-list><name>Open</name></todo-list>'));
+    const hidden = locId(await a.h.req('fran', 'POST', `/projects/${a.pid}/todo_lists.xml`, '<todo-list><name>Hidden</name><private>true</private></todo-list>'));
+    const item = locId(await a.h.req('fran', 'POST', `/todo_lists/${open}/todo_items.xml`, '<todo-item><content>Moving</content></todo-item>'));
+    const cid = locId(await a.h.req('fran', 'POST', `/todo_items/${item}/comments.xml`, '<comment><body>on the item</body></comment>'));
+    const entry = locId(await a.h.req('fran', 'POST', `/todo_items/${item}/time_entries.xml`,
+      `<time-entry><person-id>${a.f.person.fran}</person-id><date>2026-11-02</date><hours>1.0</hours></time-entry>`));
+    const c0 = (await feed('cleo')).cursor;
+    const moved = await a.h.req('fran', 'POST', `/todo_lists/${hidden}/todo_items/reorder.xml`, `<todo-items type="array"><todo-item><id>${item}</id></todo-item></todo-items>`);
+    expect(moved.status, moved.body).toBe(200);
+    const f = await all('cleo', c0);
+    for (const [r, id] of [['todoItem', item], ['comment', cid], ['timeEntry', entry]] as const) {
+      expect(of(f.changes, r, id).map((c) => c.op), `${r} ${id}`).toEqual(['delete']);
     }
   });
 
@@ -232,7 +269,8 @@ describe('change feed', () => {
     const f = JSON.parse((await get('/sync/changes.json?limit=1000')).body) as Feed;
     const before = (await all('fran')).changes.filter((c) => c.op === 'upsert').map((c) => `${c.resource}:${c.id}`).sort();
     expect(f.changes.filter((c) => c.op === 'upsert').map((c) => `${c.resource}:${c.id}`).sort()).toEqual(before);
-    if (Number(old) > 1) expect((await get(`/sync/changes.json?since=${Number(old) - 1}`)).statusCode).toBe(410);
+    for (const c of [old, String(Number(old) - 1), '1']) expect((await get(`/sync/changes.json?since=${c}`)).statusCode, c).toBe(410);
+    expect((await get(`/sync/changes.json?since=${f.cursor}`)).statusCode).toBe(200);
     await app.close();
     await store.close();
   });

@@ -12,6 +12,7 @@ import { serviceStarter } from '../electron/shell/service.ts';
 import { appLinkHash, INVOKE_ARG_CHECKS, LOCAL_ONLY, isShellSession } from '../shared/ipc.ts';
 import { externalUrl, mayNavigate, mayGrantPermission } from '../electron/shell/guards.ts';
 import type { DisplayInfo } from '../electron/shell/port.ts';
+import { Secrets } from '../electron/shell/secrets.ts';
 
 const dirs: string[] = [];
 const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'bivouac-shell-parts-')); dirs.push(d); return d; };
@@ -177,5 +178,50 @@ describe('sync status source', () => {
     } finally {
       await svc.close({ graceMs: 1000 });
     }
+  });
+});
+
+describe('secrets', () => {
+  const keyring = (available: { on: boolean }, decrypts: { n: number }) => ({
+    isEncryptionAvailable: () => available.on,
+    encryptString: (v: string) => new Uint8Array(Buffer.from(`k1:${Buffer.from(v).toString('base64')}`)),
+    decryptString: (c: Uint8Array) => {
+      decrypts.n++;
+      const t = Buffer.from(c).toString();
+      if (!t.startsWith('k1:')) throw new Error('another key');
+      return Buffer.from(t.slice(3), 'base64').toString();
+    },
+  });
+
+  it('round-trips encrypted, asks the keyring once per secret, and removes', () => {
+    const file = join(tmp(), 'secrets.json');
+    const decrypts = { n: 0 };
+    const a = new Secrets(file, keyring({ on: true }, decrypts));
+    a.set('remoteToken', 'team-token-123456');
+    a.set('localToken', TOKEN);
+    expect(readFileSync(file, 'utf8')).not.toContain('team-token-123456');
+    const b = new Secrets(file, keyring({ on: true }, decrypts));
+    expect(b.get('remoteToken')).toBe('team-token-123456');
+    expect(b.get('remoteToken')).toBe('team-token-123456');
+    expect(b.all().sort()).toEqual([TOKEN, 'team-token-123456'].sort());
+    expect(decrypts.n).toBe(2); // b's two secrets, once each (a knew its own values)
+    b.set('remoteToken', null);
+    expect(new Secrets(file, keyring({ on: true }, decrypts)).get('remoteToken')).toBeNull();
+  });
+
+  it('a keyring that appears later encrypts what was kept in plain text; a foreign key reads as nothing', () => {
+    const file = join(tmp(), 'secrets.json');
+    const available = { on: false };
+    const s = new Secrets(file, keyring(available, { n: 0 }));
+    s.set('remoteToken', 'team-token-123456');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ encrypted: false, values: { remoteToken: 'team-token-123456' } });
+    available.on = true;
+    new Secrets(file, keyring(available, { n: 0 })).set('localToken', TOKEN);
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    expect(stored.encrypted).toBe(true);
+    expect(JSON.stringify(stored)).not.toContain('team-token-123456');
+    expect(new Secrets(file, keyring(available, { n: 0 })).get('remoteToken')).toBe('team-token-123456');
+    const foreign = { ...keyring(available, { n: 0 }), decryptString: () => { throw new Error('wrong key'); } };
+    expect(new Secrets(file, foreign).get('remoteToken')).toBeNull();
   });
 });

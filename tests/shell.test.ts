@@ -86,6 +86,13 @@ describe('lifecycle', () => {
     expect(fake.window.visible).toBe(true);
   });
 
+  it('--hidden with a bivouac:// link shows the window (the link asked for it)', async () => {
+    const { fake } = await boot({ argv: ['bivouac', '--hidden', 'bivouac://projects/2'] });
+    fake.window.ready();
+    expect(fake.window.visible).toBe(true);
+    expect(fake.window.contents.events('shell:open-link')).toEqual([{ hash: '#/projects/2' }]);
+  });
+
   it('a taken port: another port, and a clear message in the state and to the page', async () => {
     const { fake, starter, shell } = await boot({ taken: [4817] });
     expect(starter.calls.map((c) => c.port)).toEqual([4817, 0]);

@@ -8,7 +8,7 @@ import { MIGRATIONS, registrySync, tables } from '../electron/store/schema.ts';
 import { column, RESOURCES } from '../shared/registry.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { countProjectEntries } from '../electron/store/queries/time-entries.ts';
-import { FIXTURE } from './helpers.ts';
+import { FIXTURE, fx, harness, locId, text } from './helpers.ts';
 
 const dirs: string[] = [];
 const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'bv-store-')); dirs.push(d); return d; };
@@ -176,5 +176,43 @@ describe('derived data kept by the store (memo, D42)', () => {
     await new Promise((r) => setTimeout(r, 2)); // data_version is sampled at most once per millisecond
     expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 2);
     await a.close(); await b.close();
+  });
+});
+
+describe('derived data scoped to tables (D44)', () => {
+  it('survives writes to other tables, is recomputed after a write to its tables, and after SQL text run in a write', async () => {
+    const a = new SqliteStore(':memory:');
+    await importSeed(a, FIXTURE);
+    let calls = 0;
+    const f = async () => ++calls;
+    const names = () => a.memo('names', f, ['people', 'companies']);
+    expect(await names()).toBe(1);
+    await a.write((w) => w.update('projects', 1, { name: 'Elsewhere' }));
+    expect(await names()).toBe(1); // projects changed, not people
+    expect(await a.memo('all', f)).toBe(2); // without tables: any commit counts
+    await a.write((w) => w.update('people', 1, { first_name: 'Renamed' }));
+    expect(await names()).toBe(3);
+    await a.write((w) => w.run('UPDATE companies SET name = ? WHERE id = ?', ['Renamed Co', 1]));
+    expect(await names()).toBe(4); // SQL text may touch any table
+    await a.close();
+  });
+
+  it('names in records follow a rename at once (creator, responsible party, author)', async () => {
+    const h = await harness();
+    const { project, person } = await fx(h);
+    const list = locId(await h.req('ada', 'POST', `/projects/${project.alpha}/todo_lists.xml`, '<todo-list><name>L</name></todo-list>'));
+    const item = locId(await h.req('ada', 'POST', `/todo_lists/${list}/todo_items.xml`,
+      `<todo-item><content>x</content><responsible-party>${person.ada}</responsible-party></todo-item>`));
+    const names = async () => {
+      const one = (await h.req('ada', 'GET', `/todo_items/${item}.xml`)).xml();
+      const many = (await h.req('ada', 'GET', `/todo_lists/${list}/todo_items.xml`)).xml().children[0];
+      return [text(one, 'creator-name'), text(one, 'responsible-party-name'), text(many, 'creator-name'), text(many, 'responsible-party-name')];
+    };
+    const before = await names();
+    expect(new Set(before).size).toBe(1);
+    await h.store.write((w) => w.update('people', person.ada, { first_name: 'Augusta' }));
+    const after = await names();
+    expect(after.every((n) => n === `Augusta ${before[0]!.split(' ').slice(1).join(' ')}`)).toBe(true);
+    await h.close();
   });
 });

@@ -292,3 +292,69 @@ describe('todo lists: visibility, templates, JSON', () => {
     expect(created.headers.location).toBe(`/todo_lists/${(created.json() as { id: number }).id}`);
   });
 });
+
+describe('board extension: GET /projects/{id}/todo_lists.xml?include=items (docs/api-extensions.md)', () => {
+  /** An element without the indentation between its children (which depends on the nesting depth). */
+  const norm = (n: XNode): XNode => ({ ...n, text: n.children.length || n.attrs.type === 'array' ? n.text.trim() && n.text : n.text, children: n.children.map(norm) });
+  async function board(): Promise<{ pub: number; priv: number; empty: number }> {
+    const pub = await list({ name: 'Public' });
+    const priv = await list({ name: 'Secret', private: 'true' });
+    const empty = await list({ name: 'Empty' });
+    const a = await item(pub, { content: 'one' });
+    await item(pub, { content: 'two' });
+    await item(priv, { content: 'hidden item' });
+    await complete(a);
+    expect((await h.req('fran', 'POST', `/todo_items/${a}/comments.xml`, '<comment><body>c</body></comment>')).status).toBe(201);
+    return { pub, priv, empty };
+  }
+
+  it.each(['ada', 'fran', 'finn', 'cleo'] as Who[])('%s gets exactly what the index and the single-list routes give, in XML and JSON, per filter', async (who) => {
+    await board();
+    for (const filter of ['', 'pending', 'finished']) {
+      const q = filter ? `?filter=${filter}` : '';
+      // XML: each <todo-list> of the board is the document GET /todo_lists/{id}.xml answers
+      const index = (await h.req(who, 'GET', `/projects/${pid}/todo_lists.xml${q}`)).xml();
+      const r = await h.req(who, 'GET', `/projects/${pid}/todo_lists.xml${q ? `${q}&` : '?'}include=items`);
+      expect(r.status, r.body).toBe(200);
+      const singles = await Promise.all(ids(index).map(async (id) => (await h.req(who, 'GET', `/todo_lists/${id}.xml`)).xml()));
+      expect(r.xml().name).toBe('todo-lists');
+      expect(r.xml().children.map(norm)).toEqual(singles.map(norm));
+      // JSON twin
+      const jIndex = (await h.req(who, 'GET', `/projects/${pid}/todo_lists.json${q}`)).json() as { id: number }[];
+      const j = await h.req(who, 'GET', `/projects/${pid}/todo_lists.json${q ? `${q}&` : '?'}include=items`);
+      expect(j.status).toBe(200);
+      const jSingles = await Promise.all(jIndex.map(async (l) => (await h.req(who, 'GET', `/todo_lists/${l.id}.json`)).json()));
+      expect(j.json()).toEqual(jSingles);
+    }
+  });
+
+  it('a client sees neither private lists nor their items; the firm does', async () => {
+    const { priv } = await board();
+    const client = await h.req('cleo', 'GET', `/projects/${pid}/todo_lists.xml?include=items`);
+    expect(ids(client.xml())).not.toContain(priv);
+    expect(client.body).not.toContain('hidden item');
+    const firm = await h.req('fran', 'GET', `/projects/${pid}/todo_lists.xml?include=items`);
+    expect(ids(firm.xml())).toContain(priv);
+    expect(firm.body).toContain('hidden item');
+    // every list carries its items element, an empty list an empty array
+    for (const l of firm.xml().children) expect(el(l, 'todo-items')?.attrs.type).toBe('array');
+  });
+
+  it('404 for a project the caller cannot see, 400 for another include, and the compatibility route takes it too', async () => {
+    await board();
+    expect((await h.req('carl', 'GET', `/projects/${pid}/todo_lists.xml?include=items`)).status).toBe(404);
+    const bad = await h.req('fran', 'GET', `/projects/${pid}/todo_lists.xml?include=comments`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('<errors>');
+    expect(bad.body).toContain('include must be items');
+    const compat = await h.req('fran', 'GET', `/todo_lists.xml?project_id=${pid}&include=items`);
+    const main = await h.req('fran', 'GET', `/projects/${pid}/todo_lists.xml?include=items`);
+    expect(compat.status).toBe(200);
+    expect(compat.body).toBe(main.body);
+  });
+
+  it('without include, no list carries items (unchanged)', async () => {
+    await board();
+    for (const l of (await h.req('fran', 'GET', `/projects/${pid}/todo_lists.xml`)).xml().children) expect(el(l, 'todo-items')).toBeUndefined();
+  });
+});

@@ -64,7 +64,11 @@ export interface RouteConfig {
 }
 
 declare module 'fastify' {
-  interface FastifyRequest { caller?: Caller; wantsJson?: boolean; changeToken?: string }
+  interface FastifyRequest {
+    caller?: Caller; wantsJson?: boolean; changeToken?: string;
+    /** The request's Content-Type as sent (the framework is shown a neutral one, see app.ts). */
+    bodyType?: string;
+  }
   interface FastifyInstance { store: Store; responses: ResponseCache }
 }
 
@@ -128,7 +132,7 @@ async function readRaw(req: FastifyRequest): Promise<Buffer | undefined> {
   let size = 0;
   for await (const c of raw) {
     size += (c as Buffer).length;
-    if (size > BODY_LIMIT) throw new ApiError(413, ['Request body is too large (maximum is 1 MiB)']);
+    if (size > BODY_LIMIT) throw Object.assign(new Error('body too large'), { statusCode: 413 });
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks);
@@ -157,7 +161,7 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
   let buf: Buffer | undefined;
   if (spec.body && (spec.style === 'action' || method === 'POST' || method === 'PUT')) {
     buf = Buffer.isBuffer(req.body) ? req.body : method === 'GET' ? await readRaw(req) : undefined;
-    root = parseBody(buf, req.headers['content-type']);
+    root = parseBody(buf, req.bodyType);
   }
   const caller = req.caller!;
   // Reads without a body may be answered from the cache of rendered responses.

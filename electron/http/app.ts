@@ -2,13 +2,18 @@
 // order the contract gives (§4.5): local security (Host, Origin), authentication (401), route
 // and method (404/405), body size (413, Fastify's body limit), then the handlers.
 
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { xmlErrors } from '../../shared/codec/out.ts';
 import { ApiError } from '../service/context.ts';
 import { Authenticator } from '../service/auth.ts';
 import { AuthLimiter, RateLimiter, type GuardOptions, type RateOptions } from '../service/limits.ts';
 import type { Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, sendError } from './api.ts';
 import { uiPlugin } from './ui.ts';
+import { ClassicResponse } from './headers.ts';
 import { ResponseCache } from './cache.ts';
 import projects from './plugins/projects.ts';
 import people from './plugins/people.ts';
@@ -20,12 +25,14 @@ import milestones from './plugins/milestones.ts';
 import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
+import changes from './plugins/changes.ts';
+import setup from './plugins/setup.ts';
 import sync from './plugins/sync.ts';
 import { idempotency } from './idempotency.ts';
 
 /** The API's route plugins, one per resource, in the order the reference (docs/api.md) lists them. */
 export const API_PLUGINS = {
-  projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync,
+  projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync, changes,
 } as const;
 
 export interface AppOptions {
@@ -38,6 +45,8 @@ export interface AppOptions {
   readonly uiDir?: string | null;
   readonly logLevel?: string;
   readonly requestTimeoutMs?: number;
+  /** Called after the first-run setup created the account (docs/setup.md). */
+  readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
   /**
@@ -52,9 +61,42 @@ export interface AppOptions {
   readonly rateLimit?: RateOptions | null;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const LOOPBACK_BIND = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** A Host header (or an --allow-host entry): name (lower case) and port (null when absent), or null. */
+const HOST_RE = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::(\d{1,5}))?$/;
+export function parseHost(s: string): { name: string; port: number | null } | null {
+  const m = HOST_RE.exec(s);
+  if (!m) return null;
+  const port = m[2] === undefined ? null : Number(m[2]);
+  if (port !== null && (port < 1 || port > 65535)) return null;
+  return { name: m[1].toLowerCase(), port };
+}
 
 /**
+ * Is the Host header one this server answers to (DNS-rebinding guard)? Exactly a loopback name with the
+ * port the connection came in on (`port`; no port in the header means 80), or an --allow-host entry,
+ * nothing before or after it: an entry without a port matches the listening port or a Host without one
+ * (what a proxy in front on the standard port sends); an entry with a port (`bivouac.lan:80`) is matched
+ * exactly. `port` undefined (no socket: in-process tests; behind a trusted proxy, whose port the client
+ * used) skips the port comparison. The bound address does not matter: a server bound beyond loopback was
+ * given its names with --allow-host (the CLI refuses to start without them, D61).
+ */
+export function hostAllowed(hostHeader: string | undefined, _bound: string, extra: readonly string[], port?: number): boolean {
+  if (!hostHeader) return false;
+  const h = parseHost(hostHeader);
+  if (!h) return false;
+  const hp = h.port ?? 80;
+  if (LOOPBACK.has(h.name)) return port === undefined || hp === port;
+  for (const e of extra) {
+    const x = parseHost(e);
+    if (!x || x.name !== h.name) continue;
+    if (x.port !== null ? hp === x.port : h.port === null || port === undefined || hp === port) return true;
+  }
+  return false;
+}
+
 /**
  * Did a browser say the request came from another site (fetch metadata)? A page on another
  * origin (another port of 127.0.0.1 is `same-site`) must not reach the API with the user's cached
@@ -67,30 +109,84 @@ export function fetchSiteAllowed(site: string | undefined): boolean {
   return s === 'same-origin' || s === 'none';
 }
 
+const ORIGIN_RE = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)$/i;
+
 /**
- * Is the Host header one this server answers to (DNS-rebinding guard)? Loopback names and the
- * `--allow-host` names, whatever the bound address: a server bound to a routable address was
- * given its names explicitly (the CLI refuses to start without them).
+ * A web page from another origin may not call the API with the user's cached credentials. The Origin
+ * (when a browser sends one) must be this server's own: scheme (`http`; also `https` for a team server,
+ * which sits behind a TLS proxy), host and port, compared with the Host header (checked above).
  */
-export function hostAllowed(hostHeader: string | undefined, _bound: string, extra: readonly string[]): boolean {
-  if (!hostHeader) return false;
-  const name = hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.replace(/:\d+$/, '');
-  return LOOPBACK.has(name.toLowerCase()) || extra.includes(name.toLowerCase());
+export function originAllowed(origin: string | undefined, hostHeader: string | undefined, tlsProxy: boolean): boolean {
+  if (origin === undefined) return true;
+  const m = ORIGIN_RE.exec(origin);
+  if (!m || !hostHeader) return false;
+  const scheme = m[1].toLowerCase();
+  if (scheme !== 'http' && !(tlsProxy && scheme === 'https')) return false;
+  const o = parseHost(m[2]);
+  const h = parseHost(hostHeader);
+  if (!o || !h || o.name !== h.name) return false;
+  const dflt = scheme === 'https' ? 443 : 80;
+  return (o.port ?? dflt) === (h.port ?? 80) || (tlsProxy && (o.port ?? dflt) === (h.port ?? dflt));
 }
 
-/** A web page from another origin may not call the API with the user's cached credentials. */
-function originAllowed(req: FastifyRequest, host: string | undefined): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
+/**
+ * Close a connection without destroying an answer the client has not read yet. Closing a socket with
+ * unread request bytes makes the kernel send a reset, which can discard the answer on the client's side
+ * (a client that writes its whole body before reading never sees the 413 or 431). So: finish writing
+ * (FIN), keep reading and discarding what the client still sends, up to LINGER_BYTES or LINGER_MS,
+ * and close when the client does.
+ */
+const LINGER_BYTES = 64 * 1024 * 1024;
+const LINGER_MS = 10_000;
+function lingeringClose(socket: Duplex): void {
+  if (socket.destroyed) return;
+  let seen = 0;
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.on('data', (d: Buffer) => { seen += d.length; if (seen > LINGER_BYTES) socket.destroy(); });
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => clearTimeout(timer));
+  socket.end();
+  socket.resume();
+}
+
+/** JSON for an error the framework raised before a route was found: a `.json` path or an Accept that prefers it. */
+function rawWantsJson(requestHead: string): boolean {
+  const path = /^[^ ]* ([^ ?\r\n]*)/.exec(requestHead)?.[1] ?? '';
+  if (path.endsWith('.json')) return true;
+  return prefersJson(/\r\naccept:[ \t]*([^\r\n]*)/i.exec(requestHead)?.[1]);
+}
+
+/** An error document written straight to the socket (the HTTP parser gave up: no request object exists). */
+function clientError(err: { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writableEnded) return; // a later parse error of data sent after our answer: keep discarding
+  if (!socket.writable || socket.bytesWritten > 0) { socket.destroy(); return; }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message = status === 431 ? 'Request headers are too large'
+    : status === 408 ? 'The request took too long to arrive'
+      : err.code === 'HPE_INVALID_METHOD' ? 'Unknown HTTP method'
+        : 'Malformed HTTP request';
+  const json = rawWantsJson(Buffer.isBuffer(err.rawPacket) ? err.rawPacket.subarray(0, 8192).toString('latin1') : '');
+  const body = json ? JSON.stringify({ errors: [message] }) : xmlErrors([message]);
+  socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${json ? 'application/json' : 'application/xml'}; charset=utf-8\r\n`
+    + `Content-Length: ${Buffer.byteLength(body)}\r\nStatus: ${status}\r\nConnection: close\r\n\r\n${body}`);
+  lingeringClose(socket);
+}
+
+/** Errors Fastify's router raises before any hook runs (a bad percent-encoding, an over-long parameter). */
+function frameworkError(err: Error & { code?: string }, req: FastifyRequest, reply: FastifyReply): void {
+  const json = rawWantsJson(`${req.raw.method} ${req.raw.url}\r\naccept: ${req.raw.headers.accept ?? ''}`);
+  const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError(404, ['No such route'])
+    : err.code === 'FST_ERR_BAD_URL' ? new ApiError(400, ['The path is not valid percent-encoded UTF-8'])
+      : new ApiError(400, ['Bad request']);
+  reply.header('Status', String(e.status));
+  sendError(reply, e, json);
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const bound = opts.host ?? '127.0.0.1';
+  const tlsProxy = !LOOPBACK_BIND.has(bound) || Boolean(opts.trustProxy);
   const extraHosts = (opts.allowedHosts ?? []).map((h) => h.toLowerCase());
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -103,6 +199,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 },
     return503OnClosing: true,
     trustProxy: opts.trustProxy ?? false,
+    clientErrorHandler: clientError,
+    frameworkErrors: frameworkError,
+    // Conventionally capitalised header names on the wire (http/headers.ts).
+    http: { ServerResponse: ClassicResponse as unknown as typeof ServerResponse },
+  });
+  // CONNECT never reaches a route: Node hands it to 'connect' listeners, and with none it closes the
+  // socket without a word. Answer it like any method the API does not take.
+  app.server.on('connect', (_req: unknown, socket: Socket) => {
+    const body = xmlErrors(['CONNECT is not allowed here']);
+    socket.write(`HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, POST, PUT, DELETE\r\nContent-Type: application/xml; charset=utf-8\r\n`
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nStatus: 405\r\nConnection: close\r\n\r\n${body}`);
+    lingeringClose(socket);
   });
   app.decorate('store', opts.store);
   app.decorate('responses', new ResponseCache(opts.responseCacheBytes));
@@ -115,15 +223,23 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   app.addHook('onRequest', async (req, reply) => {
+    // Content-Type is ignored (§2.4) except to tell a JSON body: keep it aside and show the framework a
+    // type it always accepts, so that no Content-Type, however malformed, answers 415 or 400.
+    const ct = req.raw.headers['content-type'];
+    if (ct !== undefined) {
+      req.bodyType = ct;
+      req.raw.headers['content-type'] = 'application/octet-stream';
+    }
     const path = req.url.split('?')[0];
     req.wantsJson = path.endsWith('.json') || prefersJson(req.headers.accept);
-    // Behind a trusted proxy, the Host the client asked for is X-Forwarded-Host (Fastify's req.host).
+    // Behind a trusted proxy, the Host the client asked for is X-Forwarded-Host (Fastify's req.host),
+    // and the port it names is the proxy's, not this connection's.
     const host = opts.trustProxy ? req.host : req.headers.host;
-    if (!hostAllowed(host, bound, extraHosts)) {
+    if (!hostAllowed(host, bound, extraHosts, opts.trustProxy ? undefined : req.socket.localPort)) {
       sendError(reply, new ApiError(403, ['Host not allowed']), req.wantsJson);
       return reply;
     }
-    if (!originAllowed(req, host)) {
+    if (!originAllowed(req.headers.origin, host, tlsProxy)) {
       sendError(reply, new ApiError(403, ['Cross-origin requests are not allowed']), req.wantsJson);
       return reply;
     }
@@ -163,8 +279,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (err instanceof ApiError) return sendError(reply, err, json);
     const e = err as { statusCode?: number; code?: string; message: string };
     const status = e.statusCode ?? 500;
+    if (status === 413) {
+      // The body is not read: let the client send it and read the 413 before the connection closes.
+      const socket = req.raw.socket;
+      socket.destroySoon = () => lingeringClose(socket);
+      req.raw.resume();
+      reply.header('Connection', 'close');
+      return sendError(reply, new ApiError(413, ['Request body is too large (maximum is 1 MiB)']), json);
+    }
     if (status >= 400 && status < 500) {
-      const msg = e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'Request body is too large (maximum is 1 MiB)' : e.message;
+      const msg = e.message;
       return sendError(reply, new ApiError(status === 415 ? 400 : status, [msg]), json);
     }
     req.log.error(err);
@@ -184,6 +308,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   for (const plugin of Object.values(API_PLUGINS)) await app.register(plugin);
+  await app.register(setup, { onCreated: opts.onAccountCreated });
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });
   return app;
 }

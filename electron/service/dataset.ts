@@ -264,7 +264,8 @@ export async function generateDataset(store: Store, sizes: DatasetSizes = {}): P
     const at = moment(c);
     const cats = p.categories.length > 1 ? p.categories.slice(0, -1) : p.categories;
     const id = await w.insert('posts', {
-      title: pick(c, POST_TITLES), body: sentences(c, int(c, 1, 5)), extended_body: chance(c, 0.2) ? sentences(c, 3) : '',
+      // Distinct titles while they last (5 is coprime with 12), then numbered: no two posts read the same.
+      title: i < POST_TITLES.length ? POST_TITLES[(i * 5) % POST_TITLES.length] : `${POST_TITLES[i % POST_TITLES.length]} (${Math.floor(i / POST_TITLES.length) + 1})`, body: sentences(c, int(c, 1, 5)), extended_body: chance(c, 0.2) ? sentences(c, 3) : '',
       category_id: cats.length && chance(c, 0.7) ? pick(c, cats) : null,
       milestone_id: p.milestones.length && chance(c, 0.1) ? pick(c, p.milestones) : null,
       use_textile: 0, private: chance(c, c.priv) ? 1 : 0, posted_on: dt(at), project_id: p.id, author_id: author(p),

@@ -4,7 +4,7 @@
 import { RESOURCES } from '../../shared/registry.ts';
 import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { toColumns, validate, type Validated } from '../../shared/values.ts';
-import { getList } from '../store/queries/todo-lists.ts';
+import { visibleList } from '../store/queries/todo-lists.ts';
 import { commentIdsOf } from '../store/queries/milestones.ts';
 import {
   entriesOfItems, getItem, itemsInProject, itemsOfList, itemState, nextItemPosition, positionsOfList,
@@ -104,8 +104,8 @@ export function moveTo(order: readonly number[], id: number, to: number): number
 // ---- operations -------------------------------------------------------------------------------
 
 /** A visible list, or 404. */
-async function listOf(ctx: Ctx, listId: number): Promise<Row> {
-  const l = await getList(ctx.store, ctx.caller, listId);
+async function listOf(ctx: Ctx, listId: number): Promise<{ id: number; project_id: number }> {
+  const l = await visibleList(ctx.store, ctx.caller, listId);
   if (!l) throw notFound('Todo list');
   return l;
 }

@@ -7,7 +7,7 @@ import { toColumns, validate, type Validated } from '../../shared/values.ts';
 import {
   getList, itemIdsOfList, listsByIds, listsOfProject, nextListPosition, positionsOfProject, visibleListIds,
 } from '../store/queries/todo-lists.ts';
-import { itemsOfList, openItemsOf, type PartyFilter } from '../store/queries/todo-items.ts';
+import { itemsOfList, itemsOfLists, openItemsOf, type PartyFilter } from '../store/queries/todo-items.ts';
 import { checkReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
@@ -64,12 +64,26 @@ export async function getVisible(ctx: Ctx, id: number): Promise<Row> {
   return l;
 }
 
-/** The visible lists of a project, filtered (no items). */
-export async function list(ctx: Ctx, projectId: number, filter: Filter): Promise<Row[]> {
+/** `include` of GET /projects/{id}/todo_lists.xml (docs/api-extensions.md): absent, or `items`; other values 400. */
+export function parseInclude(v: string | undefined): boolean {
+  if (v === undefined) return false;
+  if (v === 'items') return true;
+  throw badRequest(`include must be items (got "${v}")`);
+}
+
+/**
+ * The visible lists of a project, filtered. With `items`, each carries all its items by position, as
+ * GET /todo_lists/{id}.xml answers it (the board's one request: docs/api-extensions.md).
+ */
+export async function list(ctx: Ctx, projectId: number, filter: Filter, items = false): Promise<Row[]> {
   await projects.get(ctx, projectId);
-  const rows = (await listsOfProject(ctx.store, ctx.caller, projectId)).map((r) => finish(r));
-  if (filter === 'pending') return rows.filter((r) => !r.complete);
-  if (filter === 'finished') return rows.filter((r) => r.complete);
+  let rows = (await listsOfProject(ctx.store, ctx.caller, projectId)).map((r) => finish(r));
+  if (filter === 'pending') rows = rows.filter((r) => !r.complete);
+  if (filter === 'finished') rows = rows.filter((r) => r.complete);
+  if (items) {
+    const byList = await itemsOfLists(ctx.store, ctx.caller, rows.map((r) => Number(r.id)));
+    for (const r of rows) r.todo_items = byList.get(Number(r.id))!;
+  }
   return rows;
 }
 

@@ -14,6 +14,8 @@ interface SecretsFile { readonly encrypted: boolean; readonly values: Record<str
 export class Secrets {
   private readonly file: string;
   private readonly safe: ElectronPort['safeStorage'];
+  /** Values already decrypted (the log asks for them on every line; the keyring is asked once). */
+  private readonly known = new Map<SecretName, string | null>();
   constructor(file: string, safe: ElectronPort['safeStorage']) {
     this.file = file;
     this.safe = safe;
@@ -28,6 +30,11 @@ export class Secrets {
   }
 
   get(name: SecretName): string | null {
+    if (!this.known.has(name)) this.known.set(name, this.load(name));
+    return this.known.get(name) ?? null;
+  }
+
+  private load(name: SecretName): string | null {
     const f = this.read();
     const v = f.values[name];
     if (typeof v !== 'string') return null;
@@ -52,6 +59,7 @@ export class Secrets {
     else plain[name] = value;
     const values = Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, encrypted ? Buffer.from(this.safe.encryptString(v)).toString('base64') : v]));
     writeFileAtomic(this.file, `${JSON.stringify({ encrypted, values }, null, 2)}\n`);
+    this.known.set(name, value);
   }
 
   /** Every secret's value (for the log's redaction). */

@@ -165,7 +165,8 @@ export class Shell {
       this.tray = null;
     }
     this.updateTray();
-    this.openWindow(!this.o.argv.includes('--hidden'));
+    // --hidden (start at login) stays in the tray, unless the start came with a link to show.
+    this.openWindow(!this.o.argv.includes('--hidden') || this.pendingHashes.length > 0);
     await this.refreshSync();
     this.pollTimer = setInterval(() => void this.refreshSync(), this.o.syncPollMs ?? 5000);
     this.pollTimer.unref?.();

@@ -25,14 +25,46 @@ export async function nextSeq(q: Queryable): Promise<number> {
   return Number(r!.seq);
 }
 
-/** Append one entry (replacing the record's previous one); returns its sequence number. */
+const COMMENTABLE: Readonly<Record<string, string>> = { Post: 'posts', Milestone: 'milestones', TodoItem: 'todo_items' };
+
+/**
+ * Records whose computed fields follow this one: a comment's parent (comments-count, commented-at),
+ * an item's list (counts, embedded items), a post's category (elements-count), and the project
+ * (last-changed-on). Read from the row as it is when the change is logged (the Writer logs a delete
+ * before deleting the row).
+ */
+async function parentsOf(q: Queryable, table: string, id: number, projectId: number | null): Promise<{ tbl: string; id: number }[]> {
+  const out: { tbl: string; id: number }[] = [];
+  if (table === 'comments') {
+    const r = await q.get<{ t: string; p: number }>('SELECT commentable_type AS t, commentable_id AS p FROM comments WHERE id = ?', [id]);
+    if (r && COMMENTABLE[r.t]) out.push({ tbl: COMMENTABLE[r.t], id: Number(r.p) });
+  } else if (table === 'todo_items') {
+    const r = await q.get<{ p: number }>('SELECT todo_list_id AS p FROM todo_items WHERE id = ?', [id]);
+    if (r) out.push({ tbl: 'todo_lists', id: Number(r.p) });
+  } else if (table === 'posts') {
+    const r = await q.get<{ p: number | null }>('SELECT category_id AS p FROM posts WHERE id = ?', [id]);
+    if (r?.p) out.push({ tbl: 'categories', id: Number(r.p) });
+  }
+  if (projectId && table !== 'projects') out.push({ tbl: 'projects', id: projectId });
+  return out;
+}
+
+/**
+ * Append one entry (replacing the record's previous one) and an entry for each record whose
+ * computed fields it changes; returns the record's sequence number.
+ */
 export async function appendChange(
   q: Queryable, table: string, id: number, op: ChangeOp, at: string, projectId?: number | null, personId: number | null = null,
+  touchParents = personId === null,
 ): Promise<number> {
   const seq = await nextSeq(q);
+  const pid = scope(table, id, projectId);
   await q.run('DELETE FROM changes WHERE tbl = ? AND record_id = ? AND COALESCE(person_id, 0) = ?', [table, id, personId ?? 0]);
   await q.run('INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [seq, table, id, op, at, scope(table, id, projectId), personId]);
+    [seq, table, id, op, at, pid, personId]);
+  if (touchParents) {
+    for (const p of await parentsOf(q, table, id, pid)) await appendChange(q, p.tbl, p.id, 'update', at, pid, null, false);
+  }
   return seq;
 }
 
@@ -54,10 +86,24 @@ async function dependents(q: Queryable, table: string, id: number): Promise<{ tb
   return out;
 }
 
-/** After an update: when `private` changed, log the records inside too (their visibility changed). */
+/** What is inside a todo item: its comments and time entries (their visibility follows its list). */
+async function insideItem(q: Queryable, id: number): Promise<{ tbl: string; id: number }[]> {
+  const c = await q.all("SELECT id FROM comments WHERE commentable_type = 'TodoItem' AND commentable_id = ?", [id]);
+  const t = await q.all('SELECT id FROM time_entries WHERE todo_item_id = ?', [id]);
+  return [...c.map((r) => ({ tbl: 'comments', id: Number(r.id) })), ...t.map((r) => ({ tbl: 'time_entries', id: Number(r.id) }))];
+}
+
+/**
+ * After an update: when `private` changed, or a todo item moved to another list (which may be private),
+ * log the records inside too (their visibility changed with it).
+ */
 export async function cascade(q: Queryable, table: string, id: number, values: Row, at: string, projectId?: number | null): Promise<void> {
-  if (!('private' in values)) return;
-  for (const d of await dependents(q, table, id)) await appendChange(q, d.tbl, d.id, 'update', at, projectId);
+  const inside = 'private' in values ? await dependents(q, table, id)
+    : table === 'todo_items' && 'todo_list_id' in values ? await insideItem(q, id) : [];
+  for (const d of inside) await appendChange(q, d.tbl, d.id, 'update', at, projectId, null, false);
+  // The new parent of a moved item or re-categorised post (the old one was logged with the change).
+  if (table === 'todo_items' && values.todo_list_id) await appendChange(q, 'todo_lists', Number(values.todo_list_id), 'update', at, projectId, null, false);
+  if (table === 'posts' && values.category_id) await appendChange(q, 'categories', Number(values.category_id), 'update', at, projectId, null, false);
 }
 
 /** Make a person a member of a project, through the transaction and the feed. */
@@ -88,9 +134,15 @@ const FEED_TABLES: readonly (readonly [string, string | null])[] = [
  */
 export async function rebuildFeed(w: Writer): Promise<void> {
   await w.run('DELETE FROM changes');
+  // The restored store's numbers start beyond any cursor the old store can have handed out, so that
+  // every old cursor is expired: the counter jumps to (the restore's time in ms) × 1000 (below 2^53
+  // until the year 2255), never backwards.
+  const now = await w.get<{ seq: number }>('SELECT seq FROM feed_clock WHERE id = 1');
+  const start = Math.max(Number(now?.seq ?? 0), Date.parse(w.now) * 1000);
+  await w.run('UPDATE feed_clock SET seq = ? WHERE id = 1', [start]);
   for (const [t, pcol] of FEED_TABLES) {
     for (const r of await w.all(`SELECT id${pcol ? `, ${pcol} AS pid` : ''} FROM ${t} ORDER BY id`)) {
-      await appendChange(w, t, Number(r.id), 'insert', w.now, pcol ? Number(r.pid) : null);
+      await appendChange(w, t, Number(r.id), 'insert', w.now, pcol ? Number(r.pid) : null, null, false);
     }
   }
   for (const m of await w.all('SELECT project_id, person_id FROM project_members ORDER BY project_id, person_id')) {

@@ -28,6 +28,8 @@ export class SqliteStore implements Store {
   private versionAt = -Infinity;
   private readonly clock: Clock;
   private readonly derived = new DerivedCache();
+  /** Commits per table by this connection (other connections' show in data_version). */
+  private readonly tableCommits = new Map<string, number>();
 
   constructor(path: string, opts: { clock?: Clock } = {}) {
     const onDisk = path !== ':memory:';
@@ -137,6 +139,7 @@ export class SqliteStore implements Store {
       w.finish();
       this.db.exec('COMMIT');
       this.commits++;
+      this.committed(w.tables);
       return out;
     } catch (e) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
@@ -150,16 +153,32 @@ export class SqliteStore implements Store {
    * rest of a cached answer, so it is sampled at most once per millisecond.
    */
   changeToken(): Promise<string> {
+    this.sampleVersion();
+    return Promise.resolve(`${this.commits}:${this.version}`);
+  }
+
+  private sampleVersion(): void {
     const now = performance.now();
     if (now - this.versionAt >= 1) {
       this.version = this.getSync<{ data_version: number }>('PRAGMA data_version')!.data_version;
       this.versionAt = now;
     }
-    return Promise.resolve(`${this.commits}:${this.version}`);
   }
 
-  async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    return this.derived.memo(await this.changeToken(), key, compute, () => this.changeToken());
+  async memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T> {
+    const token = (): string => {
+      this.sampleVersion();
+      if (!tables) return `${this.commits}:${this.version}`;
+      let t = `${this.version}:${this.tableCommits.get('*') ?? 0}`;
+      for (const name of tables) t += `:${this.tableCommits.get(name) ?? 0}`;
+      return t;
+    };
+    return this.derived.memo(key, token(), compute, token);
+  }
+
+  /** Count a commit that changed these tables (`*`: a statement the Writer could not attribute). */
+  committed(tables: Iterable<string>): void {
+    for (const t of tables) this.tableCommits.set(t, (this.tableCommits.get(t) ?? 0) + 1);
   }
 
   async isEmpty(): Promise<boolean> {
@@ -176,6 +195,8 @@ export class SqliteStore implements Store {
 
 class SqliteWriter implements Writer {
   private readonly projects = new Set<number>();
+  /** Tables this transaction changed; `*` for statements run as SQL text (any table). */
+  readonly tables = new Set<string>();
   private readonly s: SqliteStore;
   readonly now: string;
   constructor(s: SqliteStore, now: string) {
@@ -185,15 +206,21 @@ class SqliteWriter implements Writer {
 
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.s.allSync<T>(sql, params); }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.s.getSync<T>(sql, params); }
-  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> { return this.s.runSync(sql, params); }
+  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
+    this.tables.add('*');
+    return this.s.runSync(sql, params);
+  }
 
   private log(table: string, id: number, op: ChangeOp, projectId?: number | null): Promise<number> {
-    return appendChange(this, table, id, op, this.now, projectId);
+    // Through the store's own statements (same connection, same transaction): feed bookkeeping is not a
+    // change of a record table, so it must not count as `*` for the table-scoped memos (D44).
+    return appendChange(this.s, table, id, op, this.now, projectId);
   }
 
   async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
     const cols = Object.keys(values);
     const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
+    this.tables.add(table);
     const id = this.s.runSync(sql, cols.map((c) => values[c] as Param)).lastId;
     const v = await this.log(table, id, 'insert', projectId);
     this.s.runSync(`UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
@@ -203,16 +230,18 @@ class SqliteWriter implements Writer {
 
   async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
     const cols = Object.keys(values);
+    this.tables.add(table);
     const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
-    await cascade(this, table, id, values, this.now, projectId);
+    await cascade(this.s, table, id, values, this.now, projectId);
     if (projectId) this.projects.add(projectId);
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
+    this.tables.add(table);
+    await this.log(table, id, 'delete', projectId); // first: the feed reads the row's parents
     this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
-    await this.log(table, id, 'delete', projectId);
     if (projectId) this.projects.add(projectId);
   }
 
@@ -220,6 +249,7 @@ class SqliteWriter implements Writer {
 
   /** Stamp last-changed-on of every project this transaction changed. */
   finish(): void {
+    if (this.projects.size) this.tables.add('projects');
     for (const p of this.projects) this.s.runSync('UPDATE projects SET last_changed_on = ? WHERE id = ?', [this.now, p]);
   }
 }

@@ -50,10 +50,12 @@ export interface Store extends Queryable {
   changeToken(): Promise<string>;
   /**
    * A value derived from stored data (a count, a name map), computed by `compute` once per change token
-   * and kept by this store instance (`store/derived.ts`, D42). Never call it inside `write`: the
-   * transaction's own changes are not committed yet.
+   * and kept by this store instance (`store/derived.ts`, D42). With `tables`, the value depends only on
+   * those tables: it stays valid while no write touches them (D44; a store may ignore `tables` and use
+   * its change token, which is always correct). Never call it inside `write`: the transaction's own
+   * changes are not committed yet.
    */
-  memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T>;
   /** True when the store holds no account yet (a seed may be imported). */
   isEmpty(): Promise<boolean>;
   close(): Promise<void>;

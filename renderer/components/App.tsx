@@ -1,9 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSession, VIEWS } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { typing } from '../lib/keys.ts';
+import { undoLast } from '../stores/undo.ts';
 import { Header } from './Header.tsx';
-import { SignIn } from './SignIn.tsx';
+import { Welcome } from './FirstRun.tsx';
 import { Toasts } from './Toasts.tsx';
 import { HelpOverlay } from './HelpOverlay.tsx';
 import { SearchOverlay } from './SearchOverlay.tsx';
@@ -19,12 +20,33 @@ export function App() {
   const projectId = useSession((s) => s.projectId);
   const projects = useSession((s) => s.projects);
   const overlay = useUi((s) => s.overlay);
+  const connection = useUi((s) => s.connection);
 
+  // After a board switch, attention goes to the new board: its heading takes the focus when the focus
+  // was lost with the old board (number keys, or a control that is gone).
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    const key = `${projectId}:${view}`;
+    if (shown.current !== null && shown.current !== key) {
+      requestAnimationFrame(() => {
+        const a = document.activeElement;
+        if (a && a !== document.body && document.contains(a) && !a.closest('#main')) return;
+        const h = document.querySelector<HTMLElement>('#main h1');
+        if (h) { h.tabIndex = -1; h.focus(); }
+      });
+    }
+    shown.current = key;
+  }, [view, projectId]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (useSession.getState().status !== 'signedIn') return;
       const ui = useUi.getState();
       if (e.key === 'Escape' && ui.overlay) { ui.setOverlay(null); e.preventDefault(); return; }
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'z' && !typing(e.target) && !ui.overlay) {
+        e.preventDefault();
+        void undoLast();
+        return;
+      }
       if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (ui.overlay) return;
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
@@ -37,12 +59,17 @@ export function App() {
   }, []);
 
   if (status === 'checking') return <div className="splash" role="status">Connecting to the local service…</div>;
-  if (status === 'signedOut') return <><SignIn /><Toasts /></>;
+  if (status === 'signedOut') return <><Welcome /><Toasts /></>;
 
   return (
     <div className="app">
       <a className="skip" href="#main">Skip to content</a>
       <Header />
+      {connection === 'offline' && (
+        <div className="unreachable-banner" role="status">
+          <strong>Can’t reach the local service.</strong> You see the last data loaded and what you type is kept; it reconnects by itself.
+        </div>
+      )}
       <main id="main" tabIndex={-1}>
         {!projectId ? (
           <div className="empty big">

@@ -48,8 +48,8 @@ export function Header() {
       </button>
       <span className={`sync ${connection}`} role="status" title={connection === 'online'
         ? 'Your data lives on this computer. Sync with a team server is not set up yet.'
-        : 'The local service does not answer. Changes cannot be saved until it is back.'}>
-        <span className="dot" aria-hidden="true" />{connection === 'online' ? 'Local only' : 'Offline'}
+        : 'The local service does not answer. You see the last data loaded; it is retried by itself.'}>
+        <span className="dot" aria-hidden="true" />{connection === 'online' ? 'Local only' : 'Can’t reach the service'}
       </span>
       {s.mode === 'electron' && <DesktopButton />}
       <button type="button" className="icon-btn" onClick={() => setOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>

@@ -2,9 +2,12 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { Post, PostInput } from '../../shared/client.ts';
 import { when } from '../lib/dates.ts';
 import { useMessages } from '../stores/messages.ts';
-import { useSession } from '../stores/session.ts';
-import { useNewRequest } from '../stores/ui.ts';
+import { formatHash, useSession } from '../stores/session.ts';
+import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
+import { useDraft } from '../stores/drafts.ts';
+import { useLiveChange } from '../stores/live.ts';
 import { Icon } from './Icon.tsx';
+import { Textile } from './Textile.tsx';
 
 /** Plain-text body as paragraphs (two or more newlines split; single newlines are line breaks). */
 export function Paragraphs({ text }: { text: string }) {
@@ -35,6 +38,12 @@ export function MessageBoard({ projectId }: { projectId: number }) {
   }, [categoryId, projectId]);
   useEffect(() => { void useMessages.getState().open(postId); setComposing(false); }, [postId]);
   useNewRequest(() => { toMessages(); setComposing(true); });
+  useReconnect(() => { void useMessages.getState().load(projectId); });
+  useLiveChange(projectId, ['posts', 'comments', 'categories'], () => {
+    void useMessages.getState().load(projectId);
+    const open = useSession.getState().postId;
+    if (open) void useMessages.getState().open(open);
+  });
 
   return (
     <section className="board messages" aria-labelledby="messages-title">
@@ -52,11 +61,12 @@ export function MessageBoard({ projectId }: { projectId: number }) {
               {!composing && <button type="button" className="primary" onClick={() => setComposing(true)} title="New message (n)">New message</button>}
             </div>
             {composing && (
-              <PostForm title="New message" submitLabel="Post message" onCancel={() => setComposing(false)}
+              <PostForm title="New message" submitLabel="Post message" onCancel={() => setComposing(false)} draft={`post:new:${projectId}`}
                 initial={{ title: '', body: '', category_id: m.categoryId, private: false }}
                 onSubmit={async (input) => {
                   const p = await m.createPost(input);
                   if (p) { setComposing(false); toMessages(p.id); }
+                  return p !== null;
                 }} />
             )}
             {m.mode === 'archive' ? <Archive /> : <Recent onCompose={() => setComposing(true)} />}
@@ -69,6 +79,9 @@ export function MessageBoard({ projectId }: { projectId: number }) {
 
 function Recent({ onCompose }: { onCompose: () => void }) {
   const { posts, loaded, loading, hasMore, loadMore, categories, categoryId } = useMessages();
+  const offline = useUi((s) => s.connection === 'offline');
+  // Never "No messages" because the service did not answer: say what is going on instead.
+  if (offline && (!loaded || posts.length === 0)) return <p className="unreachable" role="status">Can’t reach the service, so the messages are not loaded. It is retried by itself.</p>;
   if (!loaded && loading) return <p className="muted" role="status">Loading messages…</p>;
   if (loaded && posts.length === 0) {
     return (
@@ -85,13 +98,14 @@ function Recent({ onCompose }: { onCompose: () => void }) {
       <ol className="post-list" aria-label="Messages, newest first">
         {posts.map((p) => (
           <li key={p.id}>
-            <button type="button" className="post-row" onClick={() => toMessages(p.id)}>
+            <a className="post-row" href={formatHash({ projectId: p.project_id, view: 'messages', postId: p.id })}
+              onClick={(e) => { if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return; e.preventDefault(); toMessages(p.id); }}>
               <span className="post-title">{p.title}{p.private && <span className="badge private">Private</span>}</span>
               <span className="muted small">{p.author_name} · {when(p.posted_on)}
                 {p.category_id ? ` · ${categories.find((c) => c.id === p.category_id)?.name ?? ''}` : ''}</span>
               {p.body && <span className="excerpt">{p.body.slice(0, 180)}{p.body.length > 180 ? '…' : ''}</span>}
               <span className="comments small" aria-label={`${p.comments_count} comments`}><Icon name="comment" /> {p.comments_count}</span>
-            </button>
+            </a>
           </li>
         ))}
       </ol>
@@ -121,18 +135,19 @@ function Archive() {
 }
 
 function Categories() {
-  const { categories, categoryId, createCategory, renameCategory, deleteCategory, index } = useMessages();
+  const { categories, categoryId, createCategory, renameCategory, deleteCategory, index, loaded } = useMessages();
   const firm = useSession((s) => s.firm);
   const go = useSession((s) => s.go);
   const [name, setName] = useState('');
   const [editing, setEditing] = useState<number | null>(null);
   const [editName, setEditName] = useState('');
+  const [confirmCat, setConfirmCat] = useState<number | null>(null);
   const pick = (id: number | null) => go('messages', null, id);
   return (
     <nav className="categories" aria-label="Categories">
       <h2>Categories</h2>
       <ul>
-        <li><button type="button" className="cat" aria-pressed={categoryId === null} onClick={() => pick(null)}>All messages <span className="count">{index.length}</span></button></li>
+        <li><button type="button" className="cat" aria-pressed={categoryId === null} onClick={() => pick(null)}>All messages {loaded && <span className="count">{index.length}</span>}</button></li>
         {categories.map((c) => (
           <li key={c.id}>
             {editing === c.id ? (
@@ -146,14 +161,19 @@ function Categories() {
                 <button type="button" className="cat" aria-pressed={categoryId === c.id} onClick={() => pick(c.id)}>{c.name} <span className="count">{c.elements_count}</span></button>
                 {firm && <>
                   <button type="button" className="icon-btn small" aria-label={`Rename category ${c.name}`} title="Rename" onClick={() => { setEditing(c.id); setEditName(c.name); }}><Icon name="pencil" /></button>
-                  <button type="button" className="icon-btn small" aria-label={`Delete category ${c.name}`} title="Delete" onClick={() => void deleteCategory(c.id)}><Icon name="trash" /></button>
+                  {confirmCat === c.id ? (
+                    <span className="confirm-inline">
+                      <button type="button" className="link small danger" onClick={() => { setConfirmCat(null); void deleteCategory(c.id); }} aria-label={`Confirm deleting category ${c.name}`}>Delete?</button>
+                      <button type="button" className="link small" onClick={() => setConfirmCat(null)}>Keep</button>
+                    </span>
+                  ) : <button type="button" className="icon-btn small" aria-label={`Delete category ${c.name}`} title="Delete" onClick={() => { if (c.elements_count > 0) void deleteCategory(c.id); else setConfirmCat(c.id); }}><Icon name="trash" /></button>}
                 </>}
               </div>
             )}
           </li>
         ))}
       </ul>
-      {categories.length === 0 && <p className="muted small">{firm ? 'No categories yet. Add one to sort messages (e.g. “Status reports”).' : 'No categories.'}</p>}
+      {loaded && categories.length === 0 && <p className="muted small">{firm ? 'No categories yet. Add one to sort messages (e.g. “Status reports”).' : 'No categories.'}</p>}
       {firm && (
         <form className="cat-add" onSubmit={(e) => { e.preventDefault(); if (name.trim()) { void createCategory(name.trim()); setName(''); } }}>
           <input aria-label="New category name" placeholder="New category" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
@@ -164,29 +184,44 @@ function Categories() {
   );
 }
 
-function PostForm({ title, initial, submitLabel, onSubmit, onCancel }: {
-  title: string; initial: { title: string; body: string; category_id: number | null; private?: boolean };
-  submitLabel: string; onSubmit: (i: PostInput) => Promise<void>; onCancel: () => void;
+type PostDraft = { title: string; body: string; category_id: number | null; private?: boolean };
+
+function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: record }: {
+  title: string; initial: PostDraft; draft: string;
+  submitLabel: string; onSubmit: (i: PostInput) => Promise<boolean>; onCancel: () => void;
 }) {
   const categories = useMessages((s) => s.categories);
   const firm = useSession((s) => s.firm);
-  const [t, setT] = useState(initial.title);
-  const [body, setBody] = useState(initial.body);
-  const [cat, setCat] = useState<number | null>(initial.category_id);
-  const [priv, setPriv] = useState(initial.private === true);
+  const [draft, setDraft] = useDraft<PostDraft>(record);
+  const [restored] = useState(draft !== null);
+  const v: PostDraft = draft ?? initial;
+  const same = (a: PostDraft) => a.title === initial.title && a.body === initial.body && a.category_id === initial.category_id && !!a.private === !!initial.private;
+  const change = (patch: Partial<PostDraft>) => { const next = { ...v, ...patch }; setDraft(same(next) ? null : next); };
   const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!t.trim()) return;
+    if (!v.title.trim()) return;
     setBusy(true);
-    await onSubmit({ title: t, body, category_id: cat ?? 0, ...(firm ? { private: priv } : {}) });
+    const ok = await onSubmit({ title: v.title, body: v.body, category_id: v.category_id ?? 0, use_textile: true, ...(firm ? { private: v.private === true } : {}) });
     setBusy(false);
+    if (ok) setDraft(null);
   };
+  const t = v.title, body = v.body, cat = v.category_id, priv = v.private === true;
+  const setT = (title: string) => change({ title });
+  const setBody = (body: string) => change({ body });
+  const setCat = (category_id: number | null) => change({ category_id });
+  const setPriv = (p: boolean) => change({ private: p });
   return (
     <form className="post-form card-form" onSubmit={submit} aria-label={title} onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onCancel(); } }}>
       <h2>{title}</h2>
+      {restored && draft && <p className="draft-note" role="status">Your unsaved draft is back. Esc closes and keeps it.</p>}
       <label>Title<input value={t} onChange={(e) => setT(e.target.value)} required maxLength={255} autoFocus /></label>
-      <label>Message<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={8} /></label>
+      <label>Message<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={8} hidden={preview}
+        onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); e.currentTarget.form?.requestSubmit(); } }} />
+        <span className="hint">*bold*, _italic_, "a link":https://…, lines starting with * or # make lists. Ctrl+Enter posts.</span></label>
+      {preview && <div className="preview message-body" aria-label="Preview">{body.trim() ? <Textile text={body} /> : <p className="muted">(Nothing to preview.)</p>}</div>}
+      <button type="button" className="link small" aria-pressed={preview} onClick={() => setPreview(!preview)}>{preview ? 'Back to editing' : 'Preview'}</button>
       <div className="row">
         <label>Category
           <select value={cat ?? ''} onChange={(e) => setCat(e.target.value ? Number(e.target.value) : null)}>
@@ -198,7 +233,7 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel }: {
       </div>
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>
-        <button type="button" onClick={onCancel}>Cancel</button>
+        {draft ? <button type="button" onClick={() => { setDraft(null); onCancel(); }}>Discard draft</button> : <button type="button" onClick={onCancel}>Cancel</button>}
       </div>
     </form>
   );
@@ -209,11 +244,17 @@ function MessageView({ postId }: { postId: number }) {
   const { me, admin, firm } = useSession();
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
-  const [body, setBody] = useState('');
+  const [bodyDraft, setBodyDraft] = useDraft<string>(`comment:post:${postId}`);
+  const body = bodyDraft ?? '';
+  const setBody = (b: string) => setBodyDraft(b === '' ? null : b);
   const [priv, setPriv] = useState(false);
   const [editC, setEditC] = useState<number | null>(null);
+  /** A comment asked to be deleted: it cannot be undone, so it is confirmed first. */
+  const [confirmC, setConfirmC] = useState<number | null>(null);
   const [editBody, setEditBody] = useState('');
-  useEffect(() => { setEditing(false); setConfirm(false); }, [postId]);
+  const [editDraft] = useDraft<PostDraft>(`post:${postId}`);
+  // An unsaved edit of this message reopens the edit form (after a reload or a board switch).
+  useEffect(() => { setEditing(editDraft !== null); setConfirm(false); }, [postId]);
 
   if (!current || current.id !== postId) return <p className="muted" role="status">Loading the message…</p>;
   const p: Post = current;
@@ -228,16 +269,16 @@ function MessageView({ postId }: { postId: number }) {
     <article className="message" aria-labelledby="message-title">
       <button type="button" className="link back" onClick={() => toMessages()}>← All messages</button>
       {editing ? (
-        <PostForm title="Edit message" submitLabel="Save message" onCancel={() => setEditing(false)}
-          initial={{ title: p.title, body: p.body, category_id: p.category_id, private: p.private }}
-          onSubmit={async (input) => { if (await updatePost(p.id, input)) setEditing(false); }} />
+        <PostForm title="Edit message" submitLabel="Save message" onCancel={() => setEditing(false)} draft={`post:${p.id}`}
+          initial={{ title: p.title, body: p.body, category_id: p.category_id, private: p.private === true }}
+          onSubmit={async (input) => { const ok = await updatePost(p.id, input); if (ok) setEditing(false); return ok; }} />
       ) : (
         <>
           <header>
             <h1 id="message-title">{p.title}{p.private && <span className="badge private">Private</span>}</h1>
             <p className="muted">{p.author_name} · {when(p.posted_on)}{p.category_id ? ` · ${categories.find((c) => c.id === p.category_id)?.name ?? ''}` : ''}</p>
           </header>
-          <div className="message-body">{p.body ? <Paragraphs text={p.body} /> : <p className="muted">(No text.)</p>}</div>
+          <div className="message-body">{p.body ? (p.use_textile ? <Textile text={p.body} /> : <Paragraphs text={p.body} />) : <p className="muted">(No text.)</p>}</div>
           {mine && (
             <div className="actions">
               <button type="button" onClick={() => setEditing(true)}>Edit</button>
@@ -261,7 +302,12 @@ function MessageView({ postId }: { postId: number }) {
                 {(admin || c.author_id === me?.id) && editC !== c.id && (
                   <span className="comment-actions">
                     <button type="button" className="link small" onClick={() => { setEditC(c.id); setEditBody(c.body); }} aria-label="Edit comment">Edit</button>
-                    <button type="button" className="link small danger" onClick={() => void deleteComment(c.id)} aria-label="Delete comment">Delete</button>
+                    {confirmC === c.id ? (
+                      <>
+                        <button type="button" className="link small danger" onClick={() => { setConfirmC(null); void deleteComment(c.id); }} aria-label="Confirm deleting the comment">Delete it for good?</button>
+                        <button type="button" className="link small" onClick={() => setConfirmC(null)}>Keep</button>
+                      </>
+                    ) : <button type="button" className="link small danger" onClick={() => setConfirmC(c.id)} aria-label="Delete comment">Delete</button>}
                   </span>
                 )}
               </div>
@@ -270,12 +316,13 @@ function MessageView({ postId }: { postId: number }) {
                   <label>Edit comment<textarea value={editBody} onChange={(e) => setEditBody(e.target.value)} rows={3} autoFocus /></label>
                   <div className="actions"><button type="submit" className="primary small">Save</button><button type="button" className="small" onClick={() => setEditC(null)}>Cancel</button></div>
                 </form>
-              ) : <Paragraphs text={c.body} />}
+              ) : <Textile text={c.body} />}
             </li>
           ))}
         </ol>
         <form className="stack" onSubmit={submitComment} aria-label="Add a comment">
-          <label>Your comment<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={3} required /></label>
+          <label>Your comment<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={3} required
+            onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); e.currentTarget.form?.requestSubmit(); } }} /></label>
           {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private (firm only)</label>}
           <div className="actions"><button type="submit" className="primary">Add comment</button></div>
         </form>

@@ -6,6 +6,8 @@ import { hoursPerDay, reportCsv, reportRows, totalsBy, type ReportRow } from '..
 import { sumHours } from '../lib/week.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
+import { useReconnect } from '../stores/ui.ts';
+import { useLiveChange } from '../stores/live.ts';
 
 const PRESETS: { label: string; range: () => [string, string] }[] = [
   { label: 'This week', range: () => { const m = weekStart(today()); return [m, addDays(m, 6)]; } },
@@ -21,6 +23,8 @@ export function Report({ projectId }: { projectId: number }) {
   const [lists, setLists] = useState<TodoList[]>([]);
   const itemProject = f.filter_project_id || projectId;
 
+  useReconnect(() => { if (useTime.getState().reportRan) void useTime.getState().runReport(); });
+  useLiveChange(null, ['time_entries'], () => { if (useTime.getState().reportRan) void useTime.getState().runReport(); });
   useEffect(() => {
     if (!useTime.getState().reportRan && !useTime.getState().reportLoading) void useTime.getState().runReport();
   }, []);

@@ -7,7 +7,8 @@ import { buildGrid, rowKey, type Cell, type GridRow, type RowKey } from '../lib/
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
 import { useTodos } from '../stores/todos.ts';
-import { fail, useNewRequest } from '../stores/ui.ts';
+import { fail, useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
+import { useLiveChange } from '../stores/live.ts';
 
 export function Timesheet({ projectId }: { projectId: number }) {
   const tm = useTime();
@@ -30,6 +31,11 @@ export function Timesheet({ projectId }: { projectId: number }) {
     }
   }, [todoLists, todoProject, projectId]);
   useNewRequest(() => setAdding(true));
+  useReconnect(() => { void useTime.getState().loadWeek(); });
+  // The week shows all the person's projects: any project's time entries may be in it.
+  useLiveChange(null, ['time_entries'], () => { void useTime.getState().loadWeek(); });
+  const connection = useUi((s) => s.connection);
+  const weekHeld = tm.loadedKey === `${tm.personId}:${tm.weekStart}`;
 
   const days = useMemo(() => weekDays(tm.weekStart), [tm.weekStart]);
   const projectName = (id: number) => projects.find((p) => p.id === id)?.name ?? `Project ${id}`;
@@ -84,7 +90,9 @@ export function Timesheet({ projectId }: { projectId: number }) {
         setAdding(false);
         if (added) setFocusRow(rowKey(tm.groupBy, added.projectId, added.itemId));
       }} />}
-      {tm.loading && !tm.loaded ? <p className="muted" role="status">Loading the week…</p> : (
+      {!weekHeld && connection === 'offline' ? (
+        <p className="unreachable" role="status">Can’t reach the service, so this week is not loaded. It is retried by itself; nothing is lost.</p>
+      ) : tm.loading && !tm.loaded ? <p className="muted" role="status">Loading the week…</p> : (
         <div className="grid-wrap">
           <table className="week-grid" aria-label={`Hours of ${person ? fullName(person) : 'this person'}, week of ${days[0]}`}>
             <thead>
@@ -105,9 +113,9 @@ export function Timesheet({ projectId }: { projectId: number }) {
                 return (
                   <tr key={r.key} data-row={r.key}>
                     <th scope="row" className="rowhead"><span className="row-main">{label.main}</span>{label.sub && <span className="row-sub">{label.sub}</span>}</th>
-                    {r.cells.map((c, ci) => <HoursCell key={c.date} row={r} cell={c} ri={ri} ci={ci} label={`${label.main}, ${dayName(c.date)} ${c.date}`} today={c.date === t}
+                    {r.cells.map((c, ci) => <HoursCell key={c.date} row={r} cell={c} ri={ri} ci={ci} label={`${label.main}, ${dayName(c.date)} ${c.date}`} today={c.date === t} day={`${dayName(c.date)} ${shortDate(c.date)}`}
                       dayOthers={(Math.round(grid.dayTotals[ci] * 100) - Math.round(c.hours * 100)) / 100} />)}
-                    <td className="total num">{r.total ? hoursText(r.total) : ''}</td>
+                    <td className="total num" data-day="Total">{r.total ? hoursText(r.total) : ''}</td>
                   </tr>
                 );
               })}
@@ -115,8 +123,8 @@ export function Timesheet({ projectId }: { projectId: number }) {
             <tfoot>
               <tr>
                 <th scope="row" className="rowhead">Total</th>
-                {grid.dayTotals.map((h, i) => <td key={days[i]} className="num" data-day-total={days[i]}>{h ? hoursText(h) : ''}</td>)}
-                <td className="total num grand" data-week-total>{hoursText(grid.total)}</td>
+                {grid.dayTotals.map((h, i) => <td key={days[i]} className="num" data-day-total={days[i]} data-day={`${dayName(days[i])} ${shortDate(days[i])}`}>{h ? hoursText(h) : ''}</td>)}
+                <td className="total num grand" data-week-total data-day="Week">{hoursText(grid.total)}</td>
               </tr>
             </tfoot>
           </table>
@@ -127,7 +135,7 @@ export function Timesheet({ projectId }: { projectId: number }) {
   );
 }
 
-function HoursCell({ row, cell, ri, ci, label, today: isToday, dayOthers }: { row: GridRow; cell: Cell; ri: number; ci: number; label: string; today: boolean; dayOthers: number }) {
+function HoursCell({ row, cell, ri, ci, label, today: isToday, dayOthers, day }: { row: GridRow; cell: Cell; ri: number; ci: number; label: string; today: boolean; dayOthers: number; day: string }) {
   const setCell = useTime((s) => s.setCell);
   const shown = cell.hours ? hoursText(cell.hours) : '';
   const [text, setText] = useState(shown);
@@ -175,7 +183,7 @@ function HoursCell({ row, cell, ri, ci, label, today: isToday, dayOthers }: { ro
   };
   const errId = `cell-err-${ri}-${ci}`;
   return (
-    <td className={`cell${isToday ? ' today' : ''}${cell.entries.length > 1 ? ' multi' : ''}${error ? ' has-error' : ''}`}>
+    <td data-day={day} className={`cell${isToday ? ' today' : ''}${cell.entries.length > 1 ? ' multi' : ''}${error ? ' has-error' : ''}`}>
       <input ref={ref} data-cell={`${ri}:${ci}`} inputMode="decimal" aria-label={`Hours for ${label}`} aria-invalid={error ? true : undefined}
         aria-describedby={error ? errId : undefined}
         value={text} onChange={(e) => { setText(e.target.value); if (error) setError(null); }} onBlur={() => void commit()} onKeyDown={onKey} onFocus={(e) => e.currentTarget.select()}

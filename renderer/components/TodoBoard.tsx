@@ -4,7 +4,9 @@ import { dropIndex } from '../lib/reorder.ts';
 import { useSession } from '../stores/session.ts';
 import { itemVisible, useTodos, type BoardList } from '../stores/todos.ts';
 import { typing } from '../lib/keys.ts';
-import { useNewRequest } from '../stores/ui.ts';
+import { mediumDate } from '../lib/dates.ts';
+import { announce, useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
+import { useLiveChange } from '../stores/live.ts';
 import { ItemPanel } from './ItemPanel.tsx';
 import { PartySelect } from './PartySelect.tsx';
 import { Icon } from './Icon.tsx';
@@ -19,6 +21,14 @@ export function TodoBoard({ projectId }: { projectId: number }) {
 
   useEffect(() => { void useTodos.getState().load(projectId); }, [projectId]);
   useNewRequest(() => setAdding(true));
+  useReconnect(() => { void useTodos.getState().load(projectId, true); });
+  // Changes from another tab, the API or sync: refetch in place (keys keep focus and what is typed).
+  useLiveChange(projectId, ['todo_lists', 'todo_items', 'comments'], (c) => {
+    const t = useTodos.getState();
+    void t.load(projectId, true);
+    if (c.resources.includes('comments') && t.openItemId !== null && t.openItemId > 0) void t.loadComments(t.openItemId);
+  });
+  const offline = useUi((s) => s.connection === 'offline');
 
   const total = t.lists.reduce((a, l) => a + l.items.length, 0);
   const done = t.lists.reduce((a, l) => a + l.items.filter((i) => i.completed).length, 0);
@@ -35,10 +45,11 @@ export function TodoBoard({ projectId }: { projectId: number }) {
         </div>
         <label className="inline">Responsible <PartySelect label="Filter by responsible party" includeAny value={t.party} onChange={t.setParty} /></label>
         <div className="spacer" />
-        {!adding && <button type="button" className="primary" onClick={() => setAdding(true)} title="New list (n)">New list</button>}
+        {!adding && <button type="button" className="primary" data-new-list onClick={() => setAdding(true)} title="New list (n)">New list</button>}
       </div>
       {adding && <NewListForm firm={firm} onDone={() => setAdding(false)} />}
-      {t.loading && !t.loaded ? <BoardSkeleton /> : t.loaded && t.lists.length === 0 && !adding ? (
+      {offline && !t.loaded ? <p className="unreachable" role="status">Can’t reach the service, so the todo lists are not loaded. It is retried by itself.</p>
+        : t.loading && !t.loaded ? <BoardSkeleton /> : t.loaded && t.lists.length === 0 && !adding ? (
         <div className="empty big">
           <h2>No todo lists yet</h2>
           <p>Lists hold the work of this project, one column each: for example “Launch checklist” or “Site survey”.
@@ -73,7 +84,13 @@ function NewListForm({ firm, onDone }: { firm: boolean; onDone: () => void }) {
     await createList(input);
   };
   return (
-    <form className="new-list card-form" onSubmit={submit} onKeyDown={(e) => { if (e.key === 'Escape') onDone(); }} aria-label="New todo list">
+    <form className="new-list card-form" onSubmit={submit} aria-label="New todo list" onKeyDown={(e) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      onDone();
+      // focus goes back to where the form was asked for
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-new-list]')?.focus());
+    }}>
       <label>List name<input autoFocus value={name} onChange={(e) => setName(e.target.value)} maxLength={255} placeholder="e.g. Launch checklist" required /></label>
       <label>Description <span className="muted">(optional)</span><input value={description} onChange={(e) => setDescription(e.target.value)} /></label>
       {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private (hidden from clients)</label>}
@@ -194,7 +211,11 @@ function AddItem({ list }: { list: BoardList }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!content.trim()) return;
-    void createItem(list.id, { content: content.trim(), ...(party ? { responsible_party: party } : {}), ...(due ? { due_at: due } : {}) });
+    const text = content;
+    void createItem(list.id, { content: content.trim(), ...(party ? { responsible_party: party } : {}), ...(due ? { due_at: due } : {}) }).then((ok) => {
+      // Not saved (e.g. the service is unreachable): what was typed comes back, unless something new was typed since.
+      if (!ok) setContent((c) => (c === '' ? text : c));
+    });
     setContent('');
     input.current?.focus();
   };
@@ -233,7 +254,12 @@ function Card({ item, list }: { item: TodoItem; list: BoardList }) {
     if (e.altKey && k.startsWith('Arrow')) {
       e.preventDefault();
       const dir = k === 'ArrowUp' ? 'up' : k === 'ArrowDown' ? 'down' : k === 'ArrowLeft' ? 'left' : 'right';
-      void moveItemByKey(item.id, dir).then(() => document.querySelector<HTMLElement>(`[data-item-id="${item.id}"]`)?.focus());
+      void moveItemByKey(item.id, dir).then(() => {
+        document.querySelector<HTMLElement>(`[data-item-id="${item.id}"]`)?.focus();
+        const ls = useTodos.getState().lists;
+        const l = ls.find((x) => x.items.some((i) => i.id === item.id));
+        if (l) announce(`“${item.content}” is now in ${l.name}, position ${l.items.findIndex((i) => i.id === item.id) + 1} of ${l.items.length}.`);
+      });
     } else if (!e.altKey && (k === 'ArrowUp' || k === 'ArrowDown')) {
       e.preventDefault();
       const cards = [...document.querySelectorAll<HTMLElement>('.card[data-item-id]')];
@@ -270,17 +296,21 @@ function Card({ item, list }: { item: TodoItem; list: BoardList }) {
 
   return (
     <li className={`card${item.completed ? ' done' : ''}${over ? ` over-${over}` : ''}${temp ? ' pending' : ''}`} data-item-id={item.id}
-      tabIndex={0} draggable={!temp} onKeyDown={onKey} aria-label={`${item.content}${item.completed ? ' (done)' : ''}`}
+      tabIndex={0} draggable={!temp} onKeyDown={onKey} aria-label={`${item.content}${item.completed ? ' (done)' : dueState(item.due_at, false) === ' overdue' ? ' (overdue)' : ''}`}
       onDragStart={(e) => { e.stopPropagation(); dragging = { kind: 'item', id: item.id }; e.dataTransfer.effectAllowed = 'move'; e.dataTransfer.setData('text/plain', `item:${item.id}`); }}
       onDragEnd={() => { dragging = null; setOver(null); }}
       onDragOver={onDragOver} onDragLeave={() => setOver(null)} onDrop={onDrop}>
-      <input type="checkbox" checked={item.completed} disabled={temp} onChange={() => void toggleItem(item.id)}
+      <input type="checkbox" tabIndex={-1} checked={item.completed} disabled={temp} onChange={() => void toggleItem(item.id)}
         aria-label={`${item.completed ? "Reopen" : "Complete"} “${item.content}”`} />
       <div className="card-body">
         <button type="button" className="content" onClick={() => openItem(item.id)} disabled={temp} tabIndex={-1}>{item.content}</button>
         <div className="meta">
           {item.responsible_party_name && <span className={`party ${item.responsible_party_type === 'Company' ? 'company' : ''}`}>{item.responsible_party_name}</span>}
-          {item.due_at && <span className={`due${dueState(item.due_at, item.completed)}`}>Due {item.due_at.slice(0, 10)}</span>}
+          {item.due_at && (() => {
+            const st = dueState(item.due_at, item.completed);
+            // Overdue is said in words and with a mark, not only by colour.
+            return <span className={`due${st}`}>{st === ' overdue' ? <><span aria-hidden="true">⚠ </span>Overdue, due </> : st === ' today' ? 'Due today, ' : 'Due '}<time dateTime={item.due_at.slice(0, 10)}>{mediumDate(item.due_at.slice(0, 10))}</time></span>;
+          })()}
           {item.comments_count > 0 && <span className="comments" aria-label={`${item.comments_count} comments`}><Icon name="comment" /> {item.comments_count}</span>}
         </div>
       </div>

@@ -35,18 +35,28 @@ export function dateRange(from: string, to: string, cap = 3660): string[] {
   return out;
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-export const dayName = (s: string): string => DAYS[toDate(s).getUTCDay()];
-export const shortDate = (s: string): string => { const d = toDate(s); return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`; };
-export const longDate = (s: string): string => { const d = toDate(s); return `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`; };
+// Dates as the user's locale writes them (Intl), one formatter per form. Calendar dates are formatted
+// in UTC (they are days, not instants); datetimes in the user's time zone.
+const fmtDayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
+const fmtShort = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const fmtLong = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const fmtMedium = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const fmtWhen = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const fmtMonth = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
-/** A wire datetime (`2024-03-05T00:00:00Z`) as a short human form. */
+export const dayName = (s: string): string => fmtDayName.format(toDate(s));
+export const shortDate = (s: string): string => fmtShort.format(toDate(s));
+export const longDate = (s: string): string => fmtLong.format(toDate(s));
+/** A calendar date in full (due dates, report ranges): `Nov 30, 2026` / `30 nov. 2026`. */
+export const mediumDate = (s: string): string => fmtMedium.format(toDate(s));
+export const monthName = (s: string): string => fmtMonth.format(toDate(s));
+
+/** A wire datetime (`2024-03-05T00:00:00Z`) in the user's locale and time zone. */
 export function when(dt: string | null | undefined): string {
   if (!dt) return '';
   const d = new Date(dt);
   if (Number.isNaN(d.getTime())) return dt;
-  return `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}, ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return fmtWhen.format(d);
 }
 
 /** Hours as text: at most two decimals, no trailing zeros (`1.5`, `0.25`, `2`). */

@@ -179,9 +179,18 @@ export const useMessages = create<MessagesState>((set, get) => {
 
     async deleteComment(id) {
       const before = get().comments;
+      const post = get().current;
       set({ comments: before.filter((c) => c.id !== id) });
       await guard('Could not delete the comment', async () => {
         try { await track(api.deleteComment(id)); } catch (e) { set({ comments: before }); throw e; }
+        // The message list shows comment counts: they follow (a deleted comment was once left counted).
+        if (post) {
+          const dec = (n: number) => Math.max(0, n - 1);
+          set((s) => ({
+            current: s.current && s.current.id === post.id ? { ...s.current, comments_count: dec(s.current.comments_count) } : s.current,
+            posts: s.posts.map((p) => (p.id === post.id ? { ...p, comments_count: dec(p.comments_count) } : p)),
+          }));
+        }
       });
     },
 

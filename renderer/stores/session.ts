@@ -5,10 +5,13 @@ import { create } from 'zustand';
 import type { Company, Credentials, Person, Project } from '../../shared/client.ts';
 import { api, ApiError } from '../api.ts';
 import { fail, track } from './ui.ts';
+import { askOtherTabs } from './handover.ts';
 
 export type View = 'todos' | 'messages' | 'time' | 'report';
 export const VIEWS: readonly View[] = ['todos', 'messages', 'time', 'report'];
 const KEY = 'bivouac.credentials';
+/** Where this tab keeps its sign-in (sessionStorage): handed to a new tab on request (handover.ts, D95). */
+export const SESSION_KEY = KEY;
 
 /** Where the user is: project, board, open message, message category filter (all kept in the URL hash). */
 export interface Route { projectId: number | null; view: View; postId: number | null; categoryId?: number | null }
@@ -73,11 +76,19 @@ export const useSession = create<SessionState>((set, get) => ({
       await get().signIn({ token: shell.token });
       return;
     }
+    // A new tab: another signed-in tab of this browser session may hand its sign-in over (D95).
+    if (!storage()?.getItem(KEY)) {
+      const handed = await askOtherTabs();
+      if (handed) storage()?.setItem(KEY, handed);
+    }
     const saved = storage()?.getItem(KEY);
     if (saved) {
-      try {
-        if (await get().signIn(JSON.parse(saved) as Credentials)) return;
-      } catch { /* fall through to the sign-in form */ }
+      let c: unknown = null;
+      try { c = JSON.parse(saved); } catch { /* not ours: dropped below */ }
+      // Only a token is ever kept; anything else (a password an older version stored) is dropped.
+      if (c && typeof c === 'object' && typeof (c as { token?: unknown }).token === 'string') {
+        if (await get().signIn({ token: (c as { token: string }).token })) return;
+      } else storage()?.removeItem(KEY);
     }
     set({ status: 'signedOut' });
   },
@@ -96,7 +107,13 @@ export const useSession = create<SessionState>((set, get) => ({
       set({ status: 'signedOut', signInError: msg });
       return false;
     }
-    if (get().mode === 'browser') storage()?.setItem(KEY, JSON.stringify(c));
+    // From here on the client signs with the API token: the password is neither kept nor sent again.
+    // Only the token survives a reload (sessionStorage); without one, a reload asks again.
+    if (me.token) api.setCredentials({ token: me.token });
+    if (get().mode === 'browser') {
+      if (me.token) storage()?.setItem(KEY, JSON.stringify({ token: me.token }));
+      else storage()?.removeItem(KEY);
+    }
     const who = { me, firm: me.client_id === 0, admin: me.administrator === true, signInError: null };
     const route = parseHash(typeof window !== 'undefined' ? window.location.hash : '');
     const directory = track(Promise.all([api.projects(), api.people(), api.companies()]));

@@ -25,7 +25,7 @@ afterEach(() => { vi.restoreAllMocks(); });
 
 async function loadBoard() {
   const lists = [list(1, [item(11, 1, 1), item(12, 1, 2), item(13, 1, 3)]), list(2, [item(21, 2, 1)])];
-  vi.spyOn(api, 'todoLists').mockResolvedValue(lists.map(({ todo_items: _, ...l }) => l));
+  vi.spyOn(api, 'todoBoard').mockImplementation(async () => structuredClone(lists));
   vi.spyOn(api, 'todoList').mockImplementation(async (id) => structuredClone(lists.find((l) => l.id === id)!));
   await useTodos.getState().load(7);
   return lists;
@@ -33,8 +33,11 @@ async function loadBoard() {
 const ids = (listId: number) => useTodos.getState().lists.find((l) => l.id === listId)!.items.map((i) => i.id);
 
 describe('todos store', () => {
-  it('loads lists with their items', async () => {
+  it('loads lists with their items in one request', async () => {
     await loadBoard();
+    expect(api.todoBoard).toHaveBeenCalledTimes(1);
+    expect(api.todoBoard).toHaveBeenCalledWith(7);
+    expect(api.todoList).not.toHaveBeenCalled();
     expect(useTodos.getState().lists.map((l) => l.id)).toEqual([1, 2]);
     expect(ids(1)).toEqual([11, 12, 13]);
     expect(useTodos.getState().loaded).toBe(true);
@@ -187,8 +190,9 @@ describe('messages store', () => {
 describe('session store', () => {
   const me = { id: 3, first_name: 'Fran', last_name: 'Firm', client_id: 0, company_id: 1 } as Person;
 
-  it('signs in, keeps credentials in sessionStorage, opens the first active project', async () => {
-    vi.spyOn(api, 'me').mockResolvedValue(me);
+  it('signs in, keeps the API token (never the password) in sessionStorage, opens the first active project', async () => {
+    vi.spyOn(api, 'me').mockResolvedValue({ ...me, token: 'fran-token' });
+    const set = vi.spyOn(api, 'setCredentials');
     vi.spyOn(api, 'projects').mockResolvedValue([{ id: 9, name: 'X', status: 'on_hold' }, { id: 4, name: 'Y', status: 'active' }] as never);
     vi.spyOn(api, 'people').mockResolvedValue([me]);
     vi.spyOn(api, 'companies').mockResolvedValue([]);
@@ -199,10 +203,32 @@ describe('session store', () => {
     expect(s.status).toBe('signedIn');
     expect(s.firm).toBe(true);
     expect(s.projectId).toBe(4);
-    expect(JSON.parse(sessionStorage.getItem('bivouac.credentials')!)).toEqual({ user: 'fran', password: 'fran-pass-2' });
+    expect(JSON.parse(sessionStorage.getItem('bivouac.credentials')!)).toEqual({ token: 'fran-token' });
+    for (let i = 0; i < sessionStorage.length; i++) expect(sessionStorage.getItem(sessionStorage.key(i)!)).not.toContain('fran-pass-2');
+    // After the check, the client signs its requests with the token, not the password.
+    expect(set).toHaveBeenLastCalledWith({ token: 'fran-token' });
     expect(window.location.hash).toBe('#/projects/4/todos');
     s.signOut();
     expect(sessionStorage.getItem('bivouac.credentials')).toBeNull();
+  });
+
+  it('keeps nothing in sessionStorage when the server does not give a token', async () => {
+    vi.spyOn(api, 'me').mockResolvedValue(me);
+    vi.spyOn(api, 'projects').mockResolvedValue([]);
+    vi.spyOn(api, 'people').mockResolvedValue([me]);
+    vi.spyOn(api, 'companies').mockResolvedValue([]);
+    expect(await useSession.getState().signIn({ user: 'fran', password: 'fran-pass-2' })).toBe(true);
+    expect(sessionStorage.getItem('bivouac.credentials')).toBeNull();
+    useSession.getState().signOut();
+  });
+
+  it('a stored password from an older version is dropped, not re-used', async () => {
+    sessionStorage.setItem('bivouac.credentials', JSON.stringify({ user: 'fran', password: 'fran-pass-2' }));
+    const meCall = vi.spyOn(api, 'me').mockResolvedValue({ ...me, token: 'fran-token' });
+    await useSession.getState().init();
+    expect(meCall).not.toHaveBeenCalled();
+    expect(sessionStorage.getItem('bivouac.credentials')).toBeNull();
+    expect(useSession.getState().status).toBe('signedOut');
   });
 
   it('a wrong password says so and stores nothing', async () => {

@@ -15,6 +15,8 @@ interface TimeState {
   extraRows: RowKey[];
   loading: boolean;
   loaded: boolean;
+  /** `person:weekStart` of the entries held (a week that failed to load is not shown as empty). */
+  loadedKey: string | null;
   /** Todo item names by id (rows of the grid, report columns). */
   itemNames: Record<number, string>;
   reportFilters: ReportFilters;
@@ -48,6 +50,7 @@ export const useTime = create<TimeState>((set, get) => ({
   extraRows: [],
   loading: false,
   loaded: false,
+  loadedKey: null,
   itemNames: {},
   reportFilters: { from: addDays(today(), -29), to: today() },
   report: [],
@@ -66,7 +69,7 @@ export const useTime = create<TimeState>((set, get) => ({
     set({ loading: true });
     try {
       const entries = await track(api.timeReport({ from, to: addDays(from, 6), subject_id: personId }));
-      if (s === weekSeq) set({ entries, loaded: true });
+      if (s === weekSeq) set({ entries, loaded: true, loadedKey: `${personId}:${from}` });
       void get().ensureItemNames(entries);
     } catch (e) {
       if (s === weekSeq) fail('Could not load the week', e);

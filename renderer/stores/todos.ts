@@ -7,6 +7,7 @@ import type { Comment, TodoItem, TodoItemInput, TodoList, TodoListInput } from '
 import { api } from '../api.ts';
 import { keyboardTarget, moveCol, moveItem } from '../lib/reorder.ts';
 import { fail, track } from './ui.ts';
+import { offerUndo } from './undo.ts';
 
 export interface BoardList extends TodoList { items: TodoItem[] }
 export type ItemFilter = 'all' | 'pending' | 'finished';
@@ -88,6 +89,39 @@ export const useTodos = create<TodosState>((set, get) => {
     return true;
   };
 
+  const partyOf = (i: TodoItem): string => (i.responsible_party_id === undefined ? '' : `${i.responsible_party_type === 'Company' ? 'c' : ''}${i.responsible_party_id}`);
+  /** Create a deleted item again (same text, party, due date, state, place). Its comments cannot come back. */
+  const recreate = async (listId: number, i: TodoItem): Promise<TodoItem> => {
+    const input: TodoItemInput = { content: i.content };
+    const party = partyOf(i);
+    if (party) input.responsible_party = party;
+    if (i.due_at) input.due_at = i.due_at.slice(0, 10);
+    const c = await api.createTodoItem(listId, input);
+    return i.completed ? api.completeTodoItem(c.id) : c;
+  };
+  const restoreItem = async (item: TodoItem, index: number): Promise<void> => {
+    try {
+      const c = await track(recreate(item.todo_list_id, item));
+      const list = get().lists.find((l) => l.id === item.todo_list_id);
+      if (list) {
+        const ids = list.items.map((i) => i.id).filter((x) => x > 0 && x !== c.id);
+        ids.splice(Math.min(index, ids.length), 0, c.id);
+        await track(api.reorderTodoItems(item.todo_list_id, ids));
+      }
+      await refreshLists([item.todo_list_id]);
+    } catch (e) { fail('Could not undo the deletion', e); }
+  };
+  const restoreList = async (pid: number, list: BoardList, index: number): Promise<void> => {
+    try {
+      const l = await track(api.createTodoList(pid, { name: list.name, description: list.description, ...(list.private ? { private: true } : {}) }));
+      for (const i of list.items) await track(recreate(l.id, i));
+      const order = get().lists.map((x) => x.id).filter((x) => x > 0 && x !== l.id);
+      order.splice(Math.min(index, order.length), 0, l.id);
+      await track(api.reorderTodoLists(pid, order));
+      if (get().projectId === pid) await get().load(pid, true);
+    } catch (e) { fail('Could not undo the deletion', e); }
+  };
+
   return {
     projectId: null, lists: [], loading: false, loaded: false, filter: 'all', party: '', openItemId: null, comments: {},
 
@@ -96,8 +130,8 @@ export const useTodos = create<TodosState>((set, get) => {
       if (get().projectId !== projectId) set({ projectId, lists: [], loaded: false, openItemId: null, comments: {} });
       if (!quiet) set({ loading: true });
       try {
-        const lists = await track(api.todoLists(projectId));
-        const full = await track(Promise.all(lists.map((l) => api.todoList(l.id))));
+        // One request for the whole board (lists with their items), not one per list.
+        const full = await track(api.todoBoard(projectId));
         if (seq === loadSeq) set({ lists: full.map(toBoard), loaded: true });
       } catch (e) {
         if (seq === loadSeq) fail('Could not load the todo lists', e);
@@ -134,19 +168,26 @@ export const useTodos = create<TodosState>((set, get) => {
     },
 
     async deleteList(id) {
-      await optimistic('Could not delete the list', (ls) => ls.filter((l) => l.id !== id), () => api.deleteTodoList(id));
+      const pid = get().projectId;
+      const index = get().lists.findIndex((l) => l.id === id);
+      const gone = get().lists[index];
+      const ok = await optimistic('Could not delete the list', (ls) => ls.filter((l) => l.id !== id), () => api.deleteTodoList(id));
+      if (ok && gone && pid) offerUndo(`List “${gone.name}” deleted`, () => restoreList(pid, gone, index));
     },
 
     async moveList(id, toIndex) {
       const pid = get().projectId;
       if (!pid) return;
+      const from = get().lists.findIndex((l) => l.id === id);
       const next = moveCol(get().lists, id, toIndex);
       if (next.every((l, i) => l.id === get().lists[i].id)) return;
-      await optimistic('Could not reorder the lists', () => next.map((l, i) => ({ ...l, position: i + 1 })),
+      const name = get().lists[from]?.name ?? '';
+      const ok = await optimistic('Could not reorder the lists', () => next.map((l, i) => ({ ...l, position: i + 1 })),
         async () => {
           const fresh = await api.reorderTodoLists(pid, next.map((l) => l.id));
           set((s) => ({ lists: fresh.map((f) => ({ ...f, items: s.lists.find((l) => l.id === f.id)?.items ?? [] })) }));
         });
+      if (ok) offerUndo(`List “${name}” moved`, () => get().moveList(id, from));
     },
 
     async createItem(listId, input) {
@@ -182,22 +223,25 @@ export const useTodos = create<TodosState>((set, get) => {
     async deleteItem(id) {
       const item = findItem(get().lists, id);
       if (!item) return;
+      const index = get().lists.find((l) => l.id === item.todo_list_id)?.items.findIndex((i) => i.id === id) ?? 0;
       if (get().openItemId === id) set({ openItemId: null });
-      await optimistic('Could not delete the item',
+      const ok = await optimistic('Could not delete the item',
         (ls) => ls.map((l) => (l.id === item.todo_list_id ? recount({ ...l, items: l.items.filter((i) => i.id !== id).map((i, n) => ({ ...i, position: n + 1 })) }) : l)),
         () => api.deleteTodoItem(id), () => refreshLists([item.todo_list_id]));
+      if (ok) offerUndo(`Item “${item.content}” deleted`, () => restoreItem(item, index));
     },
 
     async toggleItem(id) {
       const item = findItem(get().lists, id);
       if (!item || id < 0) return;
       const done = !item.completed;
-      await optimistic(done ? 'Could not complete the item' : 'Could not reopen the item',
+      const ok = await optimistic(done ? 'Could not complete the item' : 'Could not reopen the item',
         (ls) => ls.map((l) => (l.id === item.todo_list_id ? recount({ ...l, items: l.items.map((i) => (i.id === id ? { ...i, completed: done } : i)) }) : l)),
         async () => {
           const fresh = await (done ? api.completeTodoItem(id) : api.uncompleteTodoItem(id));
           set((s) => ({ lists: s.lists.map((l) => recount({ ...l, items: l.items.map((i) => (i.id === id ? fresh : i)) })) }));
         });
+      if (ok) offerUndo(`${done ? 'Completed' : 'Reopened'} “${item.content}”`, () => get().toggleItem(id));
     },
 
     async moveItem(id, toList, toIndex) {
@@ -209,13 +253,15 @@ export const useTodos = create<TodosState>((set, get) => {
       const target = next.find((l) => l.id === toList)!;
       const same = item.todo_list_id === toList;
       if (same && target.items.every((i, n) => i.id === before.find((l) => l.id === toList)!.items[n]?.id)) return;
-      await optimistic('Could not move the item',
+      const fromIndex = before.find((l) => l.id === item.todo_list_id)!.items.findIndex((i) => i.id === id);
+      const ok = await optimistic('Could not move the item',
         () => next.map((l) => (l.id === toList ? recount({ ...l, items: l.items.map((i) => ({ ...i, todo_list_id: toList })) }) : recount(l))),
         async () => {
           const fresh = await api.reorderTodoItems(toList, target.items.map((i) => i.id));
           set((s) => ({ lists: s.lists.map((l) => (l.id === toList ? recount({ ...l, items: fresh }) : l)) }));
         },
         () => refreshLists(same ? [toList] : [toList, item.todo_list_id]));
+      if (ok) offerUndo(`Moved “${item.content}”`, () => get().moveItem(id, item.todo_list_id, fromIndex));
     },
 
     async moveItemByKey(id, key) {

@@ -30,3 +30,27 @@ describe('toasts', () => {
     expect(seen).toEqual([before + 1]);
   });
 });
+
+describe('unreachable service', () => {
+  it('retries by itself, then closes the "cannot reach" toasts and asks the boards to refresh', async () => {
+    const { api, ApiError } = await import('../api.ts');
+    const me = vi.spyOn(api, 'me').mockRejectedValueOnce(new ApiError(0, ['down'])).mockResolvedValue({} as never);
+    const ui = useUi.getState();
+    const seq = ui.reconnectSeq;
+    ui.fail('Could not load the week', new ApiError(0, ['down']));
+    ui.fail('Could not load the messages', new ApiError(0, ['down']));
+    ui.notify('error', 'Not allowed', ['403']);
+    expect(useUi.getState().connection).toBe('offline');
+    expect(useUi.getState().toasts.map((t) => t.title)).toEqual(['Could not load the messages', 'Not allowed']);
+    await vi.advanceTimersByTimeAsync(1000); // first probe: still down
+    expect(me).toHaveBeenCalledTimes(1);
+    expect(useUi.getState().connection).toBe('offline');
+    await vi.advanceTimersByTimeAsync(2000); // second probe: back
+    expect(me).toHaveBeenCalledTimes(2);
+    expect(useUi.getState().connection).toBe('online');
+    expect(useUi.getState().reconnectSeq).toBe(seq + 1);
+    expect(useUi.getState().toasts.map((t) => t.title)).toEqual(['Not allowed']);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(me).toHaveBeenCalledTimes(2); // no more probes once back
+  });
+});

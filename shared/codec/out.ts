@@ -18,12 +18,22 @@ export type Row = Record<string, unknown>;
 
 export const XML_DECL = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-const ESC_RE = /[&<>"\r]/;
-const ESC_ALL = /[&<>"\r]/g;
+// One scan finds what must be escaped and what XML cannot hold at all: C0 controls other than tab and
+// newlines, U+FFFE/U+FFFF, and surrogates (a valid pair sends the string down the slow path, which keeps it).
+// eslint-disable-next-line no-control-regex -- these control characters are what is looked for
+const ESC_RE = /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+// eslint-disable-next-line no-control-regex -- as above
+const ESC_ALL = /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const ESC_MAP: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;' };
-/** Escape text or an attribute value. `\r` becomes a character reference so that it survives parsing. */
+/**
+ * Escape text or an attribute value. `\r` becomes a character reference so that it survives parsing.
+ * A character XML 1.0 cannot hold (stored by an older version or through another client of the file)
+ * becomes U+FFFD, so that every XML answer stays well-formed; JSON answers keep the stored value.
+ */
 export function esc(s: string): string {
-  return ESC_RE.test(s) ? s.replace(ESC_ALL, (c) => ESC_MAP[c]) : s;
+  if (!ESC_RE.test(s)) return s;
+  return s.replace(LONE_SURROGATE, '\uFFFD').replace(ESC_ALL, (c) => ESC_MAP[c] ?? '\uFFFD');
 }
 
 /** Floats always carry a fractional part: 2 -> "2.0", 1.5 -> "1.5" (§4.2). */

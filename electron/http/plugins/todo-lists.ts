@@ -31,7 +31,7 @@ export default async function todoLists(app: FastifyInstance): Promise<void> {
   const remove = async (r: Req): Promise<Reply> => { await svc.remove(r.ctx, r.id('id')); return { kind: 'empty' }; };
   const projectLists = async (r: Req, pid: number): Promise<Reply> => {
     const filter = svc.parseFilter(r.query('filter'));
-    return many(await svc.list(r.ctx, pid, filter));
+    return many(await svc.list(r.ctx, pid, filter, svc.parseInclude(r.query('include'))));
   };
 
   route(app, '/todo_lists.xml', {

@@ -17,3 +17,8 @@ export async function restoreRow(db: Queryable, table: string, row: Row): Promis
   const cols = Object.keys(row);
   await db.run(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, cols.map((c) => row[c] as never));
 }
+
+export async function getMeta(db: Queryable, key: string): Promise<string | null> {
+  const r = await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [key]);
+  return r ? String(r.value) : null;
+}

@@ -1,20 +1,10 @@
-// SQL fragments several resources share: people's names, responsible-party names and the
-// visible-comment columns of a parent (posts, milestones, todo items).
+// SQL fragments several resources share: the visible-comment columns of a parent (posts, milestones,
+// todo items). People's and companies' names come from the store's name maps (names.ts, D43).
 
-import type { Caller } from '../types.ts';
+import type { Caller, Queryable, Row } from '../types.ts';
 import { notPrivate } from './access.ts';
 
 export type CommentableType = 'Post' | 'Milestone' | 'TodoItem';
-
-/** Full name of the person whose id is in `col` (nil when none). */
-export const personName = (col: string): string =>
-  `(SELECT pn.first_name || ' ' || pn.last_name FROM people pn WHERE pn.id = ${col})`;
-
-/** Name of the responsible party of the row with alias `a` (person's full name or company name). */
-export const partyName = (a: string): string => `CASE
-  WHEN ${a}.responsible_party_type = 'Person' THEN ${personName(`${a}.responsible_party_id`)}
-  WHEN ${a}.responsible_party_type = 'Company' THEN (SELECT pc.name FROM companies pc WHERE pc.id = ${a}.responsible_party_id)
-  END`;
 
 /** `comments-count` of a parent whose id column is `idCol`: visible comments only (§5.2). */
 export const commentsCountSql = (type: CommentableType, idCol: string, c: Caller): string =>
@@ -27,3 +17,34 @@ export const commentedAtSql = (type: CommentableType, idCol: string, c: Caller):
 /** Both comment columns, aliased `comments_count` and `commented_at`. Index-only (comments_parent). */
 export const commentColumns = (type: CommentableType, idCol: string, c: Caller): string =>
   `${commentsCountSql(type, idCol, c)} AS comments_count, ${commentedAtSql(type, idCol, c)} AS commented_at`;
+
+const STATS_BUCKETS = [1, 4, 16, 64, 256, 500] as const;
+const statsSql = (type: CommentableType, firm: boolean, size: number): string =>
+  `SELECT cm.commentable_id AS id, COUNT(*) AS n, MAX(cm.created_at) AS at FROM comments cm
+   WHERE cm.commentable_type = '${type}' AND cm.commentable_id IN (${new Array(size).fill('?').join(', ')})
+   AND ${notPrivate('cm.private', { firm } as Caller)} GROUP BY cm.commentable_id`;
+/** Every statement withCommentStats runs, built once: the same string each time (the store's statement cache hashes it once). */
+const STATS_SQL: Readonly<Record<string, string>> = Object.fromEntries((['Post', 'Milestone', 'TodoItem'] as const).flatMap((t) =>
+  [true, false].flatMap((firm) => STATS_BUCKETS.map((size) => [`${t}:${firm}:${size}`, statsSql(t, firm, size)]))));
+
+/**
+ * `comments_count` and `commented_at` of many parents in one grouped query per 500 (instead of two
+ * correlated subqueries per row: 90 → 48 µs for 50 todo items, D43). The id list is padded to a few
+ * fixed lengths (repeating an id changes nothing in `IN`) so that the store's statement cache stays small.
+ */
+export async function withCommentStats<T extends Row>(db: Queryable, c: Caller, type: CommentableType, rows: T[]): Promise<T[]> {
+  const stats = new Map<number, { n: number; at: string | null }>();
+  for (let k = 0; k < rows.length; k += 500) {
+    const ids = rows.slice(k, k + 500).map((r) => Number(r.id));
+    const size = STATS_BUCKETS.find((b) => b >= ids.length)!;
+    while (ids.length < size) ids.push(ids[0]);
+    const found = await db.all<{ id: number; n: number; at: string | null }>(STATS_SQL[`${type}:${c.firm}:${size}`], ids);
+    for (const s of found) stats.set(Number(s.id), { n: Number(s.n), at: s.at });
+  }
+  for (const r of rows) {
+    const s = stats.get(Number(r.id));
+    (r as Row).comments_count = s ? s.n : 0;
+    (r as Row).commented_at = s ? s.at : null;
+  }
+  return rows;
+}

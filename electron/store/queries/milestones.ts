@@ -2,13 +2,14 @@
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
-import { commentColumns, partyName, personName } from './fragments.ts';
+import { commentColumns } from './fragments.ts';
+import { withPartyNames } from './names.ts';
 
+/** Names (creator, completer, responsible party) are filled from the store's name maps (D43). */
 function select(c: Caller): string {
   return `SELECT m.id, m.title, m.deadline, m.wants_notification, m.private, m.project_id,
-    m.completed, m.completed_at, m.completed_at AS completed_on, m.completer_id, ${personName('m.completer_id')} AS completer_name,
-    m.created_on, m.creator_id, ${personName('m.creator_id')} AS creator_name,
-    m.responsible_party_id, m.responsible_party_type, ${partyName('m')} AS responsible_party_name,
+    m.completed, m.completed_at, m.completed_at AS completed_on, m.completer_id,
+    m.created_on, m.creator_id, m.responsible_party_id, m.responsible_party_type,
     ${commentColumns('Milestone', 'm.id', c)}
     FROM milestones m`;
 }
@@ -20,24 +21,25 @@ function visible(c: Caller, p: Param[]): string {
 
 export type Find = 'all' | 'late' | 'upcoming' | 'completed';
 
-export function listMilestones(db: Queryable, c: Caller, projectId: number, find: Find, today: string): Promise<Row[]> {
+export async function listMilestones(db: Queryable, c: Caller, projectId: number, find: Find, today: string): Promise<Row[]> {
   const p: Param[] = [projectId];
   let where = `m.project_id = ? AND ${visible(c, p)}`;
   if (find === 'late') { where += ' AND m.completed = 0 AND m.deadline < ?'; p.push(today); }
   else if (find === 'upcoming') { where += ' AND m.completed = 0 AND m.deadline >= ?'; p.push(today); }
   else if (find === 'completed') where += ' AND m.completed = 1';
-  return db.all(`${select(c)} WHERE ${where} ORDER BY m.deadline, m.id`, p);
+  return withPartyNames(db, await db.all(`${select(c)} WHERE ${where} ORDER BY m.deadline, m.id`, p));
 }
 
-export function getMilestone(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export async function getMilestone(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  return db.get(`${select(c)} WHERE m.id = ? AND ${visible(c, p)}`, p);
+  const row = await db.get(`${select(c)} WHERE m.id = ? AND ${visible(c, p)}`, p);
+  return row && (await withPartyNames(db, [row]))[0];
 }
 
-export function getMilestones(db: Queryable, c: Caller, ids: readonly number[]): Promise<Row[]> {
-  if (!ids.length) return Promise.resolve([]);
+export async function getMilestones(db: Queryable, c: Caller, ids: readonly number[]): Promise<Row[]> {
+  if (!ids.length) return [];
   const p: Param[] = [...ids];
-  return db.all(`${select(c)} WHERE m.id IN (${ids.map(() => '?').join(', ')}) AND ${visible(c, p)}`, p);
+  return withPartyNames(db, await db.all(`${select(c)} WHERE m.id IN (${ids.map(() => '?').join(', ')}) AND ${visible(c, p)}`, p));
 }
 
 /** Other uncompleted milestones of a project visible to the caller, deadline after `after` (§8.7 shifting). */

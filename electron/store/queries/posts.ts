@@ -2,16 +2,18 @@
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
-import { commentColumns, commentedAtSql } from './fragments.ts';
+import { commentColumns, withCommentStats } from './fragments.ts';
 
-const full = (c: Caller): string => `SELECT p.id, p.title, p.body, p.extended_body, p.category_id, p.milestone_id,
+const COLS = `p.id, p.title, p.body, p.extended_body, p.category_id, p.milestone_id,
   p.use_textile, p.private, p.posted_on, p.project_id, p.author_id,
-  pe.first_name || ' ' || pe.last_name AS author_name, 0 AS attachments_count,
-  ${commentColumns('Post', 'p.id', c)}
+  pe.first_name || ' ' || pe.last_name AS author_name, 0 AS attachments_count`;
+const full = (c: Caller): string => `SELECT ${COLS}, ${commentColumns('Post', 'p.id', c)}
   FROM posts p JOIN people pe ON pe.id = p.author_id`;
+/** Lists get their comment columns from one grouped query (withCommentStats, D43). */
+const FULL_MANY = `SELECT ${COLS} FROM posts p JOIN people pe ON pe.id = p.author_id`;
 
-const summary = (c: Caller): string => `SELECT p.id, p.title, p.posted_on, p.author_id, 0 AS attachments_count,
-  pe.first_name || ' ' || pe.last_name AS author_name, ${commentedAtSql('Post', 'p.id', c)} AS commented_at,
+const SUMMARY = `SELECT p.id, p.title, p.posted_on, p.author_id, 0 AS attachments_count,
+  pe.first_name || ' ' || pe.last_name AS author_name,
   cat.id AS category_id, cat.name AS category_name, CASE WHEN cat.id IS NULL THEN NULL ELSE 'PostCategory' END AS category_type
   FROM posts p JOIN people pe ON pe.id = p.author_id LEFT JOIN categories cat ON cat.id = p.category_id`;
 
@@ -26,13 +28,16 @@ export interface PostFilter {
 }
 
 /** Visible posts of a project (the project itself checked by the caller). */
-export function listPosts(db: Queryable, c: Caller, projectId: number, f: PostFilter = {}): Promise<Row[]> {
+export async function listPosts(db: Queryable, c: Caller, projectId: number, f: PostFilter = {}): Promise<Row[]> {
   const p: Param[] = [projectId];
   let where = `p.project_id = ? AND ${notPrivate('p.private', c)}`;
   if (f.categoryId !== undefined) { where += ' AND p.category_id = ?'; p.push(f.categoryId); }
   let page = '';
   if (f.limit !== undefined) { page = ' LIMIT ? OFFSET ?'; p.push(f.limit, f.offset ?? 0); }
-  return db.all(`${f.summary ? summary(c) : full(c)} WHERE ${where} ${ORDER}${page}`, p);
+  const rows = await db.all(`${f.summary ? SUMMARY : FULL_MANY} WHERE ${where} ${ORDER}${page}`, p);
+  await withCommentStats(db, c, 'Post', rows);
+  if (f.summary) for (const r of rows) delete r.comments_count; // the abbreviated form has commented-at only
+  return rows;
 }
 
 /** A post the caller sees. */

@@ -3,29 +3,40 @@
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
-import { commentColumns, partyName, personName } from './fragments.ts';
+import { commentColumns, withCommentStats } from './fragments.ts';
+import { withPartyNames } from './names.ts';
 
-function select(c: Caller): string {
-  return `SELECT i.id, i.content, i.todo_list_id, i.position, i.completed, i.completed_at, i.completed_at AS completed_on,
-    i.completer_id, ${personName('i.completer_id')} AS completer_name, i.due_at,
-    i.responsible_party_id, i.responsible_party_type, ${partyName('i')} AS responsible_party_name,
-    i.created_at, i.created_at AS created_on, i.updated_at, i.creator_id, ${personName('i.creator_id')} AS creator_name,
-    i.project_id, ${commentColumns('TodoItem', 'i.id', c)}
-    FROM todo_items i JOIN todo_lists l ON l.id = i.todo_list_id`;
+// Names come from the store's name maps (withPartyNames); lists get their comment columns from one
+// grouped query (withCommentStats), a single item from correlated subqueries (D43).
+const COLS = `i.id, i.content, i.todo_list_id, i.position, i.completed, i.completed_at,
+    i.completer_id, i.due_at, i.responsible_party_id, i.responsible_party_type,
+    i.created_at, i.updated_at, i.creator_id, i.project_id`;
+const FROM = 'FROM todo_items i JOIN todo_lists l ON l.id = i.todo_list_id';
+/** Items of given lists (no visibility filter: the caller checked the lists). */
+const SELECT_OF_LISTS = `SELECT ${COLS} FROM todo_items i`;
+const SELECT_MANY = `SELECT ${COLS} ${FROM}`;
+const selectOne = (c: Caller): string => `SELECT ${COLS}, ${commentColumns('TodoItem', 'i.id', c)} ${FROM}`;
+/** completed-on and created-on repeat completed-at and created-at (§8.9). */
+function aliases(rows: Row[]): Row[] {
+  for (const r of rows) { r.completed_on = r.completed_at; r.created_on = r.created_at; }
+  return rows;
 }
+const finishMany = async (db: Queryable, c: Caller, rows: Row[]): Promise<Row[]> =>
+  withPartyNames(db, await withCommentStats(db, c, 'TodoItem', aliases(rows)));
 
 function visible(c: Caller, p: Param[]): string {
   return `${projectVisible('i.project_id', c, p)} AND ${notPrivate('l.private', c)}`;
 }
 
-export function getItem(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export async function getItem(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  return db.get(`${select(c)} WHERE i.id = ? AND ${visible(c, p)}`, p);
+  const row = await db.get(`${selectOne(c)} WHERE i.id = ? AND ${visible(c, p)}`, p);
+  return row && (await withPartyNames(db, aliases([row])))[0];
 }
 
 /** All items of one list, by position (the list's visibility is checked by the caller). */
-export function itemsOfList(db: Queryable, c: Caller, listId: number): Promise<Row[]> {
-  return db.all(`${select(c)} WHERE i.todo_list_id = ? ORDER BY i.position, i.id`, [listId]);
+export async function itemsOfList(db: Queryable, c: Caller, listId: number): Promise<Row[]> {
+  return finishMany(db, c, await db.all(`${SELECT_OF_LISTS} WHERE i.todo_list_id = ? ORDER BY i.position, i.id`, [listId]));
 }
 
 /** Items of several lists in one query, grouped by list id, each group by position. */
@@ -34,7 +45,7 @@ export async function itemsOfLists(db: Queryable, c: Caller, listIds: readonly n
   for (const id of listIds) out.set(id, []);
   for (let k = 0; k < listIds.length; k += 500) {
     const chunk = listIds.slice(k, k + 500);
-    const rows = await db.all(`${select(c)} WHERE i.todo_list_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY i.todo_list_id, i.position, i.id`, chunk);
+    const rows = await finishMany(db, c, await db.all(`${SELECT_OF_LISTS} WHERE i.todo_list_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY i.todo_list_id, i.position, i.id`, chunk));
     for (const r of rows) out.get(Number(r.todo_list_id))!.push(r);
   }
   return out;
@@ -46,13 +57,13 @@ export type PartyFilter = { type: 'Person' | 'Company'; id: number } | null;
  * Uncompleted items assigned to a party (null = unassigned) in lists the caller sees, across
  * visible projects (the responsible-party view, §8.8). Uses todo_items_party.
  */
-export function openItemsOf(db: Queryable, c: Caller, party: PartyFilter): Promise<Row[]> {
+export async function openItemsOf(db: Queryable, c: Caller, party: PartyFilter): Promise<Row[]> {
   const p: Param[] = [];
   let where: string;
   if (party) { where = 'i.responsible_party_type = ? AND i.responsible_party_id = ?'; p.push(party.type, party.id); }
   else where = 'i.responsible_party_type IS NULL';
   where += ` AND i.completed = 0 AND ${visible(c, p)}`;
-  return db.all(`${select(c)} WHERE ${where} ORDER BY i.todo_list_id, i.position, i.id`, p);
+  return finishMany(db, c, await db.all(`${SELECT_MANY} WHERE ${where} ORDER BY i.todo_list_id, i.position, i.id`, p));
 }
 
 /** Id, list and position of the items of a list, by position (for renumbering). */

@@ -29,6 +29,12 @@ export function listsOfProject(db: Queryable, c: Caller, projectId: number): Pro
   return db.all(`${select(c)} WHERE l.project_id = ? AND ${visible(c, p)} ORDER BY l.position, l.id`, p);
 }
 
+/** A visible list's id and project, without its counts (a check before reading its items). */
+export function visibleList(db: Queryable, c: Caller, id: number): Promise<{ id: number; project_id: number } | undefined> {
+  const p: Param[] = [id];
+  return db.get(`SELECT l.id, l.project_id FROM todo_lists l WHERE l.id = ? AND ${visible(c, p)}`, p);
+}
+
 export function getList(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
   return db.get(`${select(c)} WHERE l.id = ? AND ${visible(c, p)}`, p);

@@ -1,0 +1,69 @@
+// node bench/profile.ts [--data-dir DIR] [--path URL-PATH]… [--duration S]
+// Profiles the service with its response cache off: starts the real CLI under `--cpu-prof`, drives each
+// path with autocannon (10 connections), stops it and prints the functions with the most self time and
+// the request rate. The dataset is the bench's (bench/api.ts); pass --data-dir to reuse one.
+// A tool for finding what costs, not a benchmark: ratios come from bench/api.ts.
+
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, path: { type: 'string', multiple: true }, duration: { type: 'string' }, top: { type: 'string' }, mixed: { type: 'boolean' } } });
+const dir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'bivouac-prof-'));
+const { DB_FILE } = await import('../electron/server.ts');
+const fixture = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'account.json'), 'utf8'));
+if (!existsSync(join(dir, DB_FILE))) {
+  const { SqliteStore } = await import('../electron/store/sqlite.ts');
+  const { importSeed } = await import('../electron/service/account.ts');
+  const { generateDataset } = await import('../electron/service/dataset.ts');
+  const store = new SqliteStore(join(dir, DB_FILE));
+  await importSeed(store, fixture);
+  await generateDataset(store, { projects: 10, people: 20, posts: 5000, comments: 50_000, todoItems: 20_000, timeEntries: 200_000 });
+  await store.close();
+  process.stdout.write(`dataset in ${dir}\n`);
+}
+const admin = fixture.people.find((p: { administrator?: boolean }) => p.administrator);
+const auth = `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}`;
+const profDir = mkdtempSync(join(tmpdir(), 'bivouac-cpuprof-'));
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, join(ROOT, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', dir,
+  '--no-demo', '--log-level', 'warn', '--response-cache', '0'], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+const base = await new Promise<string>((res) => {
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); const m = /running at (http:\/\/[^/\s]+)/.exec(out); if (m) res(m[1]); });
+});
+const autocannon = require('autocannon');
+if (values.mixed) {
+  const { mixedPools, mixedRun } = await import('./mixed.ts');
+  const { SqliteStore } = await import('../electron/store/sqlite.ts');
+  const store = new SqliteStore(join(dir, DB_FILE));
+  const pools = await mixedPools(store);
+  await store.close();
+  const r = await mixedRun(base, Number(values.duration ?? 5), pools, { authorization: auth });
+  process.stdout.write(`mixed: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}\n`);
+}
+for (const p of values.path ?? (values.mixed ? [] : ['/projects.xml'])) {
+  const r = await autocannon({ url: `${base}${p}`, connections: 10, duration: Number(values.duration ?? 5), headers: { authorization: auth } });
+  process.stdout.write(`${p}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}\n`);
+}
+await new Promise<void>((res) => { child.once('exit', () => res()); child.kill('SIGINT'); });
+const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+if (!file) { process.stdout.write('no profile written\n'); process.exit(1); }
+interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number; children?: number[] }
+const prof = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+const self = new Map<string, number>();
+let total = 0;
+for (const n of prof.nodes) {
+  const f = n.callFrame;
+  const key = `${f.functionName || '(anon)'} ${f.url.replace(/^file:\/\//, '').replace(ROOT + '/', '')}:${f.lineNumber + 1}`;
+  self.set(key, (self.get(key) ?? 0) + n.hitCount);
+  total += n.hitCount;
+}
+const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top ?? 40));
+for (const [k, v] of top) process.stdout.write(`${(100 * v / total).toFixed(1).padStart(5)} %  ${k}\n`);
+process.stdout.write(`profile: ${join(profDir, file)}\n`);

@@ -1,0 +1,58 @@
+// The live change stream (docs/changes-stream.md, D94): `GET /changes/stream` answers Server-Sent
+// Events, authenticated like every API request. Each connection polls the store's change token (cheap,
+// and it sees commits of other processes on the same database) and, when it moved, sends what changed.
+
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as svc from '../../service/changes.ts';
+import type { Ctx } from '../../service/context.ts';
+
+/** How often an open stream looks at the change token, and sends a keep-alive comment. */
+export const POLL_MS = 400;
+const KEEPALIVE_MS = 15_000;
+
+export default async function changes(app: FastifyInstance): Promise<void> {
+  // Open streams of this app instance: closed when the server closes (no module-level state).
+  const open = new Set<() => void>();
+  // preClose: before the server waits for its connections to end (an open stream never ends by itself).
+  app.addHook('preClose', async () => { for (const end of [...open]) end(); });
+
+  app.get('/changes/stream', async (req: FastifyRequest, reply) => {
+    const ctx: Ctx = { store: app.store, caller: req.caller! };
+    const q = req.query as Record<string, string | undefined>;
+    const last = Number(req.headers['last-event-id'] ?? q.since ?? NaN);
+    let seq = Number.isInteger(last) && last >= 0 ? last : await svc.head(ctx);
+    let token = await app.store.changeToken();
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no', Status: '200',
+    });
+    res.write(`retry: 2000\nevent: ready\nid: ${seq}\ndata: ${JSON.stringify({ seq })}\n\n`);
+    let busy = false;
+    const tick = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const now = await app.store.changeToken();
+        if (now === token) return;
+        token = now;
+        for (let batch = await svc.since(ctx, seq); batch; batch = await svc.since(ctx, seq)) {
+          seq = batch.seq;
+          if (batch.resources.length) res.write(`event: change\nid: ${seq}\ndata: ${JSON.stringify(batch)}\n\n`);
+        }
+      } catch (e) {
+        req.log.error(e);
+      } finally { busy = false; }
+    };
+    const poll = setInterval(() => void tick(), POLL_MS);
+    const alive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);
+    const end = () => {
+      clearInterval(poll); clearInterval(alive);
+      open.delete(end);
+      if (!res.writableEnded) res.end();
+    };
+    open.add(end);
+    req.raw.on('close', end);
+  });
+}
