@@ -120,7 +120,7 @@ export async function collectRoutes(): Promise<[string, RouteRow[]][]> {
 const TITLES: Record<keyof typeof API_PLUGINS, string> = {
   projects: 'Projects', people: 'People', companies: 'Companies', categories: 'Categories', posts: 'Posts (messages)',
   comments: 'Comments', milestones: 'Milestones', todoLists: 'Todo lists', todoItems: 'Todo items', timeEntries: 'Time entries',
-  sync: 'Sync (extension: see docs/sync-protocol.md)', changes: 'Change stream',
+  sync: 'Sync (extension: see docs/sync-protocol.md)',
 };
 
 function routesSection(groups: [string, RouteRow[]][]): string {

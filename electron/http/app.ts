@@ -32,7 +32,7 @@ import { idempotency } from './idempotency.ts';
 
 /** The API's route plugins, one per resource, in the order the reference (docs/api.md) lists them. */
 export const API_PLUGINS = {
-  projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync, changes,
+  projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync,
 } as const;
 
 export interface AppOptions {
@@ -308,6 +308,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   for (const plugin of Object.values(API_PLUGINS)) await app.register(plugin);
+  // Not resource routes (the reference lists them from their own docs): the live change stream
+  // (docs/changes-stream.md) and the first-run setup of an empty data directory.
+  await app.register(changes);
   await app.register(setup, { onCreated: opts.onAccountCreated });
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });
   return app;
