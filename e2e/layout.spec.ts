@@ -41,10 +41,12 @@ test('every board is usable 360 px wide: one column, nothing off-screen', async 
   await noSideways(page);
 
   await openBoard(page, pid, 'time');
+  // next week: this week's hours belong to the timesheet tests
+  await page.getByRole('button', { name: 'Next week' }).click();
   await settled(page);
   await page.getByRole('button', { name: 'Add row' }).click();
   await page.getByRole('form', { name: 'Add a timesheet row' }).getByRole('button', { name: 'Add row' }).click();
-  const monday = weekStart(today());
+  const monday = addDays(weekStart(today()), 7);
   const cell = page.locator('.week-grid tbody tr').filter({ has: page.locator('input:focus') }).locator('input').nth(2);
   await expect(cell).toBeInViewport();
   await cell.fill('1.5');

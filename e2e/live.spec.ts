@@ -3,7 +3,8 @@ import { apiCall, newProject, openBoard, settled, signIn, uniq } from './helpers
 import { addDays, today, weekStart } from '../renderer/lib/dates.ts';
 
 test('live: changes from a second tab and from the API appear in the open board, keeping focus and typing; a new tab is signed in', async ({ page, context, request }) => {
-  const pid = await newProject(request, uniq('Grand Combin'));
+  const name = uniq('Grand Combin');
+  const pid = await newProject(request, name);
   const list = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/todo_lists.json`, { todo_list: { name: 'Approach' } });
   await apiCall(request, 'ada', 'POST', `/todo_lists/${list.id}/todo_items.json`, { todo_item: { content: 'Take the bus to Bourg' } });
   await signIn(page, 'ada');
@@ -49,8 +50,9 @@ test('live: changes from a second tab and from the API appear in the open board,
   // (next week's Wednesday: this week's hours belong to the timesheet tests)
   await openBoard(page, pid, 'time');
   await page.getByRole('button', { name: 'Next week' }).click();
+  await page.getByRole('group', { name: 'Rows' }).getByRole('button', { name: 'By project' }).click();
   await settled(page);
-  const day = addDays(weekStart(today()), 9);
+  const day = addDays(weekStart(today()), 10);
   await apiCall(request, 'ada', 'POST', `/projects/${pid}/time_entries.json`, { time_entry: { date: day, hours: '3.25' } });
-  await expect(page.getByLabel(new RegExp(`^Hours for General \\(no todo item\\), \\w+ ${day}$`))).toHaveValue('3.25');
+  await expect(page.getByLabel(new RegExp(`^Hours for ${name}, \\w+ ${day}$`))).toHaveValue('3.25');
 });

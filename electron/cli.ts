@@ -11,7 +11,9 @@ import { homedir, platform } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE, StartError } from './server.ts';
+import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE, StartError, type ServeOptions } from './server.ts';
+import { SyncEngine } from './sync/engine.ts';
+import { SyncError } from './service/sync.ts';
 import { checkSeed, exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
 import { DEMO_ACCOUNT } from './service/demo.ts';
 import { StoreUnavailable, StoreVersionError } from './store/types.ts';
@@ -67,7 +69,11 @@ options:
   --tombstone-days N   keep deletions in the change feed N days (default 90)
   --idempotency-days N keep Idempotency-Key answers N days (default and minimum 30)
   --response-cache MB  memory for re-usable rendered responses (default 16; 0 turns it off)
-  --log-level L     fatal, error, warn, info, debug or silent (default warn)`;
+  --log-level L     fatal, error, warn, info, debug or silent (default warn)
+sync with a remote (a team server or any server of the interface):
+  serve --remote URL (--remote-user U --remote-password P | --remote-token T) [--sync-interval S]
+                    connect this data directory (an empty one is cloned first; default interval 30 s)
+  sync              run one sync of a connected data directory and exit (0 once the outbox is empty)`;
 
 class UsageError extends Error {}
 
@@ -80,6 +86,8 @@ export async function main(argv: string[]): Promise<number> {
         host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, store: { type: 'string' }, seed: { type: 'string' },
         'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
         'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        remote: { type: 'string' }, 'remote-user': { type: 'string' }, 'remote-password': { type: 'string' },
+        'remote-token': { type: 'string' }, 'sync-interval': { type: 'string' },
         'trust-proxy': { type: 'string' }, 'auth-guard': { type: 'string' }, 'rate-limit': { type: 'string' },
         'rate-burst': { type: 'string' }, 'tombstone-days': { type: 'string' }, 'idempotency-days': { type: 'string' },
         demo: { type: 'boolean' }, firm: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' },
@@ -101,6 +109,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (cmd) {
       case 'serve': return await runServe(dataDir, storeUrl, o);
+      case 'sync': return await runSync(dataDir);
       case 'token': {
         if (!haveStore()) throw new UsageError(`no store in ${dataDir}: run 'bivouac serve' first`);
         const store = await openStore(dataDir, null, false, storeUrl);
@@ -174,6 +183,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`bivouac: ${e.message}\n`);
       return 1;
     }
+    if (e instanceof SyncError) {
+      process.stderr.write(`bivouac: cannot connect to the remote: ${e.message}\n`);
+      return 1;
+    }
     if (e instanceof StartError) {
       process.stderr.write(`bivouac: ${e.message}\n`);
       return 2;
@@ -207,6 +220,60 @@ function cacheMb(v: string | undefined): number {
   return n;
 }
 
+/** `--remote URL` with either user and password or a token; null without --remote. */
+function remoteOption(o: Record<string, string | boolean | string[] | undefined>): ServeOptions['remote'] {
+  const url = o.remote as string | undefined;
+  const user = o['remote-user'] as string | undefined, password = o['remote-password'] as string | undefined;
+  const token = o['remote-token'] as string | undefined;
+  if (!url) {
+    if (user || password || token) throw new UsageError('--remote-user, --remote-password and --remote-token need --remote URL');
+    return null;
+  }
+  if (token) {
+    if (user || password) throw new UsageError('give either --remote-token or --remote-user and --remote-password, not both');
+    return { url, auth: { token } };
+  }
+  if (!user || password === undefined) throw new UsageError('--remote needs --remote-user and --remote-password, or --remote-token');
+  return { url, auth: { user, password } };
+}
+
+function interval(v: string | undefined): number {
+  if (v === undefined) return 30;
+  if (!/^\d+$/.test(v) || Number(v) > 86_400) throw new UsageError(`--sync-interval takes seconds (0..86400), got ${v}`);
+  return Number(v);
+}
+
+const progressLine = (p: { phase: 'pull' | 'push'; done: number; total: number }) => {
+  if (!process.stderr.isTTY) return;
+  const width = 24;
+  const bar = p.total ? `[${'#'.repeat(Math.round((width * p.done) / p.total)).padEnd(width, '.')}] ${p.done}/${p.total}` : `${p.done} read`;
+  process.stderr.write(`\r  ${p.phase === 'pull' ? 'pulling' : 'pushing'} ${bar}   `);
+};
+
+async function runSync(dataDir: string): Promise<number> {
+  if (!existsSync(join(dataDir, DB_FILE))) throw new UsageError(`no store in ${dataDir}`);
+  const store = await openStore(dataDir, null, false);
+  const engine = new SyncEngine({ store, dataDir, intervalSec: 0, onProgress: progressLine });
+  engine.stop();
+  try {
+    if (!(await engine.resume())) throw new UsageError(`${dataDir} is not connected to a remote (bivouac serve --remote URL …)`);
+    let failure: string | null = null;
+    await engine.run().catch((e: Error) => { failure = e.message; });
+    const st = await engine.status();
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    const summary = `pending ${st.pending}, conflicts ${st.conflicts}, rejected ${st.rejected}`;
+    if (failure || st.pending) {
+      process.stderr.write(`bivouac: sync with ${st.remote?.url} did not finish: ${failure ?? 'the outbox is not empty'} (${summary})\n`);
+      return 1;
+    }
+    process.stdout.write(`synced with ${st.remote?.url} (${summary})\n`);
+    return 0;
+  } finally {
+    await engine.idle();
+    await store.close();
+  }
+}
+
 function rateOf(o: Record<string, unknown>): { perMinute: number; burst: number } | null {
   const perMinute = count(o, 'rate-limit', 0, 0, 1_000_000);
   if (!perMinute) return null;
@@ -217,7 +284,10 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
   const port = o.port === undefined ? DEFAULT_PORT : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(o.port)}`);
   const uiDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
+  const remote = remoteOption(o);
+  const syncIntervalSec = interval(o['sync-interval'] as string | undefined);
   const running = await serve({
+    remote, syncIntervalSec, onSyncProgress: progressLine,
     dataDir, storeUrl, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],

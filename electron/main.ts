@@ -17,8 +17,6 @@ import { Shell } from './shell/shell.ts';
 import { serviceStarter } from './shell/service.ts';
 import { HttpSyncStatusSource } from './shell/sync-source.ts';
 
-/** Where the documentation of the local API lives (Help → API documentation). */
-const API_DOCS_URL = 'https://bivouac.example/docs/api';
 
 function contentsPort(c: WebContents): ContentsPort {
   return {
@@ -52,6 +50,7 @@ function windowPort(w: BrowserWindow): WindowPort {
     onClose: (l) => w.on('close', (e) => l(e)),
     onClosed: (l) => w.on('closed', l),
     onBoundsChanged: (l) => { for (const ev of ['resized', 'moved', 'maximize', 'unmaximize'] as const) w.on(ev as 'resized', l); },
+    onSessionEnd: (l) => w.on('session-end', () => l()),
     onUnresponsive: (l) => w.on('unresponsive', l),
     onResponsive: (l) => w.on('responsive', l),
   };
@@ -167,10 +166,12 @@ function electronPort(): ElectronPort {
 
 const here = import.meta.dirname; // dist/electron
 const appRoot = app.getAppPath();
-const icon = (name: string) => {
+/** A file shipped next to app.asar (extraResources), or its source in a development run. */
+const resource = (name: string, source: string) => {
   const packaged = join(process.resourcesPath ?? '', name);
-  return existsSync(packaged) ? packaged : join(appRoot, 'build', name);
+  return existsSync(packaged) ? packaged : join(appRoot, source);
 };
+const icon = (name: string) => resource(name, join('build', name));
 const uiDir = join(appRoot, 'dist', 'renderer');
 
 const port = electronPort();
@@ -184,6 +185,7 @@ const desktop = new Shell({
   preload: join(here, 'preload.cjs'),
   windowIcon: process.platform === 'linux' ? icon('icon.png') : null,
   trayIcon: icon('tray.png'),
-  apiDocsUrl: API_DOCS_URL,
+  // Help → API documentation: docs/api.md, shipped next to app.asar (build/electron-builder.yml).
+  apiDocsUrl: resource('api.md', join('docs', 'api.md')),
 });
 desktop.start();

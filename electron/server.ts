@@ -15,6 +15,10 @@ import type { Store } from './store/types.ts';
 import { maintain, type Retention } from './service/maintenance.ts';
 import type { GuardOptions, RateOptions } from './service/limits.ts';
 import { ownerCredentials } from './store/queries/people.ts';
+import { SyncEngine } from './sync/engine.ts';
+import { ownerId } from './sync/owner.ts';
+import { personSecrets } from './store/queries/replica.ts';
+import type { RemoteCredentials } from './service/sync.ts';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -31,6 +35,12 @@ export interface ServeOptions {
   readonly allowedHosts?: readonly string[];
   /** MiB of rendered GET responses kept for re-use (0: off). */
   readonly responseCacheMb?: number;
+  /** Connect this data directory to a remote (issue #8): an empty one is cloned first. */
+  readonly remote?: { readonly url: string; readonly auth: RemoteCredentials } | null;
+  /** Seconds between syncs (default 30; 0: only after writes and on POST /sync/run). */
+  readonly syncIntervalSec?: number;
+  /** Progress of the first clone (the command line's progress bar). */
+  readonly onSyncProgress?: (p: { phase: 'pull' | 'push'; done: number; total: number }) => void;
   /** Behind a reverse proxy: trust X-Forwarded-* from these proxies (see AppOptions.trustProxy). */
   readonly trustProxy?: boolean | string;
   /** Brute-force protection; default: on when bound beyond loopback or behind a proxy, off for the local service. */
@@ -74,6 +84,8 @@ export interface Running {
   readonly tokenFile: string;
   /** True when this start created the demo account (a new data directory, no seed). */
   readonly demoCreated: boolean;
+  /** The sync engine (standalone until connected). */
+  readonly sync: SyncEngine;
   /** Requests being handled right now (a write is acknowledged when its answer is sent). */
   inFlight(): number;
   /**
@@ -129,8 +141,16 @@ async function openSeeded(dataDir: string, seed: string | null | undefined, demo
   return { store, demoCreated };
 }
 
-/** The token of the account's first administrator: the local user of the desktop app. */
+/**
+ * The token of the local user of the desktop app: on a replica the remote person it was cloned as,
+ * standalone the account's first administrator.
+ */
 export async function ownerToken(store: Store): Promise<{ token: string; userName: string } | undefined> {
+  const self = await ownerId(store);
+  if (self !== null) {
+    const p = await personSecrets(store, self);
+    return p?.token ? { token: p.token, userName: p.user_name ?? '' } : undefined;
+  }
   const r = await ownerCredentials(store);
   return r ? { token: r.token, userName: r.user_name } : undefined;
 }
@@ -138,7 +158,20 @@ export async function ownerToken(store: Store): Promise<{ token: string; userNam
 export async function serve(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   checkBind(host, o.allowedHosts ?? []);
-  const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, o.demo ?? true, o.storeUrl);
+  // A replica starts empty: it is filled by cloning the remote, never with the demo account.
+  const demo = (o.demo ?? true) && !o.remote;
+  const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl);
+  const sync = new SyncEngine({ store, dataDir: o.dataDir, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress });
+  try {
+    const resumed = await sync.resume();
+    const st = resumed ? await sync.status() : null;
+    if (o.remote && (!resumed || st?.remote?.url !== o.remote.url.replace(/\/+$/, ''))) await sync.connect(o.remote.url, o.remote.auth);
+    else if (resumed) void sync.run().catch(() => undefined); // offline is fine: the replica works on
+  } catch (e) {
+    sync.stop();
+    await store.close();
+    throw e;
+  }
   const tokenFile = join(o.dataDir, 'api-token');
   await mkdir(o.dataDir, { recursive: true });
   // After a first-run setup (no account at start), the token file appears like on any other start.
@@ -148,7 +181,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   };
   const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
-    trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit });
+    trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit, sync });
   const owner = await ownerToken(store);
   if (o.writeTokenFile === false) await rm(tokenFile, { force: true }); // no plain copy left behind
   else if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);
@@ -156,10 +189,12 @@ export async function serve(o: ServeOptions): Promise<Running> {
   try {
     await app.listen({ host, port: o.port ?? 4817 });
   } catch (e) {
+    sync.stop();
     await app.close();
     await store.close();
     throw e;
   }
+  if (sync.connected) sync.start();
   // Retention and counters: now, then hourly (per server instance; no module-level timer).
   const housekeeping = () => maintain(store, o.retention).catch((e: unknown) => app.log.error(e));
   await housekeeping();
@@ -176,11 +211,13 @@ export async function serve(o: ServeOptions): Promise<Running> {
   });
   let closing: Promise<{ drained: boolean }> | null = null;
   return {
-    app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated,
+    app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated, sync,
     inFlight: () => open.size,
     close(opts: CloseOptions = {}) {
       closing ??= (async () => {
         clearInterval(timer);
+        sync.stop();
+        await sync.idle();
         // Fastify's close stops listening, answers new requests with 503 and waits for those in flight.
         const appClosed = app.close();
         let drained = true;

@@ -150,7 +150,7 @@ if (packaged.main !== 'dist/electron/main.js') problems.push(`packaged package.j
 const preloadText = asar.extractFile(asarFile, 'dist/electron/preload.cjs').toString('utf8');
 if (!/require\("electron"\)/.test(preloadText)) problems.push('preload.cjs is not CommonJS');
 for (const m of preloadText.matchAll(/require\(["']([^"']+)["']\)/g)) if (m[1] !== 'electron') problems.push(`preload.cjs requires ${m[1]} (a sandboxed preload can load nothing but electron)`);
-for (const f of ['/resources/tray.png', '/resources/icon.png']) if (!existsSync(join(root, 'release', 'linux-unpacked', f))) problems.push(`missing release/linux-unpacked${f}`);
+for (const f of ['/resources/tray.png', '/resources/icon.png', '/resources/api.md']) if (!existsSync(join(root, 'release', 'linux-unpacked', f))) problems.push(`missing release/linux-unpacked${f}`);
 
 const topModules = new Set([...files].filter((f) => f.startsWith('/node_modules/')).map((f) => f.split('/').slice(2, f.startsWith('/node_modules/@') ? 4 : 3).join('/')));
 const dist = [...files].filter((f) => f.startsWith('/dist/') && !files.has(`${f}/`));

@@ -78,6 +78,7 @@ export class FakeWindow implements WindowPort {
   private readonly closed: Listener[] = [];
   private readonly changed: Listener[] = [];
   private readonly unresponsive: Listener[] = [];
+  private readonly sessionEnd: Listener[] = [];
   private readonly responsive: Listener[] = [];
   private readonly fake: FakeElectron;
 
@@ -104,6 +105,7 @@ export class FakeWindow implements WindowPort {
   onClose(l: Listener<[Preventable]>) { this.closing.push(l); }
   onClosed(l: Listener) { this.closed.push(l); }
   onBoundsChanged(l: Listener) { this.changed.push(l); }
+  onSessionEnd(l: Listener) { this.sessionEnd.push(l); }
   onUnresponsive(l: Listener) { this.unresponsive.push(l); }
   onResponsive(l: Listener) { this.responsive.push(l); }
 
@@ -129,6 +131,7 @@ export class FakeWindow implements WindowPort {
   }
   moveTo(bounds: Rect) { this.bounds = bounds; for (const l of this.changed) l(); }
   hang() { for (const l of this.unresponsive) l(); }
+  endSession() { for (const l of this.sessionEnd) l(); }
   recover() { for (const l of this.responsive) l(); }
 }
 

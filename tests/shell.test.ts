@@ -204,6 +204,15 @@ describe('close to tray vs quit', () => {
     expect(fake.window.destroyed).toBe(false);
   });
 
+  it('Windows logging off quits for real (the close is not turned into a hide), after the ordered shutdown', async () => {
+    const { fake, starter } = await boot({ platform: 'win32' });
+    fake.window.ready();
+    fake.window.endSession();
+    await vi.waitFor(() => expect(fake.quitted).toBe(true));
+    expect(fake.window.destroyed).toBe(true);
+    expect(starter.services[0].closed).not.toBeNull();
+  });
+
   it('Quit in the tray quits even with keep-in-tray on (the close is not turned into a hide)', async () => {
     const { fake, starter } = await boot();
     fake.window.ready();
@@ -360,6 +369,16 @@ describe('guards', () => {
       'http://user:pw@example.com/', 'http://127.0.0.1:4817/', 'ms-settings:privacy', 'not a url']) open(u);
     expect(fake.opened).toEqual(['https://example.com/a', 'mailto:team@example.com']);
     expect(fake.windows).toHaveLength(1);
+  });
+
+  it('a new window for a page of the app opens in the app window instead', async () => {
+    const { fake } = await boot();
+    fake.window.ready();
+    fake.window.contents.openHandler!('http://127.0.0.1:4817/#/projects/4/messages/9');
+    fake.window.contents.openHandler!('http://127.0.0.1:4817/projects.xml');
+    expect(fake.window.contents.events('shell:open-link')).toEqual([{ hash: '#/projects/4/messages/9' }]);
+    expect(fake.windows).toHaveLength(1);
+    expect(fake.opened).toEqual([]);
   });
 
   it('contents created by anything else are locked down too', async () => {
@@ -525,6 +544,9 @@ describe('application menu', () => {
     find(help, 'API documentation').click!();
     find(help, 'Open data folder').click!();
     expect(linux.fake.opened).toEqual(['https://docs.example/api']);
+    const file = await boot({ opts: { apiDocsUrl: '/opt/Bivouac/resources/api.md' } });
+    find(find(file.fake.appMenu, 'Help').submenu!, 'API documentation').click!();
+    await vi.waitFor(() => expect(file.fake.openedPaths).toEqual(['/opt/Bivouac/resources/api.md']));
     await vi.waitFor(() => expect(linux.fake.openedPaths).toEqual([join(linux.fake.dir, 'userData', 'data')]));
   });
 

@@ -25,6 +25,8 @@ import milestones from './plugins/milestones.ts';
 import todoLists from './plugins/todo-lists.ts';
 import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
+import { syncPlugin } from './plugins/sync-local.ts';
+import type { SyncPort } from '../service/sync.ts';
 import changes from './plugins/changes.ts';
 import setup from './plugins/setup.ts';
 import sync from './plugins/sync.ts';
@@ -49,6 +51,8 @@ export interface AppOptions {
   readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
+  /** The sync engine of a replica (issue #8): adds the local /sync/* routes. */
+  readonly sync?: SyncPort | null;
   /**
    * Behind a reverse proxy: take the client address, scheme and Host from X-Forwarded-For,
    * -Proto and -Host when the request comes from these proxies (Fastify's `trustProxy`:
@@ -323,6 +327,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // (docs/changes-stream.md) and the first-run setup of an empty data directory.
   await app.register(changes);
   await app.register(setup, { onCreated: opts.onAccountCreated });
+  const syncPort = opts.sync;
+  if (syncPort) {
+    await app.register(syncPlugin(syncPort));
+    // Sync soon after a local write (never blocking it).
+    app.addHook('onResponse', async (req, reply) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400 && !req.url.startsWith('/sync/')) syncPort.nudge();
+    });
+  }
   if (opts.uiDir) await app.register(uiPlugin, { dir: opts.uiDir });
   return app;
 }

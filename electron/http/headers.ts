@@ -11,19 +11,19 @@ import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type Ou
  * The names this server sends, looked up (a constant table: no per-response regular expression), and the
  * names whose conventional form is not "capitalise each word".
  */
-const KNOWN: ReadonlyMap<string, string> = new Map([
+const KNOWN: Readonly<Record<string, string | undefined>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries([
   'Content-Type', 'Content-Length', 'Status', 'Location', 'Allow', 'X-Count', 'X-Continued-At', 'Cache-Control',
   'Content-Security-Policy', 'X-Frame-Options', 'X-Content-Type-Options', 'Connection', 'Last-Modified',
   'X-Create-Action', 'X-Update-Action', 'Retry-After', 'Vary', 'Idempotency-Key', 'Idempotent-Replayed',
   'X-Bivouac-Cursor', 'X-Accel-Buffering', 'WWW-Authenticate', 'ETag', 'Content-MD5', 'X-XSS-Protection', 'TE', 'DNT',
-].map((n) => [n.toLowerCase(), n]));
+].map((n) => [n.toLowerCase(), n]))));
 const WORD = /(^|-)([a-z])/g;
 
 /** `content-type` → `Content-Type`; a name already starting with a capital is kept as it is. */
 export function canonicalHeader(name: string): string {
   const c = name.charCodeAt(0);
   if (c >= 65 && c <= 90) return name;
-  return KNOWN.get(name) ?? name.replace(WORD, (_m, dash: string, ch: string) => dash + ch.toUpperCase());
+  return KNOWN[name] ?? name.replace(WORD, (_m, dash: string, ch: string) => dash + ch.toUpperCase());
 }
 
 type Head = OutgoingHttpHeaders | OutgoingHttpHeader[];

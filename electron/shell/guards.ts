@@ -51,13 +51,15 @@ export function mayGrantPermission(permission: string, requestingUrl: string, ap
  * no new windows (links go to the system browser after the scheme check), no navigation away from
  * the app, no <webview>.
  */
-export function lockDown(contents: ContentsPort, appOrigin: () => string, port: Pick<ElectronPort, 'shell'>, log: (msg: string) => void): void {
+export function lockDown(contents: ContentsPort, appOrigin: () => string, port: Pick<ElectronPort, 'shell'>, log: (msg: string) => void,
+  openInside: (url: string) => void = () => undefined): void {
   const openOutside = (url: string) => {
     const ok = externalUrl(url, appOrigin());
     if (ok) void port.shell.openExternal(ok);
     else log(`refused to open ${url.slice(0, 200)}`);
   };
-  contents.setWindowOpenHandler((url) => openOutside(url));
+  // No new windows: a link to the app itself (a message linking to another) opens in the app's window.
+  contents.setWindowOpenHandler((url) => (mayNavigate(url, appOrigin()) ? openInside(url) : openOutside(url)));
   // A link the user followed opens in the browser; a redirect (the server's doing) is only stopped.
   contents.onWillNavigate((e, url) => {
     if (mayNavigate(url, appOrigin())) return;

@@ -64,6 +64,8 @@ export interface WindowPort {
   onClosed(listener: () => void): void;
   /** Moved, resized, maximised or restored. */
   onBoundsChanged(listener: () => void): void;
+  /** Windows is logging off or shutting down (the window would otherwise be hidden, not closed). */
+  onSessionEnd(listener: () => void): void;
   onUnresponsive(listener: () => void): void;
   onResponsive(listener: () => void): void;
 }

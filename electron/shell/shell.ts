@@ -23,6 +23,7 @@ export interface ShellOptions {
   readonly preload: string;
   readonly windowIcon: string | null;
   readonly trayIcon: string;
+  /** The API reference: a file (opened with the system's viewer) or an http(s) address. */
   readonly apiDocsUrl: string;
   /** Longest wait for a running sync on quit (default 15 s). */
   readonly syncWaitMs?: number;
@@ -127,7 +128,8 @@ export class Shell {
       e.preventDefault();
       this.openLink(url);
     });
-    app.onWebContentsCreated((contents) => lockDown(contents, () => this.origin, this.port, (m) => this.log.warn(m)));
+    app.onWebContentsCreated((contents) => lockDown(contents, () => this.origin, this.port, (m) => this.log.warn(m),
+      (url) => this.openPage(url)));
     app.onWindowAllClosed(() => this.windowAllClosed());
     app.onActivate(() => this.showWindow());
     app.onBeforeQuit((e) => this.beforeQuit(e));
@@ -153,7 +155,9 @@ export class Shell {
       exportBackup: () => void this.exportBackup().catch((e: unknown) => this.report('Export failed', e)),
       openDataFolder: () => void this.openFolder(this.dataDir).catch((e: unknown) => this.report('Cannot open the data folder', e)),
       openLogFolder: () => void this.openFolder(dirname(this.log.file)).catch((e: unknown) => this.report('Cannot open the log folder', e)),
-      openApiDocs: () => void this.port.shell.openExternal(this.o.apiDocsUrl),
+      // The API reference shipped with the app (docs/api.md), or a web address.
+      openApiDocs: () => void (/^https?:\/\//.test(this.o.apiDocsUrl) ? this.port.shell.openExternal(this.o.apiDocsUrl)
+        : this.openFolder(this.o.apiDocsUrl)).catch((e: unknown) => this.report('Cannot open the API documentation', e)),
       copyApiCredentials: () => this.copyApiCredentials(),
       quit: () => this.quit(),
     }));
@@ -221,6 +225,13 @@ export class Shell {
     this.showWindow();
     if (this.loaded && this.window && !this.window.isDestroyed()) this.window.contents.send('shell:open-link', { hash });
     else this.pendingHashes.push(hash);
+  }
+
+  /** A page of the app asked for in a new window: its route opens in the app's window; anything else nowhere. */
+  private openPage(url: string): void {
+    const route = new URL(url).hash.replace(/^#\/?/, '');
+    if (route) this.openLink(`${APP_SCHEME}://${route}`);
+    else this.log.warn(`refused to open ${url.slice(0, 200)} in a new window`);
   }
 
   private windowAllClosed(): void {
@@ -309,6 +320,12 @@ export class Shell {
         this.window = null;
         this.loaded = false;
       }
+    });
+    // Logging off: quit for real (a close to the tray here would hold up the session's end).
+    win.onSessionEnd(() => {
+      this.log.info('the session ends: quitting');
+      this.quitting = true;
+      this.quit();
     });
     win.onUnresponsive(() => this.hung(win));
     win.onResponsive(() => {

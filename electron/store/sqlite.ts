@@ -11,6 +11,7 @@ import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.
 import { StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
+import { OutboxRecorder } from './outbox.ts';
 
 type SqlValue = string | number | bigint | null;
 const bind = (params: readonly Param[]): SqlValue[] =>
@@ -27,6 +28,7 @@ export class SqliteStore implements Store {
   private version = 0;
   private versionAt = -Infinity;
   private readonly clock: Clock;
+  recordOutbox = false;
   private readonly derived = new DerivedCache();
   /** Commits per table by this connection (other connections' show in data_version). */
   private readonly tableCommits = new Map<string, number>();
@@ -135,7 +137,7 @@ export class SqliteStore implements Store {
   }
 
   private async transaction<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
-    const w = new SqliteWriter(this, isoSeconds(this.clock()));
+    const w = new SqliteWriter(this, isoSeconds(this.clock()), this.recordOutbox ? new OutboxRecorder() : null);
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const out = await fn(w);
@@ -206,9 +208,11 @@ class SqliteWriter implements Writer {
   readonly tables = new Set<string>();
   private readonly s: SqliteStore;
   readonly now: string;
-  constructor(s: SqliteStore, now: string) {
+  readonly outbox: OutboxRecorder | null;
+  constructor(s: SqliteStore, now: string, outbox: OutboxRecorder | null) {
     this.s = s;
     this.now = now;
+    this.outbox = outbox;
   }
 
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.s.allSync<T>(sql, params); }
@@ -232,6 +236,7 @@ class SqliteWriter implements Writer {
     const v = await this.log(table, id, 'insert', projectId);
     this.s.runSync(`UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
     if (projectId) this.projects.add(projectId);
+    this.outbox?.insert(table, id, values);
     return id;
   }
 
@@ -243,6 +248,7 @@ class SqliteWriter implements Writer {
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
     await cascade(this.s, table, id, values, this.now, projectId);
     if (projectId) this.projects.add(projectId);
+    this.outbox?.update(table, id, values);
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
@@ -250,6 +256,7 @@ class SqliteWriter implements Writer {
     await this.log(table, id, 'delete', projectId); // first: the feed reads the row's parents
     this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
     if (projectId) this.projects.add(projectId);
+    this.outbox?.remove(table, id);
   }
 
   touch(projectId: number): void { this.projects.add(projectId); }
@@ -258,5 +265,7 @@ class SqliteWriter implements Writer {
   finish(): void {
     if (this.projects.size) this.tables.add('projects');
     for (const p of this.projects) this.s.runSync('UPDATE projects SET last_changed_on = ? WHERE id = ?', [this.now, p]);
+    const o = this.outbox?.flush(this.now);
+    if (o) this.s.runSync(o.sql, o.params);
   }
 }

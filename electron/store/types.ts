@@ -3,6 +3,8 @@
 // SQL is written in the portable subset both engines share: `?` placeholders (rewritten to
 // `$n` for PostgreSQL), COALESCE, lower(), RETURNING, integers for booleans.
 
+import type { OutboxRecorder } from './outbox.ts';
+
 export type Row = Record<string, unknown>;
 
 /**
@@ -37,10 +39,14 @@ export interface Writer extends Queryable {
   touch(projectId: number): void;
   /** The transaction's timestamp (second precision, UTC). */
   readonly now: string;
+  /** The sync outbox of this transaction (electron/store/outbox.ts); absent when the store is not a replica. */
+  readonly outbox?: OutboxRecorder | null;
 }
 
 export interface Store extends Queryable {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Record local writes in the sync outbox (a replica of a remote account, issue #8). */
+  recordOutbox?: boolean;
   /** Run fn in one transaction; it commits when fn resolves and rolls back when it throws. */
   write<T>(fn: (w: Writer) => Promise<T>): Promise<T>;
   /**

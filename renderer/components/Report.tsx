@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { ReportFilters, TodoList } from '../../shared/client.ts';
 import { api } from '../api.ts';
-import { addDays, hoursText, longDate, shortDate, today, weekStart } from '../lib/dates.ts';
-import { hoursPerDay, reportCsv, reportRows, totalsBy, type ReportRow } from '../lib/report.ts';
+import { addDays, hoursText, longDate, mediumDate, monthName, shortDate, today, weekStart } from '../lib/dates.ts';
+import { bucketFor, bucketHours, hoursPerDay, rangeBackwards, reportCsv, reportRows, totalsBy, type Bucket, type ReportRow } from '../lib/report.ts';
 import { sumHours } from '../lib/week.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
@@ -43,13 +43,19 @@ export function Report({ projectId }: { projectId: number }) {
   const rows: ReportRow[] = useMemo(() => reportRows(tm.report, {
     project: (id) => projects.find((p) => p.id === id)?.name ?? `Project ${id}`,
     item: (id) => (id === null ? '' : tm.itemNames[id] ?? `Todo #${id}`),
+    company: (id) => projects.find((p) => p.id === id)?.company.name ?? '',
   }), [tm.report, tm.itemNames, projects]);
   const ran = tm.reportFilters;
   const perDay = useMemo(() => hoursPerDay(rows, ran.from, ran.to), [rows, ran.from, ran.to]);
+  // A long range is drawn by week or by month: 365 hair-thin bars say nothing.
+  const unit = bucketFor(perDay.length);
+  const bars = useMemo(() => bucketHours(perDay, unit), [perDay, unit]);
+  const backwards = rangeBackwards(f.from, f.to);
   const total = sumHours(rows.map((r) => r.hours));
 
   const run = (e?: FormEvent) => {
     e?.preventDefault();
+    if (rangeBackwards(f.from, f.to)) return; // said on the form; nothing is asked of the service
     tm.setReportFilters(f);
     void tm.runReport();
   };
@@ -70,8 +76,9 @@ export function Report({ projectId }: { projectId: number }) {
     <section className="board report" aria-labelledby="report-title">
       <div className="toolbar"><h1 id="report-title">Time report</h1></div>
       <form className="filters card-form" onSubmit={run} aria-label="Report filters">
-        <label>From<input type="date" value={f.from ?? ''} onChange={(e) => setF({ ...f, from: e.target.value || undefined })} /></label>
-        <label>To<input type="date" value={f.to ?? ''} onChange={(e) => setF({ ...f, to: e.target.value || undefined })} /></label>
+        <label>From<input type="date" value={f.from ?? ''} onChange={(e) => setF({ ...f, from: e.target.value || undefined })} aria-invalid={backwards || undefined} aria-describedby={backwards ? 'range-error' : undefined} /></label>
+        <label>To<input type="date" value={f.to ?? ''} onChange={(e) => setF({ ...f, to: e.target.value || undefined })} aria-invalid={backwards || undefined} aria-describedby={backwards ? 'range-error' : undefined} /></label>
+        {backwards && <p className="error range-error" id="range-error" role="alert">“From” ({mediumDate(f.from!)}) is after “To” ({mediumDate(f.to!)}): swap them or pick another range.</p>}
         <label>Person
           <select value={f.subject_id ?? ''} onChange={(e) => setF({ ...f, subject_id: num(e.target.value) })}>
             <option value="">Everyone</option>
@@ -102,7 +109,7 @@ export function Report({ projectId }: { projectId: number }) {
           {PRESETS.map((p) => <button key={p.label} type="button" className="small" onClick={() => { const [from, to] = p.range(); setF({ ...f, from, to }); }}>{p.label}</button>)}
         </div>
         <div className="actions">
-          <button type="submit" className="primary" disabled={tm.reportLoading}>{tm.reportLoading ? 'Running…' : 'Run report'}</button>
+          <button type="submit" className="primary" disabled={tm.reportLoading || backwards}>{tm.reportLoading ? 'Running…' : 'Run report'}</button>
           <button type="button" onClick={download} disabled={!tm.reportRan || rows.length === 0}>Download CSV</button>
         </div>
       </form>
@@ -115,18 +122,20 @@ export function Report({ projectId }: { projectId: number }) {
         <div className="report-body" aria-busy={tm.reportLoading}>
           <p className="summary" role="status"><strong data-report-total>{hoursText(total)} h</strong> in {rows.length} entr{rows.length === 1 ? 'y' : 'ies'}
             {ran.from || ran.to ? `, ${ran.from ? longDate(ran.from) : 'the beginning'} – ${ran.to ? longDate(ran.to) : 'today'}` : ''}</p>
-          <BarChart days={perDay} />
+          <BarChart days={bars} unit={unit} />
           <div className="totals">
             <Totals title="Per person" rows={totalsBy(rows, (r) => r.person)} />
             <Totals title="Per project" rows={totalsBy(rows, (r) => r.project)} />
-            <Totals title="Per day" rows={totalsBy(rows, (r) => r.date).sort((a, b) => a.key.localeCompare(b.key))} />
+            <Totals title="Per client company" rows={totalsBy(rows, (r) => r.company || '—')} />
+            <Totals title="Per todo item" rows={totalsBy(rows, (r) => r.item || 'General (no todo item)')} />
+            <Totals title="Per day" rows={totalsBy(rows, (r) => r.date).sort((a, b) => a.key.localeCompare(b.key))} format={mediumDate} />
           </div>
           <table className="entries">
             <caption className="sr-only">Time entries</caption>
             <thead><tr><th scope="col">Date</th><th scope="col">Person</th><th scope="col">Project</th><th scope="col">Todo item</th><th scope="col">Description</th><th scope="col" className="num">Hours</th></tr></thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.id}><td>{r.date}</td><td>{r.person}</td><td>{r.project}</td><td>{r.item}</td><td>{r.description}</td><td className="num">{hoursText(r.hours)}</td></tr>
+                <tr key={r.id}><td><time dateTime={r.date}>{mediumDate(r.date)}</time></td><td>{r.person}</td><td>{r.project}</td><td>{r.item}</td><td>{r.description}</td><td className="num">{hoursText(r.hours)}</td></tr>
               ))}
             </tbody>
             <tfoot><tr><th scope="row" colSpan={5}>Total</th><td className="num">{hoursText(total)}</td></tr></tfoot>
@@ -137,17 +146,19 @@ export function Report({ projectId }: { projectId: number }) {
   );
 }
 
-function Totals({ title, rows }: { title: string; rows: { key: string; hours: number; count: number }[] }) {
+function Totals({ title, rows, format = (k) => k }: { title: string; rows: { key: string; hours: number; count: number }[]; format?: (k: string) => string }) {
   return (
-    <table className="mini">
+    <table className="mini" aria-label={title}>
       <caption>{title}</caption>
-      <tbody>{rows.map((r) => <tr key={r.key}><th scope="row">{r.key}</th><td className="num">{hoursText(r.hours)}</td></tr>)}</tbody>
+      <tbody>{rows.map((r) => <tr key={r.key}><th scope="row">{format(r.key)}</th><td className="num">{hoursText(r.hours)}</td></tr>)}</tbody>
     </table>
   );
 }
 
 /** Hours per day as an inline SVG bar chart (no chart library). */
-export function BarChart({ days }: { days: { date: string; hours: number }[] }) {
+export function BarChart({ days, unit = 'day' }: { days: { date: string; end?: string; hours: number }[]; unit?: Bucket }) {
+  const per = unit === 'day' ? 'day' : unit === 'week' ? 'week' : 'month';
+  const label = (d: { date: string }) => (unit === 'month' ? monthName(d.date) : shortDate(d.date));
   if (!days.length) return null;
   const W = 900, H = 180, padL = 34, padB = 22, padT = 10;
   const max = Math.max(1, ...days.map((d) => d.hours));
@@ -159,7 +170,7 @@ export function BarChart({ days }: { days: { date: string; hours: number }[] }) 
   const ticks = Array.from({ length: Math.floor(top / step) + 1 }, (_, i) => i * step);
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Hours per day, ${days[0].date} to ${days[days.length - 1].date}; most in a day: ${hoursText(max)}`}>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Hours per ${per}, ${days[0].date} to ${days[days.length - 1].end ?? days[days.length - 1].date}; most in a ${per}: ${hoursText(max)}`}>
         {ticks.map((t) => (
           <g key={t}>
             <line x1={padL} x2={W} y1={y(t)} y2={y(t)} className="gridline" />
@@ -168,12 +179,12 @@ export function BarChart({ days }: { days: { date: string; hours: number }[] }) 
         ))}
         {days.map((d, i) => (
           <g key={d.date}>
-            {d.hours > 0 && <rect x={padL + i * bw + bw * 0.15} width={Math.max(1, bw * 0.7)} y={y(d.hours)} height={y(0) - y(d.hours)} className="bar"><title>{`${d.date}: ${hoursText(d.hours)} h`}</title></rect>}
-            {i % labelEvery === 0 && <text x={padL + i * bw + bw / 2} y={H - 6} textAnchor="middle" className="axis">{shortDate(d.date)}</text>}
+            {d.hours > 0 && <rect x={padL + i * bw + bw * 0.15} width={Math.max(1, bw * 0.7)} y={y(d.hours)} height={y(0) - y(d.hours)} className="bar"><title>{`${unit === 'day' ? mediumDate(d.date) : unit === 'week' ? `Week of ${mediumDate(d.date)}` : monthName(d.date)}: ${hoursText(d.hours)} h`}</title></rect>}
+            {i % labelEvery === 0 && <text x={padL + i * bw + bw / 2} y={H - 6} textAnchor="middle" className="axis">{label(d)}</text>}
           </g>
         ))}
       </svg>
-      <figcaption className="muted small">Hours per day</figcaption>
+      <figcaption className="muted small">Hours per {per}</figcaption>
     </figure>
   );
 }

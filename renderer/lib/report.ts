@@ -2,19 +2,21 @@
 
 import type { TimeEntry } from '../../shared/client.ts';
 import { toCsv } from './csv.ts';
-import { dateRange } from './dates.ts';
+import { dateRange, weekStart } from './dates.ts';
 import { sumHours } from './week.ts';
 
 export interface Names {
   project(id: number): string;
   item(id: number | null): string;
+  /** The company a project is for (the client company, or the firm for its own projects). */
+  company?(projectId: number): string;
 }
 
-export interface ReportRow { id: number; date: string; person: string; project: string; item: string; description: string; hours: number }
+export interface ReportRow { id: number; date: string; person: string; project: string; item: string; company: string; description: string; hours: number }
 
 export const reportRows = (entries: readonly TimeEntry[], n: Names): ReportRow[] => entries.map((e) => ({
   id: e.id, date: e.date, person: e.person_name, project: n.project(e.project_id), item: n.item(e.todo_item_id),
-  description: e.description, hours: e.hours,
+  company: n.company?.(e.project_id) ?? '', description: e.description, hours: e.hours,
 }));
 
 export const CSV_HEADER = ['Date', 'Person', 'Project', 'Todo item', 'Description', 'Hours'] as const;
@@ -40,3 +42,24 @@ export function hoursPerDay(rows: readonly ReportRow[], from?: string, to?: stri
   for (const r of rows) { const a = by.get(r.date); if (a) a.push(r.hours); else by.set(r.date, [r.hours]); }
   return dateRange(lo, hi).map((d) => ({ date: d, hours: sumHours(by.get(d) ?? []) }));
 }
+
+export type Bucket = 'day' | 'week' | 'month';
+
+/** How to draw a range of `days` days: one bar a day up to two months, a week up to a year, else a month. */
+export const bucketFor = (days: number): Bucket => (days <= 62 ? 'day' : days <= 366 ? 'week' : 'month');
+
+/** Hours per day summed into weeks (starting Monday) or months; each bucket is named by its first date. */
+export function bucketHours(days: readonly { date: string; hours: number }[], unit: Bucket): { date: string; end: string; hours: number }[] {
+  if (unit === 'day') return days.map((d) => ({ date: d.date, end: d.date, hours: d.hours }));
+  const out: { date: string; end: string; hours: number[] }[] = [];
+  for (const d of days) {
+    const start = unit === 'week' ? weekStart(d.date) : `${d.date.slice(0, 7)}-01`;
+    const last = out[out.length - 1];
+    if (last && last.date === start) { last.hours.push(d.hours); last.end = d.date; } else out.push({ date: start, end: d.date, hours: [d.hours] });
+  }
+  return out.map((b) => ({ date: b.date, end: b.end, hours: sumHours(b.hours) }));
+}
+
+/** Is the range given in the filters backwards? */
+export const rangeBackwards = (from?: string, to?: string): boolean => Boolean(from && to && from > to);
+

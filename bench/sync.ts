@@ -1,0 +1,192 @@
+// npm run bench:sync — the sync client (issue #8) in one run, against a team server (feed + idempotency)
+// and the same server seen as a plain server of the interface (a filter hides /sync/* and .json):
+//  1. initial clone of the bench dataset (requests, time);
+//  2. incremental sync of 100 remote changes vs a full resync (a fresh clone), as ratios;
+//  3. push of 1,000 offline mutations;
+//  4. local write latency with the remote hanging vs with no remote at all (ratio of medians and p99).
+// Results go to stdout and bench/results/sync-latest.md. Not part of `npm test`.
+
+import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir, cpus, loadavg } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../electron/http/app.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { importSeed } from '../electron/service/account.ts';
+import { generateDataset } from '../electron/service/dataset.ts';
+import { SyncEngine } from '../electron/sync/engine.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const FIXTURE = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'account.json'), 'utf8')) as { people: { key: string; 'user-name': string; password: string }[] };
+const ADA = FIXTURE.people.find((p) => p.key === 'ada')!;
+const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+const tmp = mkdtempSync(join(tmpdir(), 'bivouac-bench-sync-'));
+const lines: string[] = [];
+const say = (s: string) => { lines.push(s); process.stdout.write(`${s}\n`); };
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+// ---- the remote ---------------------------------------------------------------------------------
+const remoteStore = new SqliteStore(join(tmp, 'remote.sqlite'));
+await importSeed(remoteStore, FIXTURE);
+const sizes = { projects: 4, posts: 300, comments: 1200, todoItems: 1500, timeEntries: 1500, milestonesPerProject: 5, seed: 7 };
+const summary = await generateDataset(remoteStore, sizes);
+const remoteApp = await buildApp({ store: remoteStore, responseCacheBytes: 0 });
+await remoteApp.listen({ host: '127.0.0.1', port: 0 });
+const teamUrl = `http://127.0.0.1:${(remoteApp.server.address() as AddressInfo).port}`;
+
+// A filter in front of it: a plain server (no extension, no JSON), or a hanging one.
+const mode = { plain: true, hang: false };
+const hanging = new Set<ServerResponse>();
+const filter = createServer((req, res) => {
+  const path = (req.url ?? '/').split('?')[0];
+  if (mode.hang) { hanging.add(res); return; }
+  if (mode.plain && (path.startsWith('/sync/') || path.endsWith('.json'))) {
+    res.writeHead(404, { 'content-type': 'application/xml' });
+    res.end('<?xml version="1.0" encoding="UTF-8"?>\n<errors><error>No such route</error></errors>');
+    return;
+  }
+  const t = new URL(teamUrl);
+  const out = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: { ...req.headers, host: t.host } }, (r) => {
+    res.writeHead(r.statusCode ?? 502, r.headers);
+    r.pipe(res);
+  });
+  out.on('error', () => res.destroy());
+  req.pipe(out);
+});
+await new Promise<void>((ok) => filter.listen(0, '127.0.0.1', ok));
+const plainUrl = `http://127.0.0.1:${(filter.address() as AddressInfo).port}`;
+
+async function replica(url: string, name: string, timeoutMs = 15_000) {
+  const dir = join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  const store = new SqliteStore(join(dir, 'bivouac.sqlite'));
+  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs });
+  const t0 = performance.now();
+  await engine.connect(url, { user: ADA['user-name'], password: ADA.password });
+  const clone = { ms: performance.now() - t0, requests: engine.requests };
+  engine.stop();
+  const app = await buildApp({ store, sync: engine, responseCacheBytes: 0 });
+  return { store, engine, app, clone, async close() { engine.stop(); await app.close(); await store.close(); } };
+}
+
+async function remoteEdits(n: number, tag: string): Promise<void> {
+  const items = await remoteStore.all<{ id: number }>('SELECT id FROM todo_items ORDER BY id LIMIT ?', [n]);
+  for (const it of items) {
+    const r = await remoteApp.inject({ method: 'PUT', url: `/todo_items/${it.id}.xml`, payload: `<todo-item><content>${tag} ${it.id}</content></todo-item>`,
+      headers: { host: '127.0.0.1', authorization: basic(ADA['user-name'], ADA.password) } });
+    if (r.statusCode !== 200) throw new Error(`remote edit: ${r.statusCode}`);
+  }
+}
+
+say(`# bench:sync — ${new Date().toISOString()}`);
+say(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}; dataset: ${JSON.stringify(summary.counts)}`);
+
+// ---- 1 + 2: clone, incremental vs full ---------------------------------------------------------------
+const results: Record<string, { requests: number; ms: number }> = {};
+for (const kind of ['team', 'plain'] as const) {
+  mode.plain = kind === 'plain';
+  const url = kind === 'team' ? teamUrl : plainUrl;
+  const r = await replica(url, `clone-${kind}`);
+  say(`\n## ${kind} server`);
+  say(`initial clone: ${r.clone.requests} requests, ${ms(r.clone.ms)}`);
+  await remoteEdits(100, `${kind}-edit`);
+  const before = r.engine.requests;
+  const t0 = performance.now();
+  await r.engine.run();
+  const inc = { ms: performance.now() - t0, requests: r.engine.requests - before };
+  const check = await r.store.all("SELECT id FROM todo_items WHERE content LIKE ?", [`${kind}-edit %`]);
+  if (check.length !== 100) throw new Error(`incremental sync applied ${check.length} of 100 changes`);
+  const full = await replica(url, `full-${kind}`);
+  say(`incremental sync of 100 remote changes: ${inc.requests} requests, ${ms(inc.ms)}`);
+  results[`${kind}-inc`] = inc;
+  results[`${kind}-full`] = full.clone;
+  say(`full resync (fresh clone): ${full.clone.requests} requests, ${ms(full.clone.ms)}`);
+  say(`ratio full / incremental: ${(full.clone.requests / inc.requests).toFixed(1)}x fewer requests, ${(full.clone.ms / inc.ms).toFixed(1)}x less time`
+    + (kind === 'team' ? ' (goal >= 50x, >= 20x)' : ' (a plain server has no feed: a sync is a full scan, comments skipped when unchanged)'));
+  await full.close();
+  await r.close();
+}
+
+{
+  const inc = results['team-inc'], scan = results['plain-full'];
+  say(`\nteam incremental vs a full resync through the public routes (the scan a server without the feed needs): `
+    + `${(scan.requests / inc.requests).toFixed(0)}x fewer requests, ${(scan.ms / inc.ms).toFixed(1)}x less time`);
+}
+
+// ---- 3: push of 1,000 offline mutations -----------------------------------------------------------
+mode.plain = false;
+{
+  const r = await replica(teamUrl, 'push');
+  const auth = { host: '127.0.0.1', authorization: basic(ADA['user-name'], ADA.password) };
+  const P = (await r.store.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id;
+  const list = JSON.parse((await r.app.inject({ method: 'POST', url: `/projects/${P}/todo_lists.json`, payload: '{"name":"bench push"}', headers: { ...auth, 'content-type': 'application/json' } })).body) as { id: number };
+  const ids: number[] = [];
+  for (let k = 0; ids.length < 600; k++) {
+    const res = await r.app.inject({ method: 'POST', url: `/todo_lists/${list.id}/todo_items.xml`, payload: `<todo-item><content>offline ${k}</content></todo-item>`, headers: auth });
+    ids.push(Number(/(\d+)$/.exec(String(res.headers.location))![1]));
+  }
+  for (let k = 0; k < 399; k++) {
+    const res = await r.app.inject({ method: 'PUT', url: k % 2 ? `/todo_items/${ids[k]}/complete.xml` : `/todo_items/${ids[k]}.xml`, payload: `<todo-item><content>edited ${k}</content></todo-item>`, headers: auth });
+    if (res.statusCode !== 200) throw new Error(`local write ${res.statusCode}`);
+  }
+  const pending = (await r.engine.status()).pending;
+  const before = r.engine.requests;
+  const t0 = performance.now();
+  await r.engine.run();
+  const t = performance.now() - t0;
+  const st = await r.engine.status();
+  if (st.pending !== 0) throw new Error('outbox not empty after push');
+  say(`\n## push`);
+  say(`push of ${pending} offline mutations (1 list, 600 items, 200 edits, 199 completions) to the team server: ${ms(t)}, ${r.engine.requests - before} requests (goal < 5 s)`);
+  await r.close();
+}
+
+// ---- 4: local write latency, remote hanging vs no remote ------------------------------------------------
+{
+  const hang = await replica(plainUrl, 'hang', 60_000);
+  mode.hang = true;
+  hang.engine.start(); // background syncs after each write, each one hanging on the remote
+  const alone = new SqliteStore(join(tmp, 'alone.sqlite'));
+  await importSeed(alone, FIXTURE);
+  const aloneApp = await buildApp({ store: alone, responseCacheBytes: 0 });
+  const auth = { host: '127.0.0.1', authorization: basic(ADA['user-name'], ADA.password) };
+  const target = async (app: typeof aloneApp, store: SqliteStore) => {
+    const P = (await store.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id;
+    const res = await app.inject({ method: 'POST', url: `/projects/${P}/todo_lists.xml`, payload: '<todo-list><name>latency</name></todo-list>', headers: auth });
+    return Number(/(\d+)$/.exec(String(res.headers.location))![1]);
+  };
+  const lh = await target(hang.app, hang.store), la = await target(aloneApp, alone);
+  const times: Record<'hang' | 'alone', number[]> = { hang: [], alone: [] };
+  void hang.engine.run().catch(() => undefined); // a sync stuck on the hanging remote for the whole run
+  for (let k = 0; k < 600; k++) {
+    for (const [name, app, l] of [['hang', hang.app, lh], ['alone', aloneApp, la]] as const) {
+      const t0 = performance.now();
+      const res = await app.inject({ method: 'POST', url: `/todo_lists/${l}/todo_items.xml`, payload: `<todo-item><content>w${k}</content></todo-item>`, headers: auth });
+      times[name].push(performance.now() - t0);
+      if (res.statusCode !== 201) throw new Error(`write ${res.statusCode}`);
+    }
+  }
+  const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)];
+  say(`\n## local writes with the remote hanging (a sync in flight, one scheduled after each write) vs no remote`);
+  say(`median: ${q(times.hang, 0.5).toFixed(3)} ms vs ${q(times.alone, 0.5).toFixed(3)} ms, ratio ${(q(times.hang, 0.5) / q(times.alone, 0.5)).toFixed(2)} (goal <= 1.2)`);
+  say(`p99:    ${q(times.hang, 0.99).toFixed(3)} ms vs ${q(times.alone, 0.99).toFixed(3)} ms, ratio ${(q(times.hang, 0.99) / q(times.alone, 0.99)).toFixed(2)}`);
+  say('(the replica records each write in its outbox as well: that is part of the ratio)');
+  mode.hang = false;
+  for (const h of hanging) h.destroy();
+  hang.engine.stop();
+  await aloneApp.close();
+  await alone.close();
+  await hang.app.close();
+  await hang.store.close().catch(() => undefined);
+}
+
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'results', 'sync-latest.md'), `${lines.join('\n')}\n`);
+filter.closeAllConnections();
+filter.close();
+await remoteApp.close();
+await remoteStore.close();
+rmSync(tmp, { recursive: true, force: true });
+process.exit(0);

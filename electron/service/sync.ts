@@ -1,0 +1,62 @@
+// The sync port (issue #8): what the local /sync/* routes need from the sync engine
+// (electron/sync/engine.ts implements it; electron/server.ts wires it). HTTP sees only this.
+
+import type { ResourceKey } from '../../shared/registry.ts';
+
+/** `local`: no remote is connected (a standalone data directory). */
+export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local';
+
+export interface SyncStatus {
+  state: SyncState;
+  lastSuccessAt: string | null;
+  /** Outbox entries (local user actions) not yet on the remote. */
+  pending: number;
+  rejected: number;
+  /** Unresolved conflicts. */
+  conflicts: number;
+  progress: { done: number; total: number } | null;
+  remote: { url: string; user: string | null; kind: 'team' | 'plain' | null } | null;
+  error: string | null;
+  /** Aliases the desktop shell reads (docs/desktop-shell.md): lastSuccessAt and error. */
+  lastSyncedAt: string | null;
+  message: string | null;
+}
+
+export interface ConflictView {
+  id: number; resource: ResourceKey; recordId: number; field: string; kind: string;
+  mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: string | null;
+}
+
+export interface RejectedView {
+  id: number; seq: number; resource: ResourceKey; recordId: number; method: string; path: string;
+  status: number; message: string; at: string;
+}
+
+export type RemoteCredentials = { readonly user: string; readonly password: string } | { readonly token: string };
+
+/** A sync request that cannot go ahead (nothing changed): HTTP status and message. */
+export class SyncError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export interface SyncPort {
+  readonly connected: boolean;
+  status(): Promise<SyncStatus>;
+  /** One sync now (joins one already running); rejects with the reason when it failed. */
+  run(): Promise<void>;
+  connect(url: string, auth: RemoteCredentials): Promise<void>;
+  disconnect(): Promise<void>;
+  conflicts(): Promise<ConflictView[]>;
+  resolve(id: number, keep: 'mine' | 'theirs'): Promise<ConflictView>;
+  rejected(): Promise<RejectedView[]>;
+  /** The local person who owns this replica (null: standalone, administrators own it). */
+  ownerId(): Promise<number | null>;
+  /** A local write happened: sync soon. */
+  nudge(): void;
+  /** Start the interval timer. */
+  start(): void;
+}

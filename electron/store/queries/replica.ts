@@ -1,0 +1,145 @@
+// SQL of the sync CLIENT (issue #8, a replica): outbox, id map, shadow copies, state, conflicts, rejected.
+// Portable SQL only. The engine (electron/sync/engine.ts) calls these inside store.write/w.
+
+import type { RowChange } from '../../../shared/sync/plan.ts';
+import type { Conflict } from '../../../shared/sync/merge.ts';
+import type { WireRow } from '../../../shared/sync/wire.ts';
+import type { ResourceKey } from '../../../shared/registry.ts';
+import type { Queryable } from '../types.ts';
+
+export interface OutboxEntry { seq: number; changes: RowChange[]; attempts: number; doneSteps: number; inDoubt: boolean }
+
+export async function outbox(db: Queryable, limit = 1_000_000): Promise<OutboxEntry[]> {
+  const rows = await db.all<{ seq: number; changes: string; attempts: number; done_steps: number; in_doubt: number }>(
+    'SELECT seq, changes, attempts, done_steps, in_doubt FROM sync_outbox ORDER BY seq LIMIT ?', [limit]);
+  return rows.map((r) => ({ seq: Number(r.seq), changes: JSON.parse(r.changes) as RowChange[], attempts: Number(r.attempts), doneSteps: Number(r.done_steps), inDoubt: Number(r.in_doubt) === 1 }));
+}
+
+export async function outboxCount(db: Queryable): Promise<number> {
+  return Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM sync_outbox'))!.n);
+}
+
+export const markInDoubt = (db: Queryable, seq: number) => db.run('UPDATE sync_outbox SET in_doubt = 1, attempts = attempts + 1 WHERE seq = ?', [seq]);
+export const stepDone = (db: Queryable, seq: number, step: number) => db.run('UPDATE sync_outbox SET done_steps = ?, in_doubt = 0 WHERE seq = ?', [step, seq]);
+export const outboxDone = (db: Queryable, seq: number) => db.run('DELETE FROM sync_outbox WHERE seq = ?', [seq]);
+export const rewriteOutbox = (db: Queryable, seq: number, changes: RowChange[]) =>
+  changes.length ? db.run('UPDATE sync_outbox SET changes = ? WHERE seq = ?', [JSON.stringify(changes), seq]) : outboxDone(db, seq);
+
+// ---- id map -----------------------------------------------------------------------------------
+export async function idMap(db: Queryable): Promise<{ toRemote: Map<string, number>; toLocal: Map<string, number> }> {
+  const rows = await db.all<{ resource: string; local_id: number; remote_id: number }>('SELECT resource, local_id, remote_id FROM sync_ids');
+  const toRemote = new Map<string, number>();
+  const toLocal = new Map<string, number>();
+  for (const r of rows) {
+    toRemote.set(`${r.resource}:${r.local_id}`, Number(r.remote_id));
+    toLocal.set(`${r.resource}:${r.remote_id}`, Number(r.local_id));
+  }
+  return { toRemote, toLocal };
+}
+export const mapId = (db: Queryable, resource: ResourceKey, local: number, remote: number) =>
+  db.run('INSERT INTO sync_ids (resource, local_id, remote_id) VALUES (?, ?, ?)', [resource, local, remote]);
+export const unmapLocal = (db: Queryable, resource: ResourceKey, local: number) =>
+  db.run('DELETE FROM sync_ids WHERE resource = ? AND local_id = ?', [resource, local]);
+
+// ---- shadow copies (last remote state, remote ids) --------------------------------------------
+export async function shadows(db: Queryable): Promise<Map<string, { row: WireRow; scope: string }>> {
+  const rows = await db.all<{ resource: string; remote_id: number; scope: string; record: string }>('SELECT resource, remote_id, scope, record FROM sync_shadow');
+  return new Map(rows.map((r) => [`${r.resource}:${r.remote_id}`, { row: JSON.parse(r.record) as WireRow, scope: r.scope }]));
+}
+export async function shadow(db: Queryable, resource: ResourceKey, remote: number): Promise<WireRow | undefined> {
+  const r = await db.get<{ record: string }>('SELECT record FROM sync_shadow WHERE resource = ? AND remote_id = ?', [resource, remote]);
+  return r ? JSON.parse(r.record) as WireRow : undefined;
+}
+export async function putShadow(db: Queryable, resource: ResourceKey, remote: number, scope: string, row: WireRow): Promise<void> {
+  const rec = JSON.stringify(row);
+  const u = await db.run('UPDATE sync_shadow SET scope = ?, record = ? WHERE resource = ? AND remote_id = ?', [scope, rec, resource, remote]);
+  if (!u.changes) await db.run('INSERT INTO sync_shadow (resource, remote_id, scope, record) VALUES (?, ?, ?, ?)', [resource, remote, scope, rec]);
+}
+export const dropShadow = (db: Queryable, resource: ResourceKey, remote: number) =>
+  db.run('DELETE FROM sync_shadow WHERE resource = ? AND remote_id = ?', [resource, remote]);
+
+// ---- state ------------------------------------------------------------------------------------
+export async function state(db: Queryable): Promise<Map<string, string>> {
+  return new Map((await db.all<{ key: string; value: string }>('SELECT key, value FROM sync_state')).map((r) => [r.key, r.value]));
+}
+export async function setState(db: Queryable, key: string, value: string | null): Promise<void> {
+  await db.run('DELETE FROM sync_state WHERE key = ?', [key]);
+  if (value !== null) await db.run('INSERT INTO sync_state (key, value) VALUES (?, ?)', [key, value]);
+}
+export const clearState = (db: Queryable) => db.run('DELETE FROM sync_state');
+
+// ---- conflicts and rejected -----------------------------------------------------------------
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+export const addConflict = (db: Queryable, resource: ResourceKey, recordId: number, c: Conflict, at: string) =>
+  db.run('INSERT INTO sync_conflicts (resource, record_id, field, mine, theirs, kind, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [resource, recordId, c.field, text(c.mine), text(c.theirs), c.kind, at]);
+
+export interface ConflictRow { id: number; resource: ResourceKey; record_id: number; field: string; mine: string | null; theirs: string | null; kind: string; at: string; resolved: string | null }
+export const conflicts = (db: Queryable) => db.all<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved FROM sync_conflicts ORDER BY id');
+export const conflict = (db: Queryable, id: number) => db.get<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved FROM sync_conflicts WHERE id = ?', [id]);
+export const resolveConflict = (db: Queryable, id: number, keep: string) => db.run('UPDATE sync_conflicts SET resolved = ? WHERE id = ?', [keep, id]);
+export async function counts(db: Queryable): Promise<{ pending: number; rejected: number; conflicts: number }> {
+  const g = async (sql: string) => Number((await db.get<{ n: number }>(sql))!.n);
+  return {
+    pending: await g('SELECT COUNT(*) AS n FROM sync_outbox'),
+    rejected: await g('SELECT COUNT(*) AS n FROM sync_rejected'),
+    conflicts: await g('SELECT COUNT(*) AS n FROM sync_conflicts WHERE resolved IS NULL'),
+  };
+}
+export const addRejected = (db: Queryable, seq: number, resource: ResourceKey, recordId: number, method: string, path: string, status: number, message: string, at: string) =>
+  db.run('INSERT INTO sync_rejected (seq, resource, record_id, method, path, status, message, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [seq, resource, recordId, method, path, status, message, at]);
+export const rejected = (db: Queryable) => db.all('SELECT id, seq, resource, record_id, method, path, status, message, at FROM sync_rejected ORDER BY id');
+
+// ---- local rows as the engine sees them -------------------------------------------------------
+export const localRow = (db: Queryable, table: string, id: number) => db.get<WireRow & Record<string, unknown>>(`SELECT * FROM ${table} WHERE id = ?`, [id]);
+export const childOrder = (db: Queryable, resource: 'todoItem' | 'todoList', parent: number) =>
+  db.all<{ id: number }>(resource === 'todoItem'
+    ? 'SELECT id FROM todo_items WHERE todo_list_id = ? ORDER BY position, id'
+    : 'SELECT id FROM todo_lists WHERE project_id = ? ORDER BY position, id', [parent]);
+/** Local records whose rows point at a record (what a remote delete takes with it). */
+export const rowsWhere = (db: Queryable, table: string, where: string, params: (string | number)[]) =>
+  db.all<{ id: number }>(`SELECT id FROM ${table} WHERE ${where}`, params);
+export const addMember = async (db: Queryable, projectId: number, personId: number) => {
+  if (!await db.get('SELECT project_id FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId])) {
+    await db.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [projectId, personId]);
+  }
+};
+export const dropMembers = (db: Queryable, projectId: number) => db.run('DELETE FROM project_members WHERE project_id = ?', [projectId]);
+export const membersOf = (db: Queryable, projectId: number) => db.all<{ person_id: number }>('SELECT person_id FROM project_members WHERE project_id = ?', [projectId]);
+export const dropMember = (db: Queryable, projectId: number, personId: number) => db.run('DELETE FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId]);
+export const setPersonSecrets = (db: Queryable, id: number, token: string, passwordHash: string | null) =>
+  db.run('UPDATE people SET token = ?, password_hash = COALESCE(?, password_hash) WHERE id = ?', [token, passwordHash, id]);
+export const personSecrets = (db: Queryable, id: number) => db.get<{ token: string | null; user_name: string | null }>('SELECT token, user_name FROM people WHERE id = ?', [id]);
+export async function localIdOf(db: Queryable, resource: ResourceKey, remote: number): Promise<number | undefined> {
+  const r = await db.get<{ local_id: number }>('SELECT local_id FROM sync_ids WHERE resource = ? AND remote_id = ?', [resource, remote]);
+  return r ? Number(r.local_id) : undefined;
+}
+export async function selfRemoteId(db: Queryable): Promise<number | null> {
+  const r = await db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'self_remote'");
+  return r ? Number(r.value) : null;
+}
+
+type ShadowMap = Map<string, { row: WireRow; scope: string }>;
+const shadowRows = (rows: { resource: string; remote_id: number; scope: string; record: string }[], into: ShadowMap): ShadowMap => {
+  for (const r of rows) into.set(`${r.resource}:${r.remote_id}`, { row: JSON.parse(r.record) as WireRow, scope: r.scope });
+  return into;
+};
+/** Shadows of the given `resource:remoteId` keys only (an incremental pull reads O(changes)). */
+export async function shadowsByKeys(db: Queryable, keys: Iterable<string>, into: ShadowMap = new Map()): Promise<ShadowMap> {
+  const by = new Map<string, number[]>();
+  for (const k of keys) {
+    const [res, id] = k.split(':');
+    if (!by.has(res)) by.set(res, []);
+    by.get(res)!.push(Number(id));
+  }
+  for (const [res, ids] of by) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      shadowRows(await db.all(`SELECT resource, remote_id, scope, record FROM sync_shadow WHERE resource = ? AND remote_id IN (${chunk.map(() => '?').join(', ')})`, [res, ...chunk]), into);
+    }
+  }
+  return into;
+}
+export async function shadowsInScope(db: Queryable, prefix: string, into: ShadowMap = new Map()): Promise<ShadowMap> {
+  return shadowRows(await db.all("SELECT resource, remote_id, scope, record FROM sync_shadow WHERE scope LIKE ? OR (resource = 'project' AND scope = 'projects')", [`${prefix}%`]), into);
+}

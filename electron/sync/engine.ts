@@ -1,0 +1,888 @@
+// The sync engine (issue #8): one sync at a time; pull (full scan of the public routes, diffed
+// against shadow copies) merged with pending local edits, then push of the outbox in order.
+// Local writes never wait for it: they only append to the outbox (electron/store/outbox.ts).
+//
+// Decisions live in shared/sync/ (plan, ids, merge); SQL in electron/store/queries/replica.ts.
+
+import { randomBytes } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { writePrivateFile } from '../store/files.ts';
+import { join } from 'node:path';
+import { column, RESOURCES, TABLE_ORDER, writableFields, type ResourceKey } from '../../shared/registry.ts';
+import { rewriteIds, type IdLookup } from '../../shared/sync/ids.ts';
+import { classify, dataKeys, deletedRemotely, editedRemotely, mergeRecord, orphaned, type Conflict } from '../../shared/sync/merge.ts';
+import { matchesCreate, planAction, Unmapped, type LocalView, type RowChange, type Step } from '../../shared/sync/plan.ts';
+import { decodeCollection, resourceOfTable, type WireRow } from '../../shared/sync/wire.ts';
+import { parseXml } from '../../shared/codec/in.ts';
+import * as q from '../store/queries/replica.ts';
+import type { Store, Writer } from '../store/types.ts';
+import { hashPassword, newToken } from '../service/auth.ts';
+import { Remote, RemoteError, RemoteUnreachable, errorMessage, type FeedChange, type RemoteAuth } from './remote.ts';
+import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
+import { ownerId } from './owner.ts';
+
+
+export interface EngineOptions {
+  readonly store: Store;
+  /** Where the remote token file (0600) lives; null keeps it in memory only (tests). */
+  readonly dataDir: string | null;
+  /** Seconds between syncs (default 30; 0 = only on demand). */
+  readonly intervalSec?: number;
+  /** Per-request timeout against the remote (ms). */
+  readonly timeoutMs?: number;
+  /** Called with progress while syncing (the CLI's progress bar). */
+  readonly onProgress?: (p: { phase: 'pull' | 'push'; done: number; total: number }) => void;
+}
+
+
+/** A sync stopped by a transient failure: retried after `afterMs`. */
+class Backoff extends Error {
+  readonly afterMs: number;
+  readonly offline: boolean;
+  constructor(afterMs: number, reason: string, offline: boolean) {
+    super(reason);
+    this.afterMs = afterMs;
+    this.offline = offline;
+  }
+}
+
+const TOKEN_FILE = 'remote-token';
+const KIND_OF: Readonly<Record<string, 'posts' | 'milestones' | 'todo_items'>> = { post: 'posts', milestone: 'milestones', todoItem: 'todo_items' };
+const TYPE_OF: Readonly<Record<string, string>> = { post: 'Post', milestone: 'Milestone', todoItem: 'TodoItem' };
+/** Parent columns a record cannot exist without. */
+const REQUIRED = new Set(['project_id', 'todo_list_id', 'commentable_id']);
+/** Columns people edit (conflicts are about these): writable fields and completion. */
+const EDITED = Object.fromEntries(TABLE_ORDER.map((k) => [k, new Set([
+  ...writableFields(RESOURCES[k], 'create').map((f) => column(f.name)), 'completed', 'responsible_party_type',
+])])) as Record<ResourceKey, Set<string>>;
+const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'];
+
+interface Pulled { resource: ResourceKey; row: WireRow; scope: string }
+interface Scan { items: Pulled[]; scopes: Set<string>; members: Map<number, Set<number>> }
+interface Pending { cols: Set<string>; created: boolean; deleted: boolean }
+
+const add = (out: Scan, resource: ResourceKey, rows: WireRow[], scope: string): void => {
+  out.scopes.add(scope);
+  for (const row of rows) out.items.push({ resource, row, scope });
+};
+
+/** The scan scope a record belongs to (where a full scan would read it): deletions are found per scope. */
+function scopeOf(res: ResourceKey, row: WireRow, P: number | null): string {
+  switch (res) {
+    case 'company': return 'companies';
+    case 'person': return 'people';
+    case 'project': return 'projects';
+    case 'category': return `p${P}/categories`;
+    case 'post': return `p${P}/posts`;
+    case 'milestone': return `p${P}/milestones`;
+    case 'todoList': return `p${P}/lists`;
+    case 'todoItem': return `p${P}/items/${row.todo_list_id}`;
+    case 'timeEntry': return `p${P}/time`;
+    case 'comment': return `p${P}/c/${Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0]}${row.commentable_id}`;
+  }
+}
+
+export class SyncEngine implements SyncPort {
+  private readonly store: Store;
+  private readonly o: EngineOptions;
+  private remote: Remote | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Timeout | null = null;
+  private retryAt = 0;
+  private state: SyncState = 'idle';
+  private error: string | null = null;
+  private progress: { done: number; total: number } | null = null;
+  private kind: 'team' | 'plain' | null = null;
+  private stopped = false;
+
+  constructor(o: EngineOptions) {
+    this.store = o.store;
+    this.o = o;
+  }
+
+  // ---- connection -------------------------------------------------------------------------------
+
+  /** Resume a saved connection (token file + state) on start; false when standalone. */
+  async resume(): Promise<boolean> {
+    const st = await q.state(this.store);
+    const url = st.get('url');
+    if (!url) return false;
+    const token = await this.readToken();
+    if (!token) return false;
+    this.remote = new Remote({ url, auth: { token }, timeoutMs: this.o.timeoutMs });
+    this.store.recordOutbox = true;
+    return true;
+  }
+
+  /**
+   * Connect to a remote: check the credentials at once (nothing changes when they fail), keep the
+   * remote API token (never the password), then clone what that person can see.
+   */
+  async connect(url: string, auth: RemoteAuth): Promise<void> {
+    let u: URL;
+    try {
+      u = new URL(url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+    } catch {
+      throw new ConnectError(422, `Remote URL is invalid: ${url}`);
+    }
+    const probe = new Remote({ url, auth, timeoutMs: this.o.timeoutMs });
+    let me: Awaited<ReturnType<Remote['me']>>;
+    try {
+      me = await probe.me();
+    } catch (e) {
+      if (e instanceof RemoteUnreachable) throw new ConnectError(502, `Remote is unreachable: ${e.message}`);
+      if (e instanceof RemoteError && e.status === 401) throw new ConnectError(422, 'The remote refused these credentials (401)');
+      if (e instanceof RemoteError) throw new ConnectError(422, `Not a Bivouac/Basecamp API at ${url}: ${e.message}`);
+      throw e;
+    }
+    const token = 'token' in auth ? auth.token : me.token;
+    if (!token) throw new ConnectError(422, 'The remote does not show this person\'s API token on /me.xml: connect with a token instead');
+    const st = await q.state(this.store);
+    const selfRemote = Number(me.id);
+    if (st.get('url')) {
+      if (st.get('url') !== probe.url || Number(st.get('self_remote')) !== selfRemote) {
+        throw new ConnectError(409, `This data directory is a replica of ${st.get('url')} (another account or person): disconnect it first or use an empty data directory`);
+      }
+    } else if (!(await this.store.isEmpty())) {
+      throw new ConnectError(409, 'This data directory holds local work that is not linked to a remote: connect an empty data directory (bivouac serve --data-dir NEW --remote …); nothing was changed');
+    }
+    const pwHash = 'password' in auth ? await hashPassword(auth.password) : null;
+    await this.writeToken(token);
+    await this.store.write(async (w) => {
+      w.outbox?.mute();
+      await q.setState(w, 'url', probe.url);
+      await q.setState(w, 'user', 'user' in auth ? auth.user : String(me.user_name ?? ''));
+      await q.setState(w, 'self_remote', String(selfRemote));
+      if (!st.get('client')) await q.setState(w, 'client', randomBytes(8).toString('hex'));
+      if (pwHash) await q.setState(w, 'password_hash', pwHash);
+    });
+    this.remote = new Remote({ url: probe.url, auth: { token }, timeoutMs: this.o.timeoutMs });
+    this.store.recordOutbox = true;
+    this.retryAt = 0;
+    await this.run();
+  }
+
+  /** Forget the remote (its token file and sync state); local data stays, standalone. */
+  async disconnect(): Promise<void> {
+    this.stop();
+    await this.running?.catch(() => undefined);
+    this.remote = null;
+    this.store.recordOutbox = false;
+    await this.store.write(async (w) => {
+      w.outbox?.mute();
+      await q.clearState(w);
+    });
+    if (this.o.dataDir) await rm(join(this.o.dataDir, TOKEN_FILE), { force: true });
+    this.memToken = null;
+    this.state = 'idle';
+    this.error = null;
+  }
+
+  private memToken: string | null = null;
+  private async writeToken(token: string): Promise<void> {
+    this.memToken = token;
+    if (!this.o.dataDir) return;
+    await writePrivateFile(join(this.o.dataDir, TOKEN_FILE), `${token}\n`);
+  }
+  private async readToken(): Promise<string | null> {
+    if (this.memToken) return this.memToken;
+    if (!this.o.dataDir) return null;
+    try {
+      return (await readFile(join(this.o.dataDir, TOKEN_FILE), 'utf8')).trim() || null;
+    } catch {
+      return null;
+    }
+  }
+
+  // ---- scheduling -------------------------------------------------------------------------------
+
+  /** Sync on the interval (and retry after backoff). */
+  start(): void {
+    this.stopped = false;
+    const sec = this.o.intervalSec ?? 30;
+    if (sec > 0 && !this.timer) {
+      this.timer = setInterval(() => { if (Date.now() >= this.retryAt) void this.run().catch(() => undefined); }, sec * 1000);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
+    this.timer = null;
+    this.soon = null;
+  }
+
+  /** A local write happened: sync soon (debounced), never blocking the writer. */
+  nudge(delayMs = 250): void {
+    if (!this.remote || this.stopped || this.soon) return;
+    const wait = Math.max(delayMs, this.retryAt - Date.now());
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      void this.run().catch(() => undefined);
+    }, wait);
+    this.soon.unref();
+  }
+
+  get connected(): boolean { return this.remote !== null; }
+  /** Resolves when no sync is running (before closing the store). */
+  async idle(): Promise<void> { await this.running?.catch(() => undefined); }
+  /** Requests sent to the remote so far (tests, bench). */
+  get requests(): number { return this.remote?.requests ?? 0; }
+
+  async status(): Promise<SyncStatus> {
+    const st = await q.state(this.store);
+    const c = await q.counts(this.store);
+    const last = st.get('last_success_at') ?? null;
+    return {
+      state: this.remote ? this.state : 'local', lastSuccessAt: last, ...c, progress: this.progress,
+      remote: st.get('url') ? { url: st.get('url')!, user: st.get('user') ?? null, kind: this.kind } : null,
+      error: this.error,
+      // The names the desktop shell reads (docs/desktop-shell.md).
+      lastSyncedAt: last, message: this.error,
+    };
+  }
+
+  /** Run one sync (pull, push, pull again if anything was pushed); joins a sync already running. */
+  run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.once();
+        } while (this.again && !this.stopped);
+      } finally {
+        this.running = null;
+        this.progress = null;
+      }
+    })();
+    return this.running;
+  }
+
+  private async once(): Promise<void> {
+    const remote = this.remote;
+    if (!remote) throw new ConnectError(409, 'No remote is connected');
+    this.state = 'syncing';
+    this.error = null;
+    try {
+      const caps = await remote.capabilities();
+      this.kind = caps.feed || caps.idempotency ? 'team' : 'plain';
+      // A write whose answer was lost is settled first: otherwise the pull would take its
+      // committed result for someone else's new record.
+      await this.push(remote, caps.idempotency, true);
+      await this.pull(remote, caps.feed);
+      const pushed = await this.push(remote, caps.idempotency);
+      if (pushed) await this.pull(remote, caps.feed);
+      const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      await this.store.write(async (w) => {
+        w.outbox?.mute();
+        await q.setState(w, 'last_success_at', now);
+      });
+      this.state = 'idle';
+      this.retryAt = 0;
+    } catch (e) {
+      if (e instanceof Backoff) {
+        this.state = e.offline ? 'offline' : 'error';
+        this.error = e.message;
+        this.retryAt = Date.now() + e.afterMs;
+        if (!this.stopped) this.nudge(e.afterMs);
+        throw e;
+      }
+      if (e instanceof RemoteUnreachable) {
+        this.state = 'offline';
+        this.error = e.message;
+        this.retryAt = Date.now() + 2000;
+        if (!this.stopped) this.nudge(2000);
+        throw e;
+      }
+      this.state = 'error';
+      this.error = (e as Error).message;
+      if (e instanceof RemoteError && (e.status === 429 || e.status === 503 || e.status >= 500)) {
+        const o = classify(e.status, e.retryAfter, 1, Date.now());
+        this.retryAt = Date.now() + (o.kind === 'retry' ? o.afterMs : 5000);
+        if (!this.stopped) this.nudge(this.retryAt - Date.now());
+      }
+      throw e;
+    }
+  }
+
+  // ---- pull -------------------------------------------------------------------------------------
+
+  /** Read everything the remote person can see through the public routes (the cheap way). */
+  private async scan(remote: Remote, prev: Map<string, { row: WireRow; scope: string }>): Promise<Scan> {
+    const out: Scan = { items: [], scopes: new Set(), members: new Map() };
+    let done = 0;
+    const tick = () => this.report('pull', ++done, 0);
+    const companies = await remote.list('company', '/companies.xml');
+    add(out, 'company', companies, 'companies');
+    out.scopes.add('people');
+    for (const c of companies) {
+      add(out, 'person', await remote.list('person', `/contacts/people/${c.id}`), 'people');
+      tick();
+    }
+    const projects = await remote.list('project', '/projects.xml');
+    add(out, 'project', projects, 'projects');
+    for (const p of projects) {
+      await this.scanProject(remote, Number(p.id), prev, out);
+      tick();
+    }
+    return out;
+  }
+
+  /** Members of a project (the interface has no member list: its companies' people in it). */
+  private async members(remote: Remote, P: number, out: Scan): Promise<void> {
+    const m = new Set<number>();
+    for (const c of await remote.list('company', `/projects/${P}/companies.xml`)) {
+      for (const person of await remote.list('person', `/projects/${P}/contacts/people/${c.id}`)) m.add(Number(person.id));
+    }
+    out.members.set(P, m);
+  }
+
+  /** Everything inside one project; comments only of parents whose count or newest comment changed. */
+  private async scanProject(remote: Remote, P: number, prev: Map<string, { row: WireRow; scope: string }>, out: Scan): Promise<void> {
+    await this.members(remote, P, out);
+    add(out, 'category', await remote.list('category', `/projects/${P}/categories.xml`), `p${P}/categories`);
+    const posts: WireRow[] = [];
+    for (let n = 0; ; n += 25) {
+      const page = await remote.list('post', `/projects/${P}/posts.xml?n=${n}`);
+      posts.push(...page);
+      if (page.length < 25) break;
+    }
+    add(out, 'post', posts, `p${P}/posts`);
+    const milestones = await remote.list('milestone', `/projects/${P}/milestones/list`);
+    add(out, 'milestone', milestones, `p${P}/milestones`);
+    const lists = await remote.list('todoList', `/projects/${P}/todo_lists.xml`);
+    add(out, 'todoList', lists, `p${P}/lists`);
+    const items: WireRow[] = [];
+    for (const l of lists) {
+      const its = await remote.list('todoItem', `/todo_lists/${l.id}/todo_items.xml`);
+      add(out, 'todoItem', its, `p${P}/items/${l.id}`);
+      items.push(...its);
+    }
+    const entries: WireRow[] = [];
+    for (let page = 1; ; page++) {
+      const { root, headers } = await remote.getXml(`/projects/${P}/time_entries.xml?page=${page}`);
+      entries.push(...decodeCollection(RESOURCES.timeEntry, root));
+      if (page >= Number(headers.get('x-pages') ?? 1)) break;
+    }
+    add(out, 'timeEntry', entries, `p${P}/time`);
+    for (const [res, rows] of [['post', posts], ['milestone', milestones], ['todoItem', items]] as const) {
+      for (const parent of rows) {
+        const before = prev.get(`${res}:${parent.id}`)?.row;
+        if (before && before._comments_count === parent._comments_count && before._commented_at === parent._commented_at) continue;
+        const scope = `p${P}/c/${res}${parent.id}`;
+        if (Number(parent._comments_count ?? 0) === 0) { out.scopes.add(scope); continue; }
+        const comments: WireRow[] = [];
+        let path: string | null = `/${KIND_OF[res]}/${parent.id}/comments.xml`;
+        while (path) {
+          const { root } = await remote.getXml(path);
+          comments.unshift(...decodeCollection(RESOURCES.comment, root));
+          path = root?.attrs['continued-at'] ?? null;
+        }
+        add(out, 'comment', comments, scope);
+      }
+    }
+  }
+
+  /**
+   * The team server's change feed since the cursor (O(changes)); from 0 it holds every visible record,
+   * which makes it a full resync (everything not in it is gone). Projects the person gained access to
+   * are read in full through the public routes.
+   */
+  private async feed(remote: Remote, cursor: string | null, prev: Map<string, { row: WireRow; scope: string }>): Promise<Scan & { cursor: string; full: boolean; deletes: [ResourceKey, number][] }> {
+    let since = cursor ?? '0';
+    let full = cursor === null;
+    let latest = new Map<string, FeedChange>();
+    let more = true;
+    while (more) {
+      let page: Awaited<ReturnType<Remote['changes']>>;
+      try {
+        page = await remote.changes(since, 1000);
+      } catch (e) {
+        if (e instanceof RemoteError && e.status === 410 && since !== '0') {
+          since = '0';
+          full = true;
+          latest = new Map();
+          continue;
+        }
+        throw e;
+      }
+      for (const c of page.changes) latest.set(`${c.resource}:${c.id}`, c);
+      since = page.cursor;
+      more = page.more;
+      this.report('pull', latest.size, 0);
+    }
+    const out = { items: [] as Pulled[], scopes: new Set<string>(), members: new Map<number, Set<number>>(), cursor: since, full, deletes: [] as [ResourceKey, number][] };
+    if (full && cursor !== null) for (const [k, v] of await q.shadows(this.store)) prev.set(k, v); // 410: everything
+    else if (!full) {
+      const parentOf = (row: WireRow | undefined): string[] => {
+        if (!row) return [];
+        const keys: string[] = [];
+        if (row.todo_list_id) keys.push(`todoList:${row.todo_list_id}`);
+        const pr = Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0];
+        if (pr) keys.push(`${pr}:${row.commentable_id}`);
+        return keys;
+      };
+      const keys = new Set<string>();
+      for (const c of latest.values()) { keys.add(`${c.resource}:${c.id}`); for (const k of parentOf(c.record)) keys.add(k); }
+      await q.shadowsByKeys(this.store, keys, prev);
+      const second = new Set<string>();
+      for (const k of keys) for (const p of parentOf(prev.get(k)?.row ?? latest.get(k)?.record)) if (!prev.has(p)) second.add(p);
+      await q.shadowsByKeys(this.store, second, prev);
+      for (const c of latest.values()) if (c.op === 'resync' && c.resource === 'project') await q.shadowsInScope(this.store, `p${c.id}/`, prev);
+    }
+    const projectOf = (res: ResourceKey, row: WireRow): number | null => {
+      if (row.project_id !== undefined && row.project_id !== null) return Number(row.project_id);
+      const up = (r: ResourceKey, id: unknown) => latest.get(`${r}:${id}`)?.record ?? prev.get(`${r}:${id}`)?.row;
+      if (res === 'todoItem') return Number(up('todoList', row.todo_list_id)?.project_id ?? NaN);
+      if (res === 'comment') {
+        const parentRes = Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0] as ResourceKey | undefined;
+        const parent = parentRes ? up(parentRes, row.commentable_id) : undefined;
+        if (!parent) return null;
+        return parent.project_id !== undefined ? Number(parent.project_id) : Number(up('todoList', parent.todo_list_id)?.project_id ?? NaN);
+      }
+      return null;
+    };
+    for (const c of [...latest.values()].sort((a, b) => a.seq - b.seq)) {
+      if (c.op === 'resync' && c.resource === 'project') {
+        add(out, 'project', await remote.list('project', `/projects/${c.id}.xml`), 'projects');
+        await this.scanProject(remote, c.id, prev, out);
+      } else if (c.op === 'delete') {
+        out.deletes.push([c.resource, c.id]);
+      } else if (c.op === 'upsert' && c.record) {
+        const row = c.record;
+        const P = projectOf(c.resource, row);
+        out.items.push({ resource: c.resource, row, scope: scopeOf(c.resource, row, P) });
+        if (c.resource === 'project' && (full || !prev.has(`project:${c.id}`))) await this.members(remote, c.id, out);
+      }
+    }
+    return out;
+  }
+
+  private report(phase: 'pull' | 'push', done: number, total: number): void {
+    this.progress = { done, total };
+    this.o.onProgress?.({ phase, done, total });
+  }
+
+  private async pull(remote: Remote, feed: boolean): Promise<void> {
+    const st = await q.state(this.store);
+    const cursor = feed ? st.get('cursor') ?? null : null;
+    // An incremental feed pull reads only the shadows it needs (O(changes)); a scan or a full resync reads all.
+    const prev = feed && cursor !== null ? new Map<string, { row: WireRow; scope: string }>() : await q.shadows(this.store);
+    const scan = feed ? await this.feed(remote, cursor, prev) : { ...(await this.scan(remote, prev)), cursor: null, full: false, deletes: [] };
+    await this.store.write(async (w) => {
+      w.outbox?.mute();
+      const ctx = await this.applyContext(w);
+      const seen = new Set<string>();
+      for (const res of TABLE_ORDER) {
+        for (const p of scan.items) if (p.resource === res) await this.applyOne(w, ctx, p, seen);
+      }
+      // Memberships of the visible projects.
+      for (const [P, people] of scan.members) {
+        const local = ctx.ids.toLocal.get(`project:${P}`);
+        if (local === undefined) continue;
+        const want = new Set([...people].map((x) => ctx.ids.toLocal.get(`person:${x}`)).filter((x): x is number => x !== undefined));
+        for (const m of await q.membersOf(w, local)) if (!want.has(Number(m.person_id))) await q.dropMember(w, local, Number(m.person_id));
+        for (const x of want) await q.addMember(w, local, x);
+      }
+      // What the remote no longer shows (deleted, or no longer visible) goes, with what it holds.
+      const gone = [...prev].filter(([k, s]) => (scan.full || scan.scopes.has(s.scope)) && !seen.has(k));
+      for (const [res, id] of scan.deletes) if (!seen.has(`${res}:${id}`)) gone.push([`${res}:${id}`, { row: {}, scope: '' }]);
+      gone.sort((a, b) => HIERARCHY.indexOf(a[0].split(':')[0] as ResourceKey) - HIERARCHY.indexOf(b[0].split(':')[0] as ResourceKey));
+      for (const [k] of gone) {
+        const [res, rid] = k.split(':');
+        const local = ctx.ids.toLocal.get(k);
+        if (local !== undefined) await this.removeLocal(w, ctx, res as ResourceKey, local, 'remote');
+        await q.dropShadow(w, res as ResourceKey, Number(rid));
+        if (local !== undefined) await q.unmapLocal(w, res as ResourceKey, local);
+      }
+      if (scan.cursor !== null) await q.setState(w, 'cursor', scan.cursor);
+    });
+  }
+
+  private async applyContext(w: Writer) {
+    const ids = await q.idMap(w);
+    const pending = new Map<string, Pending>();
+    for (const e of await q.outbox(w)) {
+      for (const c of e.changes) {
+        const k = `${c.t}:${c.id}`;
+        const p = pending.get(k) ?? { cols: new Set<string>(), created: false, deleted: false };
+        if (c.op === 'insert') p.created = true;
+        else if (c.op === 'delete') p.deleted = true;
+        else for (const col of Object.keys(c.v ?? {})) p.cols.add(col);
+        pending.set(k, p);
+      }
+    }
+    const st = await q.state(w);
+    return { ids, pending, selfRemote: Number(st.get('self_remote')), passwordHash: st.get('password_hash') ?? null, now: w.now };
+  }
+
+  /** Local values of a remote row: ids rewritten; null for references the replica cannot see. */
+  private localValues(res: ResourceKey, row: WireRow, toLocal: Map<string, number>): WireRow | null {
+    const lookup: IdLookup = (r, id) => toLocal.get(`${r}:${id}`);
+    const { row: out, missing } = rewriteIds(row, lookup);
+    for (const m of missing) {
+      if (REQUIRED.has(m.col) || (m.col === 'company_id' && (res === 'person' || res === 'project'))) return null;
+      out[m.col] = null;
+    }
+    delete out.id;
+    for (const k of Object.keys(out)) if (k.startsWith('_') || k === 'token') delete out[k];
+    return out;
+  }
+
+  private async insertValues(w: Writer, res: ResourceKey, v: WireRow): Promise<WireRow | null> {
+    const out = { ...v };
+    if (res === 'comment') {
+      const parentRes = Object.entries(TYPE_OF).find(([, t]) => t === v.commentable_type)?.[0] as ResourceKey | undefined;
+      const parent = parentRes ? await q.localRow(w, RESOURCES[parentRes].table, Number(v.commentable_id)) : undefined;
+      if (!parent) return null;
+      out.project_id = parent.project_id as number;
+    }
+    if (res === 'todoItem') {
+      const list = await q.localRow(w, 'todo_lists', Number(v.todo_list_id));
+      if (!list) return null;
+      out.project_id = list.project_id as number;
+    }
+    if (res === 'company' && out.firm === undefined) out.firm = 0;
+    return out;
+  }
+
+  private async applyOne(w: Writer, ctx: Awaited<ReturnType<SyncEngine['applyContext']>>, p: Pulled, seen: Set<string>): Promise<void> {
+    const { resource: res, row } = p;
+    const R = RESOURCES[res];
+    const key = `${res}:${row.id}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const values = this.localValues(res, row, ctx.ids.toLocal);
+    if (!values) { seen.delete(key); return; }
+    let local = ctx.ids.toLocal.get(key);
+    const cur = local !== undefined ? await q.localRow(w, R.table, local) : undefined;
+    if (local === undefined || !cur) {
+      const pend = local !== undefined ? ctx.pending.get(`${R.table}:${local}`) : undefined;
+      if (pend?.deleted) {
+        // Deleted here, changed there: the local delete will win on the server; log what it drops.
+        const base = await q.shadow(w, res, Number(row.id));
+        for (const c of editedRemotely(base, row)) await q.addConflict(w, res, local!, c, ctx.now);
+        await q.putShadow(w, res, Number(row.id), p.scope, row);
+        return;
+      }
+      const ins = await this.insertValues(w, res, values);
+      if (!ins) { seen.delete(key); return; }
+      if (local !== undefined) ins.id = local;
+      if (res === 'person' && Number(row.id) === ctx.selfRemote) {
+        ins.token = newToken();
+        ins.password_hash = ctx.passwordHash;
+      }
+      const id = await w.insert(R.table, ins, (ins.project_id as number | undefined) ?? (res === 'project' ? null : undefined));
+      if (local === undefined) {
+        local = id;
+        await q.mapId(w, res, id, Number(row.id));
+        ctx.ids.toLocal.set(key, id);
+        ctx.ids.toRemote.set(`${res}:${id}`, Number(row.id));
+      }
+    } else {
+      const base = await q.shadow(w, res, Number(row.id));
+      const baseLocal = base ? this.localValues(res, base, ctx.ids.toLocal) ?? undefined : undefined;
+      const pend = ctx.pending.get(`${R.table}:${local}`);
+      const edited = EDITED[res];
+      const { apply, conflicts } = mergeRecord(baseLocal, values, cur as WireRow, pend?.cols ?? new Set(), (c) => edited.has(c));
+      for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now);
+      if (Object.keys(apply).length) await w.update(R.table, local, apply, res === 'project' ? local : (cur.project_id as number | undefined));
+    }
+    await q.putShadow(w, res, Number(row.id), p.scope, row);
+  }
+
+  /**
+   * Remove a local record and what it holds (the remote deleted it or refused its create). Pending
+   * local edits of it, and records created offline under it, go to the conflict log with their values.
+   */
+  private async removeLocal(w: Writer, ctx: Awaited<ReturnType<SyncEngine['applyContext']>>, res: ResourceKey, id: number, why: 'remote' | 'rejected'): Promise<void> {
+    const R = RESOURCES[res];
+    const row = await q.localRow(w, R.table, id);
+    if (!row) return;
+    const children: [ResourceKey, string, (string | number)[]][] = [];
+    if (res === 'project') {
+      for (const c of ['timeEntry', 'comment', 'todoItem', 'todoList', 'post', 'milestone', 'category'] as const) children.push([c, 'project_id = ?', [id]]);
+    } else if (res === 'post' || res === 'milestone' || res === 'todoItem') {
+      children.push(['comment', 'commentable_type = ? AND commentable_id = ?', [TYPE_OF[res], id]]);
+    }
+    if (res === 'todoList') children.push(['todoItem', 'todo_list_id = ?', [id]]);
+    for (const [c, where, params] of children) {
+      for (const r of await q.rowsWhere(w, RESOURCES[c].table, where, params)) await this.removeLocal(w, ctx, c, Number(r.id), why);
+    }
+    // References that stay, emptied (as the server does).
+    const unlink: [string, string][] = res === 'todoItem' ? [['time_entries', 'todo_item_id']]
+      : res === 'milestone' ? [['posts', 'milestone_id'], ['todo_lists', 'milestone_id']]
+        : res === 'category' ? [['posts', 'category_id']] : [];
+    for (const [t, col] of unlink) {
+      for (const r of await q.rowsWhere(w, t, `${col} = ?`, [id])) await w.update(t, Number(r.id), { [col]: null }, undefined);
+    }
+    const k = `${R.table}:${id}`;
+    const pend = ctx.pending.get(k);
+    const remoteId = ctx.ids.toRemote.get(`${res}:${id}`);
+    let logged: Conflict[] = [];
+    if (pend?.created && remoteId === undefined) logged = [orphaned(row as WireRow)];
+    else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, pend.cols);
+    for (const c of logged) await q.addConflict(w, res, id, c, ctx.now);
+    if (pend) await this.dropFromOutbox(w, R.table, id);
+    if (res === 'project') await q.dropMembers(w, id);
+    await w.remove(R.table, id, res === 'project' ? undefined : (row.project_id as number | undefined));
+    if (remoteId !== undefined) {
+      await q.dropShadow(w, res, remoteId);
+      await q.unmapLocal(w, res, id);
+      ctx.ids.toRemote.delete(`${res}:${id}`);
+      ctx.ids.toLocal.delete(`${res}:${remoteId}`);
+    }
+  }
+
+  private async dropFromOutbox(w: Writer, table: string, id: number): Promise<void> {
+    for (const e of await q.outbox(w)) {
+      const keep = e.changes.filter((c) => !(c.t === table && c.id === id));
+      if (keep.length !== e.changes.length) await q.rewriteOutbox(w, e.seq, keep);
+    }
+  }
+
+  // ---- push -------------------------------------------------------------------------------------
+
+  private async loadView(changes: readonly RowChange[]): Promise<LocalView> {
+    const rows = new Map<string, WireRow | undefined>();
+    const orders = new Map<string, number[]>();
+    for (const c of changes) {
+      const res = resourceOfTable(c.t);
+      if (c.op !== 'update' || !(res === 'todoItem' || res === 'todoList') || !c.v || !('position' in c.v || 'todo_list_id' in c.v)) continue;
+      const row = await q.localRow(this.store, c.t, c.id) as WireRow | undefined;
+      rows.set(`${c.t}:${c.id}`, row);
+      if (!row) continue;
+      const parent = Number(res === 'todoItem' ? row.todo_list_id : row.project_id);
+      orders.set(`${res}:${parent}`, (await q.childOrder(this.store, res, parent)).map((r) => Number(r.id)));
+    }
+    return {
+      row: (t, id) => rows.get(`${t}:${id}`),
+      order: (r, parent) => orders.get(`${r}:${parent}`) ?? [],
+    };
+  }
+
+  /** Replay the outbox in order; true when anything was sent. */
+  private async push(remote: Remote, idempotency: boolean, inDoubtOnly = false): Promise<boolean> {
+    const total = inDoubtOnly ? 1 : await q.outboxCount(this.store);
+    if (!total) return false;
+    if (inDoubtOnly && !(await q.outbox(this.store, 1))[0]?.inDoubt) return false;
+    const ids = await q.idMap(this.store);
+    const st = await q.state(this.store);
+    const client = st.get('client') ?? 'c';
+    const selfRemote = Number(st.get('self_remote'));
+    const toRemote: IdLookup = (r, id) => ids.toRemote.get(`${r}:${id}`);
+    let done = 0;
+    for (;;) {
+      const [entry] = await q.outbox(this.store, 1);
+      if (!entry) break;
+      this.report('push', done, total);
+      let steps: Step[];
+      try {
+        steps = planAction(entry.changes, await this.loadView(entry.changes), toRemote);
+      } catch (e) {
+        if (!(e instanceof Unmapped)) throw e;
+        await this.reject(entry, { resource: e.resource, localId: e.id, method: '-', path: '-' }, 404, e.message, ids);
+        done++;
+        continue;
+      }
+      let rejectedNow = false;
+      for (let k = entry.doneSteps; k < steps.length; k++) {
+        const step = steps[k];
+        const inDoubt = entry.inDoubt && k === entry.doneSteps;
+        if (inDoubt && step.kind === 'create' && step.find && !idempotency) {
+          const found = await this.findEarlier(remote, step, ids.toLocal, selfRemote);
+          if (found !== undefined) {
+            await this.created(entry.seq, k, step, found, ids);
+            continue;
+          }
+        }
+        // It may commit and its answer be lost: settled before the next pull (by its Idempotency-Key, or by looking).
+        await q.markInDoubt(this.store, entry.seq);
+        const headers: Record<string, string> = idempotency ? { 'Idempotency-Key': `${client}-${entry.seq}-${k}` } : {};
+        let status: number | null = null;
+        let body = '';
+        let res: Awaited<ReturnType<Remote['request']>> | null = null;
+        let netMessage = '';
+        try {
+          res = await remote.request(step.method, step.path, step.body, headers);
+          status = res.status;
+          body = res.body;
+        } catch (e) {
+          if (!(e instanceof RemoteUnreachable)) throw e;
+          netMessage = e.message;
+        }
+        // A delete repeated after a lost answer finds nothing: it is done.
+        if (status === 404 && step.kind === 'delete' && inDoubt) status = 200;
+        const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, Date.now(), status === null ? netMessage : errorMessage(status, body));
+        if (outcome.kind === 'retry') throw new Backoff(outcome.afterMs, outcome.reason, status === null);
+        if (outcome.kind === 'rejected') {
+          await this.reject(entry, step, outcome.status, outcome.message, ids);
+          rejectedNow = true;
+          break;
+        }
+        if (step.kind === 'create') {
+          const m = /(\d+)(?:\.xml)?$/.exec(res!.headers.get('location') ?? '');
+          let rid = m ? Number(m[1]) : NaN;
+          if (!Number.isFinite(rid)) {
+            const first = decodeCollection(RESOURCES[step.resource], parseXml(body))[0];
+            rid = Number(first?.id);
+          }
+          await this.created(entry.seq, k, step, rid, ids);
+        } else {
+          if (k + 1 < steps.length) await q.stepDone(this.store, entry.seq, k + 1); // the last one: the entry goes below
+        }
+      }
+      if (!rejectedNow) await q.outboxDone(this.store, entry.seq);
+      done++;
+      this.report('push', done, total);
+      if (inDoubtOnly) break;
+    }
+    return true;
+  }
+
+  private async created(seq: number, k: number, step: Step, remoteId: number, ids: { toRemote: Map<string, number>; toLocal: Map<string, number> }): Promise<void> {
+    await this.store.write(async (w) => {
+      w.outbox?.mute();
+      if (!ids.toRemote.has(`${step.resource}:${step.localId}`)) {
+        await q.mapId(w, step.resource, step.localId, remoteId);
+        ids.toRemote.set(`${step.resource}:${step.localId}`, remoteId);
+        ids.toLocal.set(`${step.resource}:${remoteId}`, step.localId);
+      }
+      await q.stepDone(w, seq, k + 1);
+    });
+  }
+
+  /** A plain server has no idempotency keys: did an earlier attempt of this create succeed? */
+  private async findEarlier(remote: Remote, step: Step, toLocal: Map<string, number>, selfRemote: number): Promise<number | undefined> {
+    const find = step.find!;
+    const rows: WireRow[] = [];
+    for (let page = 1; page <= 50; page++) {
+      const sep = find.path.includes('?') ? '&' : '?';
+      const { root, headers } = await remote.getXml(step.resource === 'timeEntry' ? `${find.path}${sep}page=${page}` : find.path);
+      rows.push(...decodeCollection(RESOURCES[step.resource], root));
+      if (step.resource !== 'timeEntry' || page >= Number(headers.get('x-pages') ?? 1)) break;
+    }
+    const mine = rows.filter((r) => !toLocal.has(`${step.resource}:${r.id}`) && matchesCreate(find, r)
+      && (r.author_id === undefined || r.author_id === selfRemote) && (r.creator_id === undefined || r.creator_id === selfRemote));
+    if (!mine.length) return undefined;
+    return Math.max(...mine.map((r) => Number(r.id)));
+  }
+
+  /**
+   * The remote refused an action (403/404/422…): it moves to the rejected list with the server's
+   * message, and the records it touched return to the remote's state (shadow copies).
+   */
+  private async reject(entry: q.OutboxEntry, step: Pick<Step, 'resource' | 'localId' | 'path'> & { method: string }, status: number, message: string, ids: { toRemote: Map<string, number>; toLocal: Map<string, number> }): Promise<void> {
+    await this.store.write(async (w) => {
+      w.outbox?.mute();
+      const ctx = await this.applyContext(w);
+      await q.addRejected(w, entry.seq, step.resource, step.localId, step.method, step.path, status, message, w.now);
+      await q.outboxDone(w, entry.seq);
+      // The rejected entry no longer counts as pending for the restore.
+      const mine = new Map<string, Pending>();
+      for (const c of entry.changes) {
+        const k = `${c.t}:${c.id}`;
+        const p = mine.get(k) ?? { cols: new Set<string>(), created: false, deleted: false };
+        if (c.op === 'insert') p.created = true;
+        else if (c.op === 'delete') p.deleted = true;
+        else for (const col of Object.keys(c.v ?? {})) p.cols.add(col);
+        mine.set(k, p);
+      }
+      const records = [...mine.entries()].map(([k, p]) => ({ t: k.split(':')[0], id: Number(k.split(':')[1]), p }))
+        .filter((r) => resourceOfTable(r.t))
+        .sort((a, b) => HIERARCHY.indexOf(resourceOfTable(a.t)!) - HIERARCHY.indexOf(resourceOfTable(b.t)!));
+      for (const r of records) {
+        const res = resourceOfTable(r.t)!;
+        const remoteId = ctx.ids.toRemote.get(`${res}:${r.id}`);
+        if (remoteId === undefined) {
+          if (r.p.created) {
+            ctx.pending.set(`${r.t}:${r.id}`, { cols: new Set(), created: true, deleted: false });
+            await this.removeLocal(w, ctx, res, r.id, 'rejected');
+          }
+          continue;
+        }
+        const base = await q.shadow(w, res, remoteId);
+        if (!base) continue;
+        const v = this.localValues(res, base, ctx.ids.toLocal);
+        if (!v) continue;
+        const cur = await q.localRow(w, r.t, r.id);
+        if (cur) {
+          const back: WireRow = {};
+          for (const col of dataKeys(v)) if (r.p.cols.has(col) || r.p.deleted) back[col] = v[col];
+          if (r.p.cols.has('completed')) for (const col of ['completed_at', 'completer_id']) back[col] = v[col] ?? null;
+          if (Object.keys(back).length) await w.update(r.t, r.id, back, (cur.project_id as number | undefined) ?? undefined);
+        } else {
+          const ins = await this.insertValues(w, res, v);
+          if (!ins) continue;
+          ins.id = r.id;
+          await w.insert(r.t, ins, (ins.project_id as number | undefined) ?? undefined);
+          // Its comments were removed with it here: read them again on the next scan.
+          await q.putShadow(w, res, remoteId, (await q.shadows(w)).get(`${res}:${remoteId}`)?.scope ?? '', { ...base, _comments_count: -1 });
+        }
+      }
+      ids.toRemote.clear();
+      ids.toLocal.clear();
+      for (const [k, x] of ctx.ids.toRemote) ids.toRemote.set(k, x);
+      for (const [k, x] of ctx.ids.toLocal) ids.toLocal.set(k, x);
+    });
+  }
+
+  conflicts(): Promise<ConflictView[]> { return listConflicts(this.store); }
+  resolve(id: number, keep: 'mine' | 'theirs'): Promise<ConflictView> { return resolveConflict(this.store, id, keep); }
+  rejected(): Promise<RejectedView[]> { return listRejected(this.store); }
+  ownerId(): Promise<number | null> { return ownerId(this.store); }
+
+}
+
+// ---- conflicts ------------------------------------------------------------------------------------
+
+export async function listConflicts(store: Store): Promise<ConflictView[]> {
+  return (await q.conflicts(store)).map((c) => ({
+    id: Number(c.id), resource: c.resource, recordId: Number(c.record_id), field: c.field, kind: c.kind,
+    mine: c.mine, theirs: c.theirs, at: c.at, resolved: c.resolved !== null, keep: c.resolved,
+  }));
+}
+
+export async function listRejected(store: Store): Promise<RejectedView[]> {
+  return (await q.rejected(store)).map((r) => ({
+    id: Number(r.id), seq: Number(r.seq), resource: r.resource as ResourceKey, recordId: Number(r.record_id), method: String(r.method),
+    path: String(r.path), status: Number(r.status), message: String(r.message), at: String(r.at),
+  }));
+}
+
+/**
+ * Resolve a conflict. For a field both sides changed, the kept value is written again as a new
+ * local mutation (so it reaches the remote on the next push). For a deleted record, only the side
+ * that already won can be kept (the other would need the record created again by hand).
+ */
+export async function resolveConflict(store: Store, id: number, keep: 'mine' | 'theirs'): Promise<ConflictView> {
+  const c = await q.conflict(store, id);
+  if (!c) throw new ConnectError(404, 'No such conflict');
+  if (c.resolved === null) {
+    if (c.kind === 'field') {
+      const R = RESOURCES[c.resource];
+      const f = R.fields.find((x) => x.name.replace(/-/g, '_') === c.field);
+      const raw = keep === 'mine' ? c.mine : c.theirs;
+      const value = raw === null ? null : f && (f.type === 'integer' || f.type === 'boolean' || f.type === 'float') ? Number(raw) : raw;
+      await store.write(async (w) => {
+        const cur = await q.localRow(w, R.table, Number(c.record_id));
+        if (cur) await w.update(R.table, Number(c.record_id), { [c.field]: value }, (cur.project_id as number | undefined) ?? undefined);
+        await q.resolveConflict(w, id, keep);
+      });
+    } else {
+      const won = c.kind === 'delete-vs-edit' ? 'mine' : 'theirs';
+      if (keep !== won) throw new ConnectError(422, 'The record no longer exists: only the deletion can be kept (create it again if it is still needed)');
+      await store.write(async (w) => { await q.resolveConflict(w, id, keep); });
+    }
+  }
+  return (await listConflicts(store)).find((x) => x.id === id)!;
+}

@@ -1,0 +1,11 @@
+// Who owns a data directory: on a replica, the remote person it was cloned as (issue #8);
+// standalone, null (the account's administrators).
+
+import * as q from '../store/queries/replica.ts';
+import type { Queryable } from '../store/types.ts';
+
+export async function ownerId(db: Queryable): Promise<number | null> {
+  const self = await q.selfRemoteId(db);
+  if (self === null) return null;
+  return (await q.localIdOf(db, 'person', self)) ?? null;
+}

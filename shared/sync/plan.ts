@@ -1,0 +1,217 @@
+// Push planning (issue #8): one outbox entry (one local user action, recorded by
+// electron/store/outbox.ts as its row changes) -> the requests that replay it on ANY server of the
+// interface, through the public XML routes, with every id rewritten to the remote's. Pure.
+//
+// Rules, in order:
+//  - an action that deletes records replays only its principal delete (the record highest in the
+//    hierarchy: a post, not the comments its delete cascaded to; gap closing is the server's job);
+//  - inserts become creates, parents before children (the order they were written, which is the
+//    order of the registry's tables within one action);
+//  - updates send only the writable fields the action wrote; `completed` becomes complete/uncomplete;
+//    `position`/`todo_list_id` changes become ONE reorder of each parent that changed (its current order).
+
+import { column, RESOURCES, writableFields, type Resource, type ResourceKey } from '../registry.ts';
+import { rewriteIds, type IdLookup } from './ids.ts';
+import { element, recordBody, reorderBody, resourceOfTable, type Value, type WireRow } from './wire.ts';
+
+export interface RowChange {
+  readonly t: string;
+  readonly id: number;
+  readonly op: 'insert' | 'update' | 'delete';
+  readonly v?: WireRow;
+}
+
+export type StepKind = 'create' | 'update' | 'complete' | 'uncomplete' | 'delete' | 'reorder';
+
+export interface Step {
+  readonly kind: StepKind;
+  readonly resource: ResourceKey;
+  /** The local record it acts on (the parent for a reorder). */
+  readonly localId: number;
+  readonly method: 'POST' | 'PUT' | 'DELETE';
+  readonly path: string;
+  readonly body: string | null;
+  /**
+   * Creates only: where an earlier create that succeeded would show (a plain server has no
+   * idempotency keys: a lost response after the remote committed is found here before re-creating),
+   * and the values (remote ids) it would carry.
+   */
+  readonly find?: { readonly path: string; readonly values: WireRow };
+}
+
+/** What the planner may read of the local store, loaded by the engine beforehand. */
+export interface LocalView {
+  /** The current local row (undefined when it no longer exists). */
+  row(table: string, id: number): WireRow | undefined;
+  /** Current local order (ids by position) of a list's items or a project's lists. */
+  order(resource: 'todoItem' | 'todoList', parentId: number): readonly number[];
+}
+
+/** A reference to a local record the remote does not know (its create was refused or is gone). */
+export class Unmapped extends Error {
+  readonly resource: ResourceKey;
+  readonly id: number;
+  constructor(resource: ResourceKey, id: number) {
+    super(`${resource} ${id} is not on the remote`);
+    this.resource = resource;
+    this.id = id;
+  }
+}
+
+const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'];
+const KIND: Readonly<Record<string, string>> = { Post: 'posts', Milestone: 'milestones', TodoItem: 'todo_items' };
+
+/** Reads of a record collection on the remote (full scan, finding an earlier create). */
+export function createPath(r: ResourceKey, v: WireRow): string | null {
+  switch (r) {
+    case 'project': return '/projects.xml';
+    case 'category': return `/projects/${v.project_id}/categories.xml`;
+    case 'post': return `/projects/${v.project_id}/posts.xml`;
+    case 'comment': return `/${KIND[String(v.commentable_type)]}/${v.commentable_id}/comments.xml`;
+    case 'milestone': return `/projects/${v.project_id}/milestones/create`;
+    case 'todoList': return `/projects/${v.project_id}/todo_lists.xml`;
+    case 'todoItem': return `/todo_lists/${v.todo_list_id}/todo_items.xml`;
+    case 'timeEntry': return `/projects/${v.project_id}/time_entries.xml`;
+    default: return null;
+  }
+}
+
+function listPath(r: ResourceKey, v: WireRow): string | null {
+  if (r === 'milestone') return `/projects/${v.project_id}/milestones/list`;
+  return createPath(r, v);
+}
+
+function recordPath(r: ResourceKey, id: number): { update: [Step['method'], string]; remove: [Step['method'], string] } | null {
+  switch (r) {
+    case 'project': return { update: ['PUT', `/projects/${id}.xml`], remove: ['DELETE', `/projects/${id}.xml`] };
+    case 'category': return { update: ['PUT', `/categories/${id}.xml`], remove: ['DELETE', `/categories/${id}.xml`] };
+    case 'post': return { update: ['PUT', `/posts/${id}.xml`], remove: ['DELETE', `/posts/${id}.xml`] };
+    case 'comment': return { update: ['PUT', `/comments/${id}.xml`], remove: ['DELETE', `/comments/${id}.xml`] };
+    case 'milestone': return { update: ['POST', `/milestones/update/${id}`], remove: ['POST', `/milestones/delete/${id}`] };
+    case 'todoList': return { update: ['PUT', `/todo_lists/${id}.xml`], remove: ['DELETE', `/todo_lists/${id}.xml`] };
+    case 'todoItem': return { update: ['PUT', `/todo_items/${id}.xml`], remove: ['DELETE', `/todo_items/${id}.xml`] };
+    case 'timeEntry': return { update: ['PUT', `/time_entries/${id}.xml`], remove: ['DELETE', `/time_entries/${id}.xml`] };
+    default: return null;
+  }
+}
+
+const fmt = (v: Value, kind: string | undefined): Value => {
+  if (v === null) return kind === 'string' ? null : '';
+  if (kind === 'boolean') return v ? 'true' : 'false';
+  return v;
+};
+
+/** The input elements of the writable fields present in `v` (remote ids already). */
+export function inputFields(r: Resource, mode: 'create' | 'update', v: WireRow): string {
+  let out = '';
+  for (const f of writableFields(r, mode)) {
+    const col = column(f.name);
+    if (!(col in v)) continue;
+    const name = f.input ?? f.name;
+    if (f.inputKind === 'party') {
+      const id = v[col];
+      out += element(name, id === null || id === 0 ? '' : v.responsible_party_type === 'Company' ? `c${id}` : String(id));
+    } else if (f.inputKind === 'reference') {
+      const id = v[col];
+      out += element(name, id === null || id === 0 ? '' : id);
+    } else out += element(name, fmt(v[col], f.inputKind));
+  }
+  return out;
+}
+
+function toRemote(r: ResourceKey, row: WireRow, map: IdLookup, self: boolean): WireRow {
+  const { row: out, missing } = rewriteIds(row, map, self ? r : undefined);
+  if (missing.length) throw new Unmapped(missing[0].resource, missing[0].id);
+  return out;
+}
+
+/** The requests that replay one outbox entry. Throws Unmapped when a needed record is not on the remote. */
+export function planAction(changes: readonly RowChange[], view: LocalView, map: IdLookup): Step[] {
+  const tracked = changes.filter((c) => resourceOfTable(c.t));
+  const deletes = tracked.filter((c) => c.op === 'delete');
+  if (deletes.length) {
+    const rank = (c: RowChange) => HIERARCHY.indexOf(resourceOfTable(c.t)!);
+    const principal = deletes.reduce((a, b) => (rank(b) < rank(a) ? b : a));
+    const r = resourceOfTable(principal.t)!;
+    if (tracked.some((c) => c.op === 'insert' && c.t === principal.t && c.id === principal.id)) return []; // born and gone offline
+    const remote = map(r, principal.id);
+    if (remote === undefined) return []; // never reached the remote: nothing to delete there
+    const p = recordPath(r, remote);
+    return p ? [{ kind: 'delete', resource: r, localId: principal.id, method: p.remove[0], path: p.remove[1], body: null }] : [];
+  }
+
+  // Merge the changes of each record within the action.
+  const inserted = new Map<string, WireRow>();
+  const updated = new Map<string, { r: ResourceKey; id: number; v: WireRow }>();
+  const order: string[] = [];
+  for (const c of tracked) {
+    const k = `${c.t}:${c.id}`;
+    const r = resourceOfTable(c.t)!;
+    if (c.op === 'insert') { inserted.set(k, { ...c.v }); order.push(k); continue; }
+    const ins = inserted.get(k);
+    if (ins) { Object.assign(ins, c.v); continue; }
+    const u = updated.get(k);
+    if (u) Object.assign(u.v, c.v);
+    else { updated.set(k, { r, id: c.id, v: { ...c.v } }); order.push(k); }
+  }
+
+  const steps: Step[] = [];
+  const reorders = new Map<string, Step>();
+  for (const k of order) {
+    const [t, idText] = k.split(':');
+    const r = resourceOfTable(t)!;
+    const R = RESOURCES[r];
+    const id = Number(idText);
+    const ins = inserted.get(k);
+    if (ins) {
+      const v = toRemote(r, ins, map, false);
+      const path = createPath(r, v);
+      if (!path) continue; // companies and people come from the remote only
+      const body = recordBody(R, inputFields(R, 'create', v), r === 'milestone');
+      const values: WireRow = {};
+      for (const f of writableFields(R, 'create')) {
+        const col = column(f.name);
+        if (col in v && (f.inputKind === 'string' || f.inputKind === 'date' || f.inputKind === 'enum')) values[col] = v[col];
+      }
+      steps.push({ kind: 'create', resource: r, localId: id, method: 'POST', path, body, find: { path: listPath(r, v)!, values } });
+      continue;
+    }
+    const u = updated.get(k)!;
+    const remoteId = map(r, id);
+    const p = recordPath(r, remoteId ?? 0);
+    if (!p) continue;
+    const writable = writableFields(R, 'update').some((f) => column(f.name) in u.v);
+    if (writable || 'completed' in u.v) {
+      if (remoteId === undefined) throw new Unmapped(r, id);
+    }
+    if (writable) {
+      const v = toRemote(r, u.v, map, false);
+      steps.push({ kind: 'update', resource: r, localId: id, method: p.update[0], path: p.update[1], body: recordBody(R, inputFields(R, 'update', v), r === 'milestone') });
+    }
+    if ('completed' in u.v && (r === 'todoItem' || r === 'milestone')) {
+      const done = Number(u.v.completed) === 1;
+      const path = r === 'todoItem' ? `/todo_items/${remoteId}/${done ? 'complete' : 'uncomplete'}.xml` : `/milestones/${done ? 'complete' : 'uncomplete'}/${remoteId}`;
+      steps.push({ kind: done ? 'complete' : 'uncomplete', resource: r, localId: id, method: r === 'todoItem' ? 'PUT' : 'POST', path, body: null });
+    }
+    if (('position' in u.v || 'todo_list_id' in u.v) && (r === 'todoItem' || r === 'todoList')) {
+      const cur = view.row(t, id);
+      if (!cur) continue;
+      const parentRes: ResourceKey = r === 'todoItem' ? 'todoList' : 'project';
+      const parent = Number(r === 'todoItem' ? cur.todo_list_id : cur.project_id);
+      const rk = `${r}:${parent}`;
+      if (reorders.has(rk)) continue;
+      const remoteParent = map(parentRes, parent);
+      if (remoteParent === undefined) throw new Unmapped(parentRes, parent);
+      const ids = view.order(r, parent).map((x) => map(r, x)).filter((x): x is number => x !== undefined);
+      const path = r === 'todoItem' ? `/todo_lists/${remoteParent}/todo_items/reorder.xml` : `/projects/${remoteParent}/todo_lists/reorder.xml`;
+      const step: Step = { kind: 'reorder', resource: r, localId: parent, method: 'POST', path, body: reorderBody(RESOURCES[r], ids) };
+      reorders.set(rk, step);
+    }
+  }
+  return [...steps, ...reorders.values()];
+}
+
+/** Does a remote record look like the result of this create (same written values)? */
+export function matchesCreate(find: NonNullable<Step['find']>, remote: WireRow): boolean {
+  return Object.entries(find.values).every(([k, v]) => (remote[k] ?? null) === (v ?? null) || (v === null && remote[k] === ''));
+}

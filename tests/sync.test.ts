@@ -1,0 +1,259 @@
+// Offline sync, two instances (issue #8): a replica against the same program as remote, with the
+// sync extension (team server) and through a proxy that hides it (a plain server of the interface).
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { dump, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
+
+const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
+describe.each([['team server', false], ['plain server', true]] as const)('sync against a %s', (_name, plain) => {
+  let remote: Remote;
+  let proxy: Proxy;
+  const replicas: Replica[] = [];
+  const setup = async () => {
+    remote = await startRemote();
+    proxy = await startProxy(remote.url, { plain });
+  };
+  afterEach(async () => {
+    for (const r of replicas.splice(0)) await r.close();
+    await proxy?.close();
+    await remote?.close();
+  });
+
+  it('clones what the person sees', async () => {
+    await setup();
+    const a = await startReplica(proxy.url, 'ada');
+    replicas.push(a);
+    expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
+    const f = await startReplica(proxy.url, 'fran');
+    replicas.push(f);
+    expect(await dump(f.req)).toEqual(await dump(remote.as('fran')));
+    const status = await a.req('GET', '/sync/status');
+    expect(JSON.parse(status.body)).toMatchObject({ state: 'idle', pending: 0, conflicts: 0, rejected: 0 });
+    expect(JSON.parse(status.body).remote.kind).toBe(plain ? 'plain' : 'team');
+    // A plain server is only ever asked the interface's XML routes; a team server's feed is used.
+    if (plain) expect(proxy.seen.some((s) => s.path.endsWith('.json') && s.status !== 404)).toBe(false);
+    else expect(proxy.seen.some((s) => s.path === '/sync/changes.json' && s.status === 200)).toBe(true);
+  });
+
+  it('offline work of every kind reaches the remote, and a second replica sees it', async () => {
+    await setup();
+    const a = await startReplica(proxy.url, 'ada');
+    replicas.push(a);
+    const P = (await a.req('GET', '/projects.xml')).xml().children.find((p) => p.children.find((c) => c.name === 'name')?.text === 'Alpha Ascent')!
+      .children.find((c) => c.name === 'id')!.text;
+    proxy.faults.down = true;
+    const r = a.req;
+    const cat = loc(await r('POST', `/projects/${P}/categories.xml`, `${XML}<category><name>Offline cat</name><type>post</type></category>`));
+    const ms = loc(await r('POST', `/projects/${P}/milestones/create`, `${XML}<request><milestone><title>Summit</title><deadline>2026-12-01</deadline></milestone></request>`));
+    const post = loc(await r('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Made offline</title><body>b1</body><category-id>${cat}</category-id><milestone-id>${ms}</milestone-id></post>`));
+    loc(await r('POST', `/posts/${post}/comments.xml`, `${XML}<comment><body>first comment</body></comment>`));
+    const c2 = loc(await r('POST', `/posts/${post}/comments.xml`, `${XML}<comment><body>to delete</body></comment>`));
+    expect((await r('PUT', `/posts/${post}.xml`, `${XML}<post><title>Made offline, edited</title></post>`)).status).toBe(200);
+    expect((await r('DELETE', `/comments/${c2}.xml`)).status).toBe(200);
+    const list = loc(await r('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Packing</name><milestone-id>${ms}</milestone-id></todo-list>`));
+    const items: string[] = [];
+    for (const c of ['rope', 'axe', 'tent', 'stove']) items.push(loc(await r('POST', `/todo_lists/${list}/todo_items.xml`, `${XML}<todo-item><content>${c}</content></todo-item>`)));
+    expect((await r('PUT', `/todo_items/${items[1]}/complete.xml`)).status).toBe(200);
+    expect((await r('POST', `/todo_lists/${list}/todo_items/reorder.xml`, `${XML}<todo-items><todo-item><id>${items[3]}</id></todo-item><todo-item><id>${items[0]}</id></todo-item></todo-items>`)).status).toBe(200);
+    expect((await r('DELETE', `/todo_items/${items[2]}.xml`)).status).toBe(200);
+    loc(await r('POST', `/todo_items/${items[0]}/comments.xml`, `${XML}<comment><body>on an offline item</body></comment>`));
+    loc(await r('POST', `/projects/${P}/time_entries.xml`, `${XML}<time-entry><date>2026-11-20</date><hours>1.5</hours><description>packing</description><todo-item-id>${items[0]}</todo-item-id></time-entry>`));
+    expect((await r('PUT', `/todo_lists/${list}.xml`, `${XML}<todo-list><description>all the gear</description></todo-list>`)).status).toBe(200);
+    expect((await r('POST', `/milestones/complete/${ms}`)).status).toBe(200);
+    const status = JSON.parse((await r('GET', '/sync/status')).body) as { pending: number };
+    expect(status.pending).toBeGreaterThan(10);
+
+    proxy.faults.down = false;
+    await a.engine.run();
+    expect(JSON.parse((await r('GET', '/sync/status')).body)).toMatchObject({ pending: 0, rejected: 0, conflicts: 0 });
+    const there = await dump(remote.as('ada'));
+    expect(await dump(a.req)).toEqual(there);
+    expect(JSON.stringify(there)).toContain('Made offline, edited');
+    expect(JSON.stringify(there)).toContain('on an offline item');
+    const b = await startReplica(proxy.url, 'ada');
+    replicas.push(b);
+    expect(await dump(b.req)).toEqual(there);
+  });
+
+  /** Sync until the outbox is empty (transient failures throw; the test retries at once). */
+  const settle = async (r: Replica, tries = 60) => {
+    for (let k = 0; k < tries; k++) {
+      try {
+        await r.engine.run();
+        if ((await r.engine.status()).pending === 0) return;
+      } catch { /* retried */ }
+    }
+    throw new Error(`outbox not empty after ${tries} syncs: ${JSON.stringify(await r.engine.status())}`);
+  };
+  const projectId = async (r: Replica, name: string) => (await r.req('GET', '/projects.xml')).xml().children
+    .find((p) => p.children.find((c) => c.name === 'name')?.text === name)!.children.find((c) => c.name === 'id')!.text;
+  const idOf = async (r: Replica, path: string, field: string, value: string) => (await r.req('GET', path)).xml().children
+    .find((p) => p.children.find((c) => c.name === field)?.text === value)!.children.find((c) => c.name === 'id')!.text;
+
+  it('two people edit offline: different fields merge, the same field conflicts, deletes win over edits, nothing is lost silently', async () => {
+    await setup();
+    const pf = await startProxy(remote.url, { plain });
+    try {
+      const a = await startReplica(proxy.url, 'ada');
+      replicas.push(a);
+      const P = await projectId(a, 'Alpha Ascent');
+      const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Shared</name></todo-list>`));
+      const L2 = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Doomed</name></todo-list>`));
+      const i1 = loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>one</content></todo-item>`));
+      const i2 = loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>two</content></todo-item>`));
+      await settle(a);
+      const f = await startReplica(pf.url, 'fran');
+      replicas.push(f);
+      const fP = await projectId(f, 'Alpha Ascent');
+      const fL = await idOf(f, `/projects/${fP}/todo_lists.xml`, 'name', 'Shared');
+      const fL2 = await idOf(f, `/projects/${fP}/todo_lists.xml`, 'name', 'Doomed');
+      const fi1 = await idOf(f, `/todo_lists/${fL}/todo_items.xml`, 'content', 'one');
+      const fi2 = await idOf(f, `/todo_lists/${fL}/todo_items.xml`, 'content', 'two');
+
+      proxy.faults.down = true;
+      pf.faults.down = true;
+      expect((await a.req('PUT', `/todo_items/${i1}.xml`, `${XML}<todo-item><content>one (ada)</content></todo-item>`)).status).toBe(200);
+      expect((await f.req('PUT', `/todo_items/${fi1}.xml`, `${XML}<todo-item><due-at>2026-12-24</due-at></todo-item>`)).status).toBe(200);
+      expect((await a.req('PUT', `/todo_lists/${L}.xml`, `${XML}<todo-list><name>Ada's name</name></todo-list>`)).status).toBe(200);
+      expect((await f.req('PUT', `/todo_lists/${fL}.xml`, `${XML}<todo-list><name>Fran's name</name></todo-list>`)).status).toBe(200);
+      expect((await a.req('DELETE', `/todo_items/${i2}.xml`)).status).toBe(200);
+      expect((await f.req('PUT', `/todo_items/${fi2}/complete.xml`)).status).toBe(200);
+      expect((await a.req('DELETE', `/todo_lists/${L2}.xml`)).status).toBe(200);
+      loc(await f.req('POST', `/todo_lists/${fL2}/todo_items.xml`, `${XML}<todo-item><content>orphan</content></todo-item>`));
+
+      proxy.faults.down = false;
+      pf.faults.down = false;
+      await settle(a);
+      await settle(f);
+      await settle(a);
+      const there = await dump(remote.as('ada'));
+      expect(await dump(a.req)).toEqual(there);
+      expect(await dump(remote.as('fran'))).toEqual(await dump(f.req));
+      const list = (there as Record<string, { lists: { name: string; items: { content: string; due: string | null }[] }[] }>)['Alpha Ascent'].lists;
+      expect(list.map((l) => l.name)).toEqual(["Fran's name"]);
+      expect(list[0].items).toMatchObject([{ content: 'one (ada)', due: '2026-12-24T00:00:00Z' }]);
+
+      const conflicts = JSON.parse((await f.req('GET', '/sync/conflicts')).body) as { id: number; kind: string; field: string; mine: string; theirs: string; resolved: boolean }[];
+      const byKind = (k: string) => conflicts.filter((c) => c.kind === k);
+      expect(byKind('field')).toMatchObject([{ field: 'name', mine: "Fran's name", theirs: "Ada's name", resolved: false }]);
+      expect(byKind('edit-vs-delete').map((c) => c.field)).toContain('completed');
+      expect(byKind('parent-deleted')).toHaveLength(1);
+      expect(byKind('parent-deleted')[0].mine).toContain('orphan');
+      expect(JSON.parse((await f.req('GET', '/sync/status')).body)).toMatchObject({ conflicts: conflicts.length, pending: 0 });
+
+      // Keep theirs: written again as a new mutation, everyone ends with Ada's name.
+      const field = byKind('field')[0];
+      const res = await f.req('POST', `/sync/conflicts/${field.id}/resolve`, JSON.stringify({ keep: 'theirs' }));
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ resolved: true, keep: 'theirs' });
+      await settle(f);
+      await settle(a);
+      const after = await dump(remote.as('ada'));
+      expect((after as Record<string, { lists: { name: string }[] }>)['Alpha Ascent'].lists.map((l) => l.name)).toEqual(["Ada's name"]);
+      expect(await dump(a.req)).toEqual(after);
+      expect((await f.req('POST', `/sync/conflicts/${byKind('parent-deleted')[0].id}/resolve`, JSON.stringify({ keep: 'mine' }))).status).toBe(422);
+    } finally {
+      await pf.close();
+    }
+  });
+
+  it('a push the remote refuses goes to the rejected list and the record returns to the remote state', async () => {
+    await setup();
+    const f = await startReplica(proxy.url, 'fran');
+    replicas.push(f);
+    const P = await projectId(f, 'Alpha Ascent');
+    const post = loc(await f.req('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Fran's post</title></post>`));
+    await settle(f);
+    proxy.faults.down = true;
+    expect((await f.req('PUT', `/posts/${post}.xml`, `${XML}<post><title>Fran edits offline</title></post>`)).status).toBe(200);
+    loc(await f.req('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Fine</title></post>`));
+    // Meanwhile the remote gives the post to Ada: Fran may no longer edit it (403).
+    const ada = (await remote.store.get<{ id: number }>("SELECT id FROM people WHERE user_name = 'ada'"))!.id;
+    await remote.store.write((w) => w.run("UPDATE posts SET author_id = ? WHERE title = 'Fran''s post'", [ada]));
+    proxy.faults.down = false;
+    await settle(f);
+    const rejected = JSON.parse((await f.req('GET', '/sync/rejected')).body) as { status: number; message: string; resource: string }[];
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ status: 403, resource: 'post' });
+    expect(rejected[0].message.length).toBeGreaterThan(0);
+    const local = (await f.req('GET', `/posts/${post}.xml`)).xml();
+    expect(local.children.find((c) => c.name === 'title')!.text).toBe("Fran's post");
+    expect(await dump(f.req)).toEqual(await dump(remote.as('fran')));
+    expect(JSON.parse((await f.req('GET', '/sync/status')).body)).toMatchObject({ pending: 0, rejected: 1 });
+  });
+
+  it('answers lost after the remote committed, and a remote killed mid-push: no duplicates, nothing lost', async () => {
+    await setup();
+    const a = await startReplica(proxy.url, 'ada');
+    replicas.push(a);
+    const P = await projectId(a, 'Base Camp Logistics');
+    proxy.faults.down = true;
+    const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Lossy</name></todo-list>`));
+    for (let k = 0; k < 6; k++) loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>item ${k}</content></todo-item>`));
+    const post = loc(await a.req('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Lossy post</title></post>`));
+    for (let k = 0; k < 3; k++) loc(await a.req('POST', `/posts/${post}/comments.xml`, `${XML}<comment><body>c${k}</body></comment>`));
+    loc(await a.req('POST', `/projects/${P}/time_entries.xml`, `${XML}<time-entry><date>2026-01-02</date><hours>2</hours><description>lossy</description></time-entry>`));
+    proxy.faults.down = false;
+    // Every other write commits on the remote and its answer is lost; after 8 writes the remote dies.
+    let writes = 0;
+    proxy.faults.loseAnswer = (m) => m !== 'GET' && ++writes % 2 === 1;
+    const kill = setInterval(() => { if (writes >= 8 && !proxy.faults.down) proxy.faults.down = true; }, 1);
+    await a.engine.run().catch(() => undefined);
+    clearInterval(kill);
+    proxy.faults.down = false;
+    await settle(a);
+    proxy.faults.loseAnswer = undefined;
+    const there = await dump(remote.as('ada'));
+    expect(await dump(a.req)).toEqual(there);
+    const p = (there as Record<string, { lists: { items: unknown[] }[]; posts: { comments: string[] }[]; time: unknown[] }>)['Base Camp Logistics'];
+    expect(p.lists).toHaveLength(1);
+    expect(p.lists[0].items).toHaveLength(6);
+    expect(p.posts).toHaveLength(1);
+    expect(p.posts[0].comments).toEqual(['c0', 'c1', 'c2']);
+    expect(p.time).toHaveLength(1);
+    expect(writes).toBeGreaterThan(8);
+  });
+
+  it('a hanging remote: local writes go on, the sync times out and recovers', async () => {
+    await setup();
+    const a = await startReplica(proxy.url, 'ada');
+    replicas.push(a);
+    const P = await projectId(a, 'Alpha Ascent');
+    proxy.faults.hang = true;
+    const running = a.engine.run().then(() => 'done', (e: Error) => e.message);
+    const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>While hanging</name></todo-list>`));
+    loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>still fine</content></todo-item>`));
+    expect(JSON.parse((await a.req('GET', '/sync/status')).body)).toMatchObject({ state: 'syncing' });
+    expect(await running).toMatch(/timed out/);
+    expect(JSON.parse((await a.req('GET', '/sync/status')).body)).toMatchObject({ state: 'offline' });
+    proxy.faults.hang = false;
+    await settle(a);
+    expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
+  });
+
+  it.skipIf(plain)('duplicated and delayed requests: Idempotency-Key makes every write count once', async () => {
+    await setup();
+    const a = await startReplica(proxy.url, 'ada');
+    replicas.push(a);
+    const P = await projectId(a, 'Alpha Ascent');
+    proxy.faults.down = true;
+    const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Twice?</name></todo-list>`));
+    for (let k = 0; k < 3; k++) loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>d${k}</content></todo-item>`));
+    const post = loc(await a.req('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Once</title></post>`));
+    loc(await a.req('POST', `/posts/${post}/comments.xml`, `${XML}<comment><body>once</body></comment>`));
+    proxy.faults.down = false;
+    proxy.faults.delayMs = 30;
+    proxy.faults.duplicate = (m) => m !== 'GET';
+    await settle(a);
+    proxy.faults.duplicate = undefined;
+    proxy.faults.delayMs = 0;
+    const there = await dump(remote.as('ada'));
+    expect(await dump(a.req)).toEqual(there);
+    const p = (there as Record<string, { lists: { name: string; items: unknown[] }[]; posts: { comments: string[] }[] }>)['Alpha Ascent'];
+    expect(p.lists.map((l) => l.name)).toEqual(['Twice?']);
+    expect(p.lists[0].items).toHaveLength(3);
+    expect(p.posts).toHaveLength(1);
+    expect(p.posts[0].comments).toEqual(['once']);
+  });
+});
