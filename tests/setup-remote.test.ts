@@ -42,6 +42,7 @@ describe('first run: connect to a team server', () => {
     const away = await l.post({ remote: { url: 'http://127.0.0.1:9', user: 'ada', password: 'x' } });
     expect(away.status).toBe(502);
     expect(existsSync(join(l.dir, 'remote-token'))).toBe(false);
+    expect(JSON.parse((await l.get('/setup.json', '', '')).body)).toMatchObject({ empty: true });
   });
 
   it('clones what the person sees; they sign in locally with their remote password; a second setup is 409', async () => {
