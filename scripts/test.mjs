@@ -127,7 +127,7 @@ async function unit() {
   const report = join(scratch, 'vitest.json');
   const pg = await postgres();
   const pgEnv = pg ? { BIVOUAC_TEST_PG: pg.url } : { BIVOUAC_TEST_PG_SKIP: `PostgreSQL cannot be installed: ${clusterProblem}` };
-  const r = await exec(process.execPath, [bin('vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { timeoutS: 600, extraEnv: pgEnv });
+  const r = await exec(process.execPath, [bin('vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { timeoutS: 1500, extraEnv: pgEnv });
   const j = readJson(report);
   if (!j) return { passed: 0, failed: 1, note: `no Vitest report (exit ${r.code})` };
   // A test file that fails to load has no failed test but a failed suite: count it as one failure.
@@ -160,7 +160,7 @@ async function conformance(store = '') {
     : `npm start --silent -- --port {port} --data-dir {dataDir} --seed {seed}${store ? ` --store ${store}` : ''}`;
   // The ui step has built the renderer already: `npm start` skips its prestart build here, so a
   // broken UI build counts once (in ui), not as every contract check failing.
-  const r = await exec(process.execPath, [runner, '--start', start], { timeoutS: 420, keep: true, extraEnv: { npm_config_ignore_scripts: 'true' } });
+  const r = await exec(process.execPath, [runner, '--start', start], { timeoutS: 900, keep: true, extraEnv: { npm_config_ignore_scripts: 'true' } });
   const last = r.stdout.trim().split('\n').pop() ?? '';
   const m = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/.exec(last.trim());
   if (!m) return { passed: 0, failed: 1, note: `no summary line (exit ${r.code})` };
@@ -184,7 +184,7 @@ async function e2e() {
   if (problem) return { passed: 0, failed: 1, note: problem };
   const report = join(scratch, 'playwright.json');
   const r = await exec(process.execPath, [bin('@playwright/test/cli.js'), 'test', '--reporter=list,json'], {
-    timeoutS: 420, extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, BIVOUAC_UI_BUILT: '1' },
+    timeoutS: 1200, extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, BIVOUAC_UI_BUILT: '1' },
   });
   const j = readJson(report);
   if (!j?.stats) return { passed: 0, failed: 1, note: `no Playwright report (exit ${r.code})` };
