@@ -73,10 +73,13 @@ function SyncStatusBadge() {
   useEffect(() => { setNow(Date.now()); }, [st]);
   const label = syncLabel(st, now);
   const open = (t: SyncTab) => { setTab(t); setOverlay('sync'); };
+  // On a narrow window the conflicts / rejected buttons are hidden: the badge shows their total instead.
+  const issues = (st?.conflicts ?? 0) + (st?.rejected ?? 0);
   return (
     <span className="sync-group">
-      <button type="button" className={`sync ${label.tone}`} title={label.title} onClick={() => open('server')} aria-label={`Sync: ${label.text}. Team server settings`}>
+      <button type="button" className={`sync ${label.tone}`} title={label.title} onClick={() => open(st && st.conflicts > 0 ? 'conflicts' : st && st.rejected > 0 ? 'rejected' : 'server')} aria-label={`Sync: ${label.text}. Team server settings`}>
         <span className="dot" aria-hidden="true" /><span role="status">{label.text}</span>
+        {issues > 0 && <span className="sync-issues" aria-hidden="true">⚠ {issues}</span>}
       </button>
       {st && st.conflicts > 0 && <button type="button" className="sync attention" onClick={() => open('conflicts')}>{st.conflicts} conflict{st.conflicts === 1 ? '' : 's'}</button>}
       {st && st.rejected > 0 && <button type="button" className="sync error" onClick={() => open('rejected')}>{st.rejected} rejected</button>}
