@@ -78,6 +78,9 @@ function mustPrecede(a: Entry, b: Entry): boolean {
     if (v.commentable_type === 'TodoItem') p.push(`todo_items:${v.commentable_id}`);
     return p;
   }));
+  // Creates into one collection keep their order (the remote appends).
+  const coll = (e: Entry) => new Set(e.changes.filter((c) => c.op === 'insert').map((c) => `${c.t}@${c.v?.todo_list_id ?? ''}/${c.v?.commentable_id ?? ''}/${c.v?.todo_list_id === undefined && c.v?.commentable_id === undefined ? c.v?.project_id : ''}`));
+  for (const x of coll(b)) if (coll(a).has(x)) return true;
   const ra = recs(a), rb = recs(b);
   for (const x of rb) if (ra.has(x)) return true; // same record: in order
   for (const x of parents(b)) if (ra.has(x)) return true; // b is a child of what a wrote
@@ -119,12 +122,18 @@ describe('push scheduling', () => {
     }
   });
 
-  it('runs independent actions concurrently, up to the limit', () => {
+  it('runs independent actions concurrently, up to the limit; creates into one list keep their order', () => {
     const entries: Entry[] = [{ seq: 1, changes: [{ t: 'todo_lists', id: 5, op: 'insert', v: { id: 5, project_id: 1, name: 'l' } }] }];
-    for (let k = 0; k < 40; k++) entries.push({ seq: k + 2, changes: [{ t: 'todo_items', id: 100 + k, op: 'insert', v: { id: 100 + k, todo_list_id: 5, content: 'x' } }] });
+    for (let k = 0; k < 40; k++) entries.push({ seq: k + 2, changes: [{ t: 'todo_items', id: 100 + k, op: 'update', v: { content: `x${k}` } }] });
+    entries.push({ seq: 42, changes: [{ t: 'todo_items', id: 200, op: 'insert', v: { id: 200, todo_list_id: 5, content: 'a' } }] });
+    entries.push({ seq: 43, changes: [{ t: 'todo_items', id: 201, op: 'insert', v: { id: 201, todo_list_id: 5, content: 'b' } }] });
+    entries.push({ seq: 44, changes: [{ t: 'todo_items', id: 202, op: 'insert', v: { id: 202, todo_list_id: 6, content: 'c' } }] });
     const deps = dependencies(entries);
-    expect(ready(entries.map((e) => e.seq), deps, new Set(), new Set(), 8)).toEqual([1]); // the list first
-    expect(ready(entries.map((e) => e.seq), deps, new Set([1]), new Set(), 8)).toHaveLength(8);
+    const order = entries.map((e) => e.seq);
+    expect(ready(order, deps, new Set(), new Set(), 8)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(deps.get(42)).toEqual([1]); // after its list's create
+    expect(new Set(deps.get(43))).toEqual(new Set([1, 42])); // after the earlier create into the same list
+    expect(deps.get(44)).toEqual([]); // another list
     expect(simulate(entries, 1, 8).maxRunning).toBe(8);
   });
 

@@ -9,6 +9,9 @@
 //    first; two edits of one record stay in order);
 //  - an entry that references R waits for the last earlier entry that wrote R (parents before
 //    children); two children of one parent do not wait for each other;
+//  - a create also writes its parent's COLLECTION (`todoItem@todoList:7`): the remote appends a new
+//    record at the end (positions, ids, times), so creates into one list, project or thread keep
+//    their local order; creates into different collections and edits of different records overlap;
 //  - a BARRIER waits for every earlier entry and every later entry waits for it. Barriers are the
 //    actions whose effect reaches beyond their footprint: deletes (the server cascades), moves and
 //    reorders (one request carries the whole current order of a parent), and anything outside the
@@ -24,6 +27,13 @@ export interface Footprint {
   readonly barrier: boolean;
 }
 
+/** The collection a new record is appended to (its parent, as the remote orders it). */
+function collectionOf(r: string, v: Readonly<Record<string, unknown>>): string {
+  if (r === 'todoItem') return `todoList:${String(v.todo_list_id)}`;
+  if (r === 'comment') return `${String(v.commentable_type)}:${String(v.commentable_id)}`;
+  return `project:${String(v.project_id)}`;
+}
+
 export function footprint(changes: readonly RowChange[]): Footprint {
   const writes = new Set<string>();
   const refs = new Set<string>();
@@ -32,6 +42,7 @@ export function footprint(changes: readonly RowChange[]): Footprint {
     const r = resourceOfTable(c.t);
     if (!r) { barrier = true; continue; }
     writes.add(`${r}:${c.id}`);
+    if (c.op === 'insert') writes.add(`${r}@${collectionOf(r, c.v ?? {})}`);
     if (c.op === 'delete') barrier = true;
     if (c.op === 'update' && c.v && ('position' in c.v || 'todo_list_id' in c.v || 'project_id' in c.v)) barrier = true;
     for (const [col, v] of Object.entries(c.v ?? {})) {
