@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // bivouac: the command line of the local service (contract §9.1).
-//   bivouac serve  [--host H] [--port N] [--data-dir DIR] [--seed FILE] [--log-level L] [--no-demo]
+//   bivouac serve  [--host H] [--port N] [--data-dir DIR] [--store URL] [--seed FILE] [--log-level L] [--no-demo]
 //   bivouac token  [--data-dir DIR]            print the local API token
 //   bivouac export [--data-dir DIR] [--out F]  the whole account as JSON (a backup)
 //   bivouac import FILE [--data-dir DIR]       restore a backup, or import a seed, into an empty data dir
@@ -16,6 +16,8 @@ import { SyncEngine } from './sync/engine.ts';
 import { SyncError } from './service/sync.ts';
 import { checkSeed, exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
 import { DEMO_ACCOUNT } from './service/demo.ts';
+import { StoreUnavailable, StoreVersionError } from './store/types.ts';
+import { redact } from './store/postgres.ts';
 import * as setup from './service/setup.ts';
 import { ApiError } from './service/context.ts';
 
@@ -55,6 +57,8 @@ options:
   --host H          address to bind (default 127.0.0.1)
   --port N          port (default ${DEFAULT_PORT}; 0 picks a free one)
   --data-dir DIR    where the store lives (default ${defaultDataDir()})
+  --store URL       keep the account in PostgreSQL instead: postgres://USER@HOST:PORT/DB
+                    (also BIVOUAC_STORE); several processes may share one database
   --seed FILE       fixture imported when the data directory holds no store yet
   --no-demo         start empty-handed instead of with the demo account
   --allow-host H    also accept this Host header (repeatable; required with a --host beyond loopback)
@@ -79,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
     args = parseArgs({
       args: argv, allowPositionals: true, strict: true,
       options: {
-        host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, seed: { type: 'string' },
+        host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, store: { type: 'string' }, seed: { type: 'string' },
         'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
         'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' },
         remote: { type: 'string' }, 'remote-user': { type: 'string' }, 'remote-password': { type: 'string' },
@@ -98,13 +102,17 @@ export async function main(argv: string[]): Promise<number> {
   if (o.help) { process.stdout.write(`${USAGE}\n`); return 0; }
   const [cmd = 'serve', ...rest] = args.positionals;
   const dataDir = resolve(o['data-dir'] ?? defaultDataDir());
+  const storeUrl = (o.store as string | undefined) || process.env.BIVOUAC_STORE || null;
+  /** Is there a store to read (a SQLite file in the data directory, or a PostgreSQL URL)? */
+  const haveStore = () => storeUrl !== null || existsSync(join(dataDir, DB_FILE));
+  const where = storeUrl ? redact(storeUrl) : dataDir;
   try {
     switch (cmd) {
-      case 'serve': return await runServe(dataDir, o);
+      case 'serve': return await runServe(dataDir, storeUrl, o);
       case 'sync': return await runSync(dataDir);
       case 'token': {
-        if (!existsSync(join(dataDir, DB_FILE))) throw new UsageError(`no store in ${dataDir}: run 'bivouac serve' first`);
-        const store = await openStore(dataDir, null, false);
+        if (!haveStore()) throw new UsageError(`no store in ${dataDir}: run 'bivouac serve' first`);
+        const store = await openStore(dataDir, null, false, storeUrl);
         const t = await ownerToken(store);
         await store.close();
         if (!t) throw new UsageError('the account has no people yet');
@@ -112,8 +120,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'export': {
-        if (!existsSync(join(dataDir, DB_FILE))) throw new UsageError(`no store in ${dataDir}`);
-        const store = await openStore(dataDir, null, false);
+        if (!haveStore()) throw new UsageError(`no store in ${dataDir}`);
+        const store = await openStore(dataDir, null, false, storeUrl);
         const json = `${JSON.stringify(await exportAccount(store), null, 1)}\n`;
         await store.close();
         if (o.out) await writePrivateFile(o.out, json); // a backup holds every token and password hash: 0600
@@ -126,11 +134,11 @@ export async function main(argv: string[]): Promise<number> {
         const data = await readJsonFile(file);
         const backup = data.format === 'bivouac-backup/1';
         if (!backup) checkSeed(data); // before anything is created
-        const existed = existsSync(join(dataDir, DB_FILE));
-        const store = await openStore(dataDir, null, false);
+        const existed = haveStore();
+        const store = await openStore(dataDir, null, false, storeUrl);
         let ok = false;
         try {
-          if (!(await store.isEmpty())) throw new UsageError(`${dataDir} already holds an account; import needs an empty data directory`);
+          if (!(await store.isEmpty())) throw new UsageError(`${where} already holds an account; import needs an empty ${storeUrl ? 'database' : 'data directory'}`);
           if (backup) await importBackup(store, data);
           else await importSeed(store, data);
           ok = true;
@@ -138,7 +146,7 @@ export async function main(argv: string[]): Promise<number> {
           await store.close();
           if (!ok && !existed) await removeStore(dataDir);
         }
-        process.stdout.write(`imported ${file} into ${dataDir}\n`);
+        process.stdout.write(`imported ${file} into ${where}\n`);
         return 0;
       }
       case 'setup': {
@@ -171,6 +179,10 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command '${cmd}'\n${USAGE}`);
     }
   } catch (e) {
+    if (e instanceof StoreUnavailable || e instanceof StoreVersionError) {
+      process.stderr.write(`bivouac: ${e.message}\n`);
+      return 1;
+    }
     if (e instanceof SyncError) {
       process.stderr.write(`bivouac: cannot connect to the remote: ${e.message}\n`);
       return 1;
@@ -268,7 +280,7 @@ function rateOf(o: Record<string, unknown>): { perMinute: number; burst: number 
   return { perMinute, burst: count(o, 'rate-burst', perMinute, 1, 1_000_000) };
 }
 
-async function runServe(dataDir: string, o: Record<string, string | boolean | string[] | undefined>): Promise<number> {
+async function runServe(dataDir: string, storeUrl: string | null, o: Record<string, string | boolean | string[] | undefined>): Promise<number> {
   const port = o.port === undefined ? DEFAULT_PORT : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(o.port)}`);
   const uiDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
@@ -276,7 +288,7 @@ async function runServe(dataDir: string, o: Record<string, string | boolean | st
   const syncIntervalSec = interval(o['sync-interval'] as string | undefined);
   const running = await serve({
     remote, syncIntervalSec, onSyncProgress: progressLine,
-    dataDir, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
+    dataDir, storeUrl, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],
     responseCacheMb: cacheMb(o['response-cache'] as string | undefined),
@@ -296,7 +308,7 @@ async function runServe(dataDir: string, o: Record<string, string | boolean | st
   process.on('SIGINT', () => void stop());
   // Announce only once SIGTERM/SIGINT stop it cleanly: a supervisor may signal as soon as it reads the URL.
   const empty = await running.store.isEmpty();
-  let banner = `Bivouac is running at ${running.url}/\n  data: ${dataDir}\n`;
+  let banner = `Bivouac is running at ${running.url}/\n  data: ${storeUrl ? redact(storeUrl) : dataDir}\n`;
   // No account yet (--no-demo on a new data directory): say how to make one, not where a token would be.
   if (empty) banner += `  No account yet: open ${running.url}/ to create yours or load the demo, or run 'bivouac setup' (see --help)\n`;
   else banner += `  API token: ${running.tokenFile} (or: bivouac token)\n`;

@@ -2,11 +2,12 @@
 // Electron main process and by the tests (plain Node, no Electron).
 
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { SqliteStore } from './store/sqlite.ts';
+import { PgStore } from './store/postgres.ts';
 import { repairPrivateFile, writePrivateFile } from './store/files.ts';
 import { checkSeed, importSeed, SeedError } from './service/account.ts';
 import { seedDemo } from './service/demo.ts';
@@ -21,6 +22,8 @@ import type { RemoteCredentials } from './service/sync.ts';
 
 export interface ServeOptions {
   readonly dataDir: string;
+  /** A PostgreSQL URL (postgres://USER@HOST:PORT/DB): the team server's store instead of SQLite in dataDir. */
+  readonly storeUrl?: string | null;
   readonly host?: string;
   readonly port?: number;
   /** A fixture imported when the data directory holds no store yet (§9.1). */
@@ -114,24 +117,28 @@ export async function removeStore(dataDir: string): Promise<void> {
   for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, `${DB_FILE}-journal`]) await rm(join(dataDir, f), { force: true });
 }
 
-/** Open the store in a data directory, importing the seed (or the demo) if it is new. */
-export async function openStore(dataDir: string, seed?: string | null, demo = true): Promise<SqliteStore> {
-  const fresh = !existsSync(join(dataDir, DB_FILE));
+/** Open the store in a data directory (or at a PostgreSQL URL), importing the seed (or the demo) if it is new. */
+export async function openStore(dataDir: string, seed?: string | null, demo = true, storeUrl?: string | null): Promise<Store> {
+  return (await openSeeded(dataDir, seed, demo, storeUrl)).store;
+}
+
+async function openSeeded(dataDir: string, seed: string | null | undefined, demo: boolean, storeUrl: string | null | undefined): Promise<{ store: Store; demoCreated: boolean }> {
+  const fresh = storeUrl ? true : !existsSync(join(dataDir, DB_FILE));
   // The fixture is read and checked completely before anything is created: an invalid one leaves no store.
   let fixture: unknown;
   if (fresh && seed) fixture = checkSeed(await readJsonFile(seed));
-  const store = new SqliteStore(join(dataDir, DB_FILE));
+  const store: Store = storeUrl ? await PgStore.open(storeUrl) : new SqliteStore(join(dataDir, DB_FILE));
+  let demoCreated = false;
   try {
-    if (await store.isEmpty()) {
-      if (fixture !== undefined) await importSeed(store, fixture);
-      else if (demo) await seedDemo(store);
-    }
+    // Seeding checks emptiness inside its transaction: processes starting together import once.
+    if (fixture !== undefined) await importSeed(store, fixture, { ifEmpty: true });
+    else if (demo) demoCreated = await seedDemo(store);
   } catch (e) {
     await store.close();
-    if (fresh) await removeStore(dataDir);
+    if (fresh && !storeUrl) await removeStore(dataDir);
     throw e;
   }
-  return store;
+  return { store, demoCreated };
 }
 
 /**
@@ -153,8 +160,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   checkBind(host, o.allowedHosts ?? []);
   // A replica starts empty: it is filled by cloning the remote, never with the demo account.
   const demo = (o.demo ?? true) && !o.remote;
-  const demoCreated = !o.seed && demo && !existsSync(join(o.dataDir, DB_FILE));
-  const store = await openStore(o.dataDir, o.seed, demo);
+  const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl);
   const sync = new SyncEngine({ store, dataDir: o.dataDir, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress });
   try {
     const resumed = await sync.resume();
@@ -167,6 +173,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
     throw e;
   }
   const tokenFile = join(o.dataDir, 'api-token');
+  await mkdir(o.dataDir, { recursive: true });
   // After a first-run setup (no account at start), the token file appears like on any other start.
   const onAccountCreated = async () => {
     const owner = await ownerToken(store);

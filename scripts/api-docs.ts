@@ -124,7 +124,7 @@ const TITLES: Record<keyof typeof API_PLUGINS, string> = {
 };
 
 function routesSection(groups: [string, RouteRow[]][]): string {
-  return groups.map(([name, rows]) => [
+  return groups.filter(([, rows]) => rows.length).map(([name, rows]) => [
     `### ${TITLES[name as keyof typeof API_PLUGINS] ?? name}`, '',
     '| Path | Style | Methods | Body |', '|---|---|---|---|',
     ...rows.map((r) => `| ${code(r.path.replace(/:(\w+)/g, '{$1}'))}${r.json ? ' (+ `.json`)' : ''} | ${r.style} | ${r.methods} | ${r.body ? 'yes' : ''} |`),

@@ -7,7 +7,15 @@
 //   unit         vitest run (all projects)                 (its JSON report)
 //   ui           npm run build:ui, or scripts/ensure-ui.mjs (counts as 1 test; skipped without a renderer)
 //   conformance  ../shared/conformance/run.mjs --start "npm start …"  (its last line)
+//   conformance-pg     the same with --store on a fresh PostgreSQL database
+//   conformance-team   the same through a round-robin proxy over two processes on one database
 //   e2e          npx playwright test, with Debian's chromium (its JSON report; only with playwright.config.ts)
+//
+// PostgreSQL: a throwaway cluster (scripts/pg-cluster.mjs; Debian's postgresql is installed with
+// apt-get when missing) is started before the steps that need it and stopped at the end, also when a
+// step fails or the run is interrupted. Its URL reaches the unit step as BIVOUAC_TEST_PG. When
+// PostgreSQL cannot be installed, those tests are skipped with the reason, and under CI=true that
+// counts as a failure.
 //
 // Options: --only a,b  run only these steps;  --skip a,b  leave these out.
 // Runs on the Node that runs it (node_modules/.bin/node, Node 24, under npm).
@@ -16,6 +24,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startCluster } from './pg-cluster.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -95,15 +104,36 @@ async function lint() {
   return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
 }
 
+// ---- PostgreSQL ----------------------------------------------------------------------------------
+let cluster = null;
+let clusterProblem = null;
+async function postgres() {
+  if (cluster || clusterProblem) return cluster;
+  try {
+    cluster = await startCluster({ log: out });
+    out(`PostgreSQL cluster for this run: ${cluster.url}`);
+  } catch (e) {
+    clusterProblem = e instanceof Error ? e.message : String(e);
+    out(`!! PostgreSQL is not available: ${clusterProblem}; its tests are skipped${process.env.CI === 'true' ? ' (and fail under CI=true)' : ''}`);
+  }
+  return cluster;
+}
+const stopCluster = () => { if (cluster) { cluster.stopSync(); cluster = null; } };
+process.on('exit', stopCluster);
+/** A skipped PostgreSQL step: a failure under CI. */
+const pgMissing = () => ({ passed: 0, failed: process.env.CI === 'true' ? 1 : 0, note: `skipped: PostgreSQL not available (${clusterProblem})` });
+
 async function unit() {
   const report = join(scratch, 'vitest.json');
-  const r = await exec(process.execPath, [bin('vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { timeoutS: 420 });
+  const pg = await postgres();
+  const pgEnv = pg ? { BIVOUAC_TEST_PG: pg.url } : { BIVOUAC_TEST_PG_SKIP: `PostgreSQL cannot be installed: ${clusterProblem}` };
+  const r = await exec(process.execPath, [bin('vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { timeoutS: 1500, extraEnv: pgEnv });
   const j = readJson(report);
   if (!j) return { passed: 0, failed: 1, note: `no Vitest report (exit ${r.code})` };
   // A test file that fails to load has no failed test but a failed suite: count it as one failure.
   const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
-  const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0);
-  const note = [brokenFiles ? `${brokenFiles} file(s) failed to run` : '', j.numPendingTests || j.numTodoTests ? `${j.numPendingTests + j.numTodoTests} skipped` : ''].filter(Boolean).join(', ');
+  const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0) + (!pg && process.env.CI === 'true' ? 1 : 0);
+  const note = [!pg ? 'PostgreSQL tests skipped' : '', brokenFiles ? `${brokenFiles} file(s) failed to run` : '', j.numPendingTests || j.numTodoTests ? `${j.numPendingTests + j.numTodoTests} skipped` : ''].filter(Boolean).join(', ');
   return { passed: j.numPassedTests, failed, note };
 }
 
@@ -117,15 +147,20 @@ async function ui() {
   return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
 }
 
-async function conformance() {
-  const runner = join(root, '..', 'shared', 'conformance', 'run.mjs');
+const conformanceRunner = join(root, '..', 'shared', 'conformance', 'run.mjs');
+const noRunner = { passed: 0, failed: 0, note: 'skipped: ../shared/conformance is not beside this checkout' };
+
+async function conformance(store = '') {
+  const runner = conformanceRunner;
   // The external contract suite sits beside the checkout in CI (../shared); a lone clone has no such
   // folder, and its own tests do not need it: the step is then reported as skipped, not failed.
-  if (!existsSync(runner)) return { passed: 0, failed: 0, note: 'skipped: ../shared/conformance is not beside this checkout' };
-  const start = 'npm start --silent -- --port {port} --data-dir {dataDir} --seed {seed}';
+  if (!existsSync(runner)) return noRunner;
+  const start = store.startsWith('pair:')
+    ? `node tests/support/team-pair.ts --port {port} --data-dir {dataDir} --seed {seed} --store ${store.slice(5)}`
+    : `npm start --silent -- --port {port} --data-dir {dataDir} --seed {seed}${store ? ` --store ${store}` : ''}`;
   // The ui step has built the renderer already: `npm start` skips its prestart build here, so a
   // broken UI build counts once (in ui), not as every contract check failing.
-  const r = await exec(process.execPath, [runner, '--start', start], { timeoutS: 420, keep: true, extraEnv: { npm_config_ignore_scripts: 'true' } });
+  const r = await exec(process.execPath, [runner, '--start', start], { timeoutS: 900, keep: true, extraEnv: { npm_config_ignore_scripts: 'true' } });
   const last = r.stdout.trim().split('\n').pop() ?? '';
   const m = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/.exec(last.trim());
   if (!m) return { passed: 0, failed: 1, note: `no summary line (exit ${r.code})` };
@@ -149,7 +184,7 @@ async function e2e() {
   if (problem) return { passed: 0, failed: 1, note: problem };
   const report = join(scratch, 'playwright.json');
   const r = await exec(process.execPath, [bin('@playwright/test/cli.js'), 'test', '--reporter=list,json'], {
-    timeoutS: 420, extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, BIVOUAC_UI_BUILT: '1' },
+    timeoutS: 1200, extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, BIVOUAC_UI_BUILT: '1' },
   });
   const j = readJson(report);
   if (!j?.stats) return { passed: 0, failed: 1, note: `no Playwright report (exit ${r.code})` };
@@ -160,12 +195,23 @@ async function e2e() {
   return { passed: s.expected + s.flaky, failed, note };
 }
 
+/** The conformance suite on a fresh PostgreSQL database: one process, or two behind a proxy. */
+async function conformanceOnPg(pair) {
+  if (!existsSync(conformanceRunner)) return noRunner;
+  const pg = await postgres();
+  if (!pg) return pgMissing();
+  const url = await pg.createDatabase();
+  return conformance(pair ? `pair:${url}` : url);
+}
+
 const STEPS = [
   ['typecheck', typecheck],
   ['lint', lint],
   ['unit', unit],
   ['ui', ui],
-  ['conformance', conformance],
+  ['conformance', () => conformance()],
+  ['conformance-pg', () => conformanceOnPg(false)],
+  ['conformance-team', () => conformanceOnPg(true)],
   ['e2e', existsSync(join(root, 'playwright.config.ts')) ? e2e : null],
 ];
 
@@ -179,6 +225,7 @@ const total = () => [results.reduce((n, r) => n + r.passed, 0), results.reduce((
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
     if (current) { try { process.kill(-current.pid, 'SIGTERM'); } catch { /* gone */ } }
+    stopCluster();
     rmSync(scratch, { recursive: true, force: true });
     const [p, f] = total();
     out(`\ninterrupted by ${sig}`);
@@ -204,6 +251,7 @@ for (const [name, fn] of STEPS) {
   results.push({ name, ...res, secs });
   out(`-------- ${name}: ${res.passed} passed, ${res.failed} failed${res.note ? ` (${res.note})` : ''} in ${secs} s`);
 }
+stopCluster();
 rmSync(scratch, { recursive: true, force: true });
 
 const [passed, failed] = total();

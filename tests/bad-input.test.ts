@@ -74,7 +74,8 @@ describe('bad input never changes what is stored', () => {
     expect(r.status).toBe(201);
     const back = (await h.req('fran', 'GET', `/posts/${locId(r)}.json`)).json() as { title: string; body: string };
     expect(back).toMatchObject({ title: SQLISH, body: UNICODE });
-    expect((await h.store.all("SELECT name FROM sqlite_master WHERE name = 'posts'")).length).toBe(1);
+    // The posts table is still there (the title was not executed as SQL).
+    expect(Number((await h.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM posts'))!.n)).toBeGreaterThan(0);
     const q = await h.req('fran', 'GET', `/time_entries/report.xml?subject_id=${encodeURIComponent("1 OR 1=1")}`);
     expect(q.status).toBe(400);
   });
@@ -162,7 +163,9 @@ describe('generated hostile bodies on every route that reads one: a 4xx with an 
 
 describe('characters XML cannot hold, already stored, do not break XML answers', () => {
   it('renders each as U+FFFD in XML (JSON keeps them); every XML answer stays well-formed', async () => {
-    const stored = `a${BAD_CHARS.join('-')}b 😀`; // '-' between them: \ud800\udc00 side by side would be a valid pair
+    // PostgreSQL cannot hold U+0000 in text at all (the API refuses it on input anyway): there it is left out.
+    const chars = h.engine === 'postgres' ? BAD_CHARS.filter((ch) => ch !== '\u0000') : BAD_CHARS;
+    const stored = `a${chars.join('-')}b 😀`; // '-' between them: \ud800\udc00 side by side would be a valid pair
     const p = ids.project.alpha;
     const id = locId(await h.req('fran', 'POST', `/projects/${p}/posts.xml`, '<post><title>t</title><body>b</body></post>'));
     // Written straight into the store, as an older version (or another client of the file) could have.
@@ -177,11 +180,11 @@ describe('characters XML cannot hold, already stored, do not break XML answers',
     }
     const one = (await h.req('fran', 'GET', `/posts/${id}.xml`)).xml();
     const title = one.children.find((c) => c.name === 'title')!.text;
-    expect(title).toBe(`a${BAD_CHARS.map(() => '\ufffd').join('-')}b 😀`);
+    expect(title).toBe(`a${chars.map(() => '\ufffd').join('-')}b 😀`);
     const json = (await h.req('fran', 'GET', `/posts/${id}.json`)).json() as { title: string };
     // JSON shows what the store holds (SQLite's UTF-8 already turned lone surrogates into U+FFFD).
     const held = (await h.store.get<{ title: string }>('SELECT title FROM posts WHERE id = ?', [id]))!.title;
-    expect(held).toContain('\u0000');
+    if (h.engine === 'sqlite') expect(held).toContain('\u0000');
     expect(json.title).toBe(held);
   });
 });

@@ -1,5 +1,7 @@
-// Test harness: the real app (Fastify inject, no socket) over an in-memory SQLite store seeded
-// with the conformance fixture. Every test gets a fresh account.
+// Test harness: the real app (Fastify inject, no socket) over a store seeded with the project's
+// fixture: in-memory SQLite by default, or a fresh PostgreSQL database (a copy of a template seeded
+// once per worker) with `harness({ engine: 'postgres' })` or BIVOUAC_TEST_STORE=postgres (the
+// `pg` Vitest project runs the resource tests that way). Every test gets a fresh account.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { buildApp } from '../electron/http/app.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
+import { PgStore } from '../electron/store/postgres.ts';
+import type { Store } from '../electron/store/types.ts';
+import { dbName, freshDatabase } from './pg.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { parseXml, type XNode } from '../shared/codec/in.ts';
 
@@ -28,22 +33,60 @@ export interface Res {
 
 export interface Harness {
   app: FastifyInstance;
-  store: SqliteStore;
+  store: Store;
+  engine: Engine;
   req(who: Who | null, method: string, url: string, body?: string, headers?: Record<string, string>): Promise<Res>;
   close(): Promise<void>;
 }
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 
-/** The app over a fresh in-memory store seeded with `fixture` (default: tests/fixtures/account.json). */
-export async function harness(fixture: typeof FIXTURE = FIXTURE): Promise<Harness> {
+export type Engine = 'sqlite' | 'postgres';
+export const defaultEngine = (): Engine => (process.env.BIVOUAC_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite');
+
+/** A seeded PostgreSQL database to copy (one per worker). */
+let template: Promise<string> | undefined;
+async function seededPg(fixture: typeof FIXTURE): Promise<PgStore> {
+  if (fixture !== FIXTURE) {
+    const s = await PgStore.open(await freshDatabase(), { max: 4 });
+    await importSeed(s, fixture);
+    return s;
+  }
+  template ??= (async () => {
+    const url = await freshDatabase();
+    const s = await PgStore.open(url);
+    await importSeed(s, FIXTURE);
+    await s.close();
+    return dbName(url);
+  })();
+  return PgStore.open(await freshDatabase(await template), { max: 4 });
+}
+
+/** A fresh seeded store of an engine. */
+export async function seededStore(engine: Engine = defaultEngine(), fixture: typeof FIXTURE = FIXTURE): Promise<Store> {
+  if (engine === 'postgres') return seededPg(fixture);
   const store = new SqliteStore(':memory:');
   await importSeed(store, fixture);
+  return store;
+}
+
+/**
+ * The app over a fresh store seeded with `fixture` (default: tests/fixtures/account.json), on the
+ * default engine or `engine`.
+ */
+export async function harness(fixture: typeof FIXTURE | { engine?: Engine; fixture?: typeof FIXTURE } = FIXTURE): Promise<Harness> {
+  const o: { engine?: Engine; fixture?: typeof FIXTURE } = 'people' in fixture ? { fixture } : fixture;
+  const engine = o.engine ?? defaultEngine();
+  return harnessOver(await seededStore(engine, o.fixture ?? FIXTURE), engine, o.fixture ?? FIXTURE);
+}
+
+/** The real app over a given (seeded) store: e.g. a second "process" on the same PostgreSQL database. */
+export async function harnessOver(store: Store, engine: Engine = store.dialect, fixture: typeof FIXTURE = FIXTURE): Promise<Harness> {
   const app = await buildApp({ store });
   await app.ready();
   const creds = new Map(fixture.people.map((p) => [p.key, basic(p['user-name'], p.password)]));
   return {
-    app, store,
+    app, store, engine,
     async req(who, method, url, body, headers = {}) {
       const r = await app.inject({
         method: method as 'GET', url, payload: body,

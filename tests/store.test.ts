@@ -1,181 +1,309 @@
+// One store suite, run against both implementations of the Store interface: SQLite (node:sqlite)
+// and PostgreSQL (pg, on the run's throwaway cluster: tests/support/pg-global.ts). Engine-specific
+// introspection (catalogs) goes through store.all like any other query.
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { SqliteStore } from '../electron/store/sqlite.ts';
+import { PgStore } from '../electron/store/postgres.ts';
 import { MIGRATIONS, registrySync, tables } from '../electron/store/schema.ts';
+import { StoreVersionError, type Clock, type Store } from '../electron/store/types.ts';
 import { column, RESOURCES } from '../shared/registry.ts';
+import { freshDatabase, pgSkipReason } from './pg.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { countProjectEntries } from '../electron/store/queries/time-entries.ts';
 import { FIXTURE, fx, harness, locId, text } from './helpers.ts';
 
 const dirs: string[] = [];
+const opened: Store[] = [];
 const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'bv-store-')); dirs.push(d); return d; };
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close().catch(() => undefined);
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
-describe('schema from the registry', () => {
-  it('has a table per resource with every stored field, a version column, and indexes', () => {
-    const s = new SqliteStore(':memory:');
-    for (const r of Object.values(RESOURCES)) {
-      const cols = (s.db.prepare(`PRAGMA table_info(${r.table})`).all() as { name: string }[]).map((c) => c.name);
-      for (const f of r.fields.filter((x) => x.stored)) expect(cols, `${r.table}.${f.name}`).toContain(column(f.name));
-      expect(cols).toContain('version');
-      for (const ix of Object.keys(r.indexes ?? {})) {
-        expect(s.db.prepare("SELECT name FROM sqlite_master WHERE type='index' AND name = ?").get(ix), ix).toBeDefined();
+/** What the suite needs of an engine: a new empty store, and a place to open the same store again. */
+interface Engine {
+  readonly name: 'sqlite' | 'postgres';
+  readonly skip: string;
+  /** A new location (a file, a database). */
+  location(): Promise<string>;
+  open(location: string, opts?: { clock?: Clock }): Promise<Store>;
+  columns(s: Store, table: string): Promise<string[]>;
+  indexNames(s: Store): Promise<string[]>;
+  /** Run raw DDL on the location, outside the store (an older or newer database). */
+  raw(location: string, sql: string[]): Promise<void>;
+}
+
+const sqlite: Engine = {
+  name: 'sqlite', skip: '',
+  async location() { return join(tmp(), 'db.sqlite'); },
+  async open(loc, opts) { const s = new SqliteStore(loc, opts); opened.push(s); return s; },
+  async columns(s, table) { return (await s.all<{ name: string }>(`PRAGMA table_info(${table})`)).map((c) => c.name); },
+  async indexNames(s) { return (await s.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'")).map((r) => r.name); },
+  async raw(loc, sql) {
+    const s = new SqliteStore(loc);
+    for (const st of sql) s.db.exec(st);
+    s.db.close();
+  },
+};
+
+const postgres: Engine = {
+  name: 'postgres', skip: pgSkipReason(),
+  location: () => freshDatabase(),
+  async open(loc, opts) { const s = await PgStore.open(loc, { ...opts, max: 4 }); opened.push(s); return s; },
+  async columns(s, table) {
+    return (await s.all<{ c: string }>('SELECT column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?', [table])).map((r) => r.c);
+  },
+  async indexNames(s) { return (await s.all<{ n: string }>('SELECT indexname AS n FROM pg_indexes WHERE schemaname = current_schema()')).map((r) => r.n); },
+  async raw(loc, sql) {
+    const s = await PgStore.open(loc);
+    for (const st of sql) await s.run(st);
+    await s.close();
+  },
+};
+
+describe.each([sqlite, postgres])('store on $name', (e) => {
+  if (e.skip) {
+    it.skip(`skipped: ${e.skip}`, () => undefined);
+    return;
+  }
+  const fresh = async (opts?: { clock?: Clock }) => e.open(await e.location(), opts);
+
+  describe('schema from the registry', () => {
+    it('has a table per resource with every stored field, a version column, and indexes', async () => {
+      const s = await fresh();
+      const indexes = await e.indexNames(s);
+      for (const r of Object.values(RESOURCES)) {
+        const cols = await e.columns(s, r.table);
+        for (const f of r.fields.filter((x) => x.stored)) expect(cols, `${r.table}.${f.name}`).toContain(column(f.name));
+        expect(cols).toContain('version');
+        for (const ix of Object.keys(r.indexes ?? {})) expect(indexes, ix).toContain(ix);
       }
-    }
+    });
+
+    it('runs migrations once and records them; reopening is idempotent', async () => {
+      const loc = await e.location();
+      await (await e.open(loc)).close();
+      const s = await e.open(loc);
+      const rows = await s.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      expect(rows.map((r) => Number(r.version))).toEqual(MIGRATIONS.map((m) => m.version));
+    });
+
+    it('refuses a database of a newer schema version, and changes nothing in it', async () => {
+      const loc = await e.location();
+      await (await e.open(loc)).close();
+      await e.raw(loc, ["INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', '2030-01-01T00:00:00Z')"]);
+      await expect(e.open(loc)).rejects.toThrow(StoreVersionError);
+      await expect(e.open(loc)).rejects.toThrow(/schema version 999, newer than this Bivouac/);
+    });
+
+    it('adds a column the registry has and an older database lacks', async () => {
+      const loc = await e.location();
+      await (await e.open(loc)).close();
+      await e.raw(loc, ['ALTER TABLE posts DROP COLUMN use_textile']);
+      const s = await e.open(loc);
+      expect(await e.columns(s, 'posts')).toContain('use_textile');
+      expect(registrySync(e.name, new Map([['posts', new Set(['id'])]])).some((x) => x.startsWith('ALTER TABLE posts ADD COLUMN title'))).toBe(true);
+    });
+
+    it('rebuilds an index whose columns changed in the registry, and leaves unchanged ones alone', async () => {
+      const loc = await e.location();
+      await (await e.open(loc)).close();
+      await e.raw(loc, ['DROP INDEX comments_parent', 'CREATE INDEX comments_parent ON comments (commentable_id)']);
+      const s = await e.open(loc);
+      const def = e.name === 'sqlite'
+        ? (await s.get<{ d: string }>("SELECT sql AS d FROM sqlite_master WHERE name = 'comments_parent'"))!.d
+        : (await s.get<{ d: string }>("SELECT indexdef AS d FROM pg_indexes WHERE indexname = 'comments_parent'"))!.d;
+      expect(def.replace(/\s+/g, ' ')).toContain(`(${RESOURCES.comment.indexes!.comments_parent})`);
+      // Reopening finds nothing to change.
+      const existing = new Map<string, Set<string>>();
+      for (const t of tables(e.name)) existing.set(t.table, new Set(await e.columns(s, t.table)));
+      expect(registrySync(e.name, existing).filter((x) => x.startsWith('ALTER'))).toEqual([]);
+    });
   });
 
-  it('uses the indexes for the hot queries', () => {
+  describe('writes', () => {
+    it('records every change in the feed with row versions and tombstones, one entry per record (compacted)', async () => {
+      const s = await fresh();
+      const id = await s.write(async (w) => {
+        const c = await w.insert('companies', { name: 'F', firm: 1 });
+        await w.update('companies', c, { name: 'G' });
+        return c;
+      });
+      const row = await s.get<{ name: string; version: number }>('SELECT name, version FROM companies WHERE id = ?', [id]);
+      expect(row!.name).toBe('G');
+      const feed = await s.all<{ seq: number; op: string }>('SELECT seq, op FROM changes ORDER BY seq');
+      expect(feed.map((f) => f.op)).toEqual(['update']); // the insert's entry was superseded
+      expect(row!.version).toBe(feed[0].seq);
+      await s.write((w) => w.remove('companies', id));
+      const after = await s.all<{ seq: number; op: string }>('SELECT seq, op FROM changes WHERE record_id = ? ORDER BY seq', [id]);
+      expect(after.map((r) => r.op)).toEqual(['delete']);
+      expect(after[0].seq).toBeGreaterThan(feed[0].seq);
+    });
+
+    it('returns integers, counts and booleans as JS numbers', async () => {
+      const s = await fresh();
+      await s.write((w) => w.insert('companies', { name: 'F', firm: 1 }));
+      const r = await s.get('SELECT id, firm, COUNT(*) AS n, SUM(firm) AS total, 1 = 1 AS yes, 1 = 0 AS no FROM companies GROUP BY id, firm');
+      expect(r).toEqual({ id: 1, firm: 1, n: 1, total: 1, yes: 1, no: 0 });
+    });
+
+    it('binds booleans, undefined and strings with question marks in them', async () => {
+      const s = await fresh();
+      const id = await s.write((w) => w.insert('companies', { name: "what's up? ok", firm: true as never, city: undefined as never }));
+      expect(await s.get("SELECT name, firm, city FROM companies WHERE id = ? AND name LIKE '%?%'", [id])).toEqual({ name: "what's up? ok", firm: 1, city: null });
+    });
+
+    it('rolls the whole transaction back when it throws', async () => {
+      const s = await fresh();
+      await expect(s.write(async (w) => {
+        await w.insert('companies', { name: 'A', firm: 1 });
+        throw new Error('boom');
+      })).rejects.toThrow('boom');
+      expect(await s.all('SELECT * FROM companies')).toEqual([]);
+      expect(await s.all('SELECT * FROM changes')).toEqual([]);
+      expect(await s.isEmpty()).toBe(true);
+    });
+
+    it('runs concurrent write transactions one after the other', async () => {
+      const s = await fresh();
+      const order: string[] = [];
+      await Promise.all([1, 2, 3, 4, 5].map((n) => s.write(async (w) => {
+        order.push(`begin ${n}`);
+        await w.insert('companies', { name: `c${n}`, firm: 0 });
+        await w.get('SELECT COUNT(*) AS n FROM companies');
+        order.push(`end ${n}`);
+      })));
+      for (let k = 0; k < order.length; k += 2) expect(order[k + 1]).toBe(order[k].replace('begin', 'end'));
+    });
+
+    it('stamps last-changed-on of the projects a transaction touched', async () => {
+      let now = new Date('2024-01-01T00:00:00Z');
+      const s = await fresh({ clock: () => now });
+      const pid = await s.write(async (w) => {
+        const c = await w.insert('companies', { name: 'F', firm: 1 });
+        return w.insert('projects', { name: 'P', company_id: c, last_changed_on: w.now });
+      });
+      now = new Date('2024-02-02T10:00:00Z');
+      await s.write((w) => w.insert('categories', { name: 'x', type: 'post', project_id: pid }, pid));
+      expect((await s.get<{ l: string }>('SELECT last_changed_on AS l FROM projects WHERE id = ?', [pid]))!.l).toBe('2024-02-02T10:00:00Z');
+      now = new Date('2024-03-03T10:00:00Z');
+      await s.write(async (w) => w.touch(pid));
+      expect((await s.get<{ l: string }>('SELECT last_changed_on AS l FROM projects WHERE id = ?', [pid]))!.l).toBe('2024-03-03T10:00:00Z');
+    });
+
+    it('never reuses the id of a deleted record', async () => {
+      const s = await fresh();
+      const a = await s.write((w) => w.insert('companies', { name: 'A', firm: 0 }));
+      await s.write((w) => w.remove('companies', a));
+      expect(await s.write((w) => w.insert('companies', { name: 'B', firm: 0 }))).toBe(a + 1);
+    });
+
+    it('continues after explicit ids (seed ids, restored backups) instead of colliding with them', async () => {
+      const s = await fresh();
+      await s.write((w) => w.insert('companies', { id: 40, name: 'A', firm: 0 }));
+      expect(await s.write((w) => w.insert('companies', { name: 'B', firm: 0 }))).toBe(41);
+      await s.write((w) => w.run('INSERT INTO companies (id, name, firm) VALUES (?, ?, ?)', [90, 'C', 0]));
+      expect(await s.write((w) => w.insert('companies', { name: 'D', firm: 0 }))).toBe(91);
+      // A lower explicit id does not move the sequence back.
+      await s.write((w) => w.insert('companies', { id: 5, name: 'E', firm: 0 }));
+      expect(await s.write((w) => w.insert('companies', { name: 'F', firm: 0 }))).toBe(92);
+    });
+  });
+
+  describe('change token', () => {
+    it('changes with every commit, also one made through another connection to the same store', async () => {
+      const loc = await e.location();
+      const a = await e.open(loc);
+      const b = await e.open(loc);
+      const t0 = await b.changeToken();
+      const pid = await a.write(async (w) => w.insert('projects', { name: 'P', company_id: await w.insert('companies', { name: 'A', firm: 0 }) }));
+      // SQLite samples the other connection's data_version at most once per millisecond.
+      await new Promise((r) => setTimeout(r, 2));
+      const t1 = await b.changeToken();
+      expect(t1).not.toBe(t0);
+      expect(await b.changeToken()).toBe(t1);
+      await a.write(async (w) => w.touch(pid));
+      await new Promise((r) => setTimeout(r, 2));
+      expect(await b.changeToken()).not.toBe(t1);
+    });
+
+    it('does not change for a rolled-back transaction', async () => {
+      const s = await fresh();
+      const t0 = await s.changeToken();
+      await s.write(async () => { throw new Error('no'); }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 2));
+      expect(await s.changeToken()).toBe(t0);
+    });
+  });
+
+  describe('derived data kept by the store (memo, D42)', () => {
+    it('computes once per change token, again after a commit, and keeps nothing across stores', async () => {
+      const a = await fresh();
+      const b = await fresh();
+      let calls = 0;
+      const f = async () => ++calls;
+      expect(await a.memo('k', f)).toBe(1);
+      expect(await a.memo('k', f)).toBe(1);
+      expect(await b.memo('k', f)).toBe(2); // another store: its own value
+      await importSeed(a, FIXTURE);
+      await new Promise((r) => setTimeout(r, 2));
+      expect(await a.memo('k', f)).toBe(3);
+      expect(await a.memo('k', f)).toBe(3);
+    });
+
+    it('does not keep a value computed while a commit happened', async () => {
+      const a = await fresh();
+      await importSeed(a, FIXTURE);
+      let calls = 0;
+      const slow = async () => { calls++; await a.write((w) => w.update('projects', 1, { name: 'Moved on' })); return calls; };
+      expect(await a.memo('k', slow)).toBe(1);
+      expect(await a.memo('k', async () => ++calls)).toBe(2);
+    });
+
+    it('a time-entry count follows writes by this and by another connection', async () => {
+      const loc = await e.location();
+      const a = await e.open(loc);
+      await importSeed(a, FIXTURE);
+      const b = await e.open(loc);
+      const firm = { id: 1, companyId: 1, firm: true, admin: true, name: 'x' };
+      const pid = Number((await a.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id);
+      const n0 = await countProjectEntries(a, firm, pid);
+      const add = (s: Store) => s.write((w) => w.insert('time_entries', { project_id: pid, person_id: 1, date: '2026-01-01', hours: 1, description: 'x', private: 0 }, pid));
+      await add(a);
+      await new Promise((r) => setTimeout(r, 2));
+      expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 1);
+      await add(b);
+      await new Promise((r) => setTimeout(r, 2)); // SQLite samples data_version at most once per millisecond
+      expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 2);
+    });
+  });
+
+  it('is reachable while open', async () => {
+    const s = await fresh();
+    expect(await s.reachable()).toBe(true);
+  });
+});
+
+describe('sqlite specifics', () => {
+  it('uses the indexes for the hot queries', async () => {
     const s = new SqliteStore(':memory:');
     const plan = (sql: string) => (s.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' | ');
     expect(plan("SELECT * FROM time_entries WHERE person_id = 1 AND date BETWEEN '2024-01-01' AND '2024-01-31'")).toMatch(/time_entries_person/);
     expect(plan('SELECT * FROM todo_items WHERE todo_list_id = 1 ORDER BY position')).toMatch(/todo_items_list/);
     expect(plan("SELECT COUNT(*) FROM comments WHERE commentable_type = 'Post' AND commentable_id = 3")).toMatch(/comments_parent/);
+    await s.close();
   });
 
-  it('runs migrations once and records them; reopening is idempotent', () => {
-    const d = tmp();
-    new SqliteStore(join(d, 'db.sqlite')).db.close();
-    const s = new SqliteStore(join(d, 'db.sqlite'));
-    const rows = s.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[];
-    expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
-    expect((s.db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
-    expect((s.db.prepare('PRAGMA foreign_keys').get() as { foreign_keys: number }).foreign_keys).toBe(1);
-  });
-
-  it('adds a column the registry has and an older database lacks', () => {
-    const d = tmp();
-    const file = join(d, 'db.sqlite');
-    new SqliteStore(file).db.close();
-    const raw = new DatabaseSync(file);
-    raw.exec('ALTER TABLE posts DROP COLUMN use_textile');
-    raw.close();
-    const s = new SqliteStore(file);
-    const cols = (s.db.prepare('PRAGMA table_info(posts)').all() as { name: string }[]).map((c) => c.name);
-    expect(cols).toContain('use_textile');
-    expect(registrySync('sqlite', new Map([['posts', new Set(['id'])]])).some((x) => x.startsWith('ALTER TABLE posts ADD COLUMN title'))).toBe(true);
+  it('opens in WAL mode with foreign keys on', async () => {
+    const s = new SqliteStore(join(tmp(), 'db.sqlite'));
+    expect((await s.get<{ journal_mode: string }>('PRAGMA journal_mode'))!.journal_mode).toBe('wal');
+    expect((await s.get<{ foreign_keys: number }>('PRAGMA foreign_keys'))!.foreign_keys).toBe(1);
     expect(tables('postgres')[0].columns[0].ddl).toMatch(/GENERATED BY DEFAULT AS IDENTITY/);
-  });
-});
-
-describe('writes', () => {
-  it('records every change in the feed with row versions and tombstones, one entry per record (compacted)', async () => {
-    const s = new SqliteStore(':memory:');
-    const id = await s.write(async (w) => {
-      const c = await w.insert('companies', { name: 'F', firm: 1 });
-      await w.update('companies', c, { name: 'G' });
-      return c;
-    });
-    const row = await s.get<{ name: string; version: number }>('SELECT name, version FROM companies WHERE id = ?', [id]);
-    expect(row!.name).toBe('G');
-    const feed = await s.all<{ seq: number; op: string }>('SELECT seq, op FROM changes ORDER BY seq');
-    expect(feed.map((f) => f.op)).toEqual(['update']); // the insert's entry was superseded
-    expect(row!.version).toBe(feed[0].seq);
-    await s.write((w) => w.remove('companies', id));
-    const after = await s.all<{ seq: number; op: string }>('SELECT seq, op FROM changes WHERE record_id = ? ORDER BY seq', [id]);
-    expect(after.map((r) => r.op)).toEqual(['delete']);
-    expect(after[0].seq).toBeGreaterThan(feed[0].seq);
-  });
-
-  it('rolls the whole transaction back when it throws', async () => {
-    const s = new SqliteStore(':memory:');
-    await expect(s.write(async (w) => {
-      await w.insert('companies', { name: 'A', firm: 1 });
-      throw new Error('boom');
-    })).rejects.toThrow('boom');
-    expect(await s.all('SELECT * FROM companies')).toEqual([]);
-    expect(await s.all('SELECT * FROM changes')).toEqual([]);
-    expect(await s.isEmpty()).toBe(true);
-  });
-
-  it('serialises concurrent write transactions', async () => {
-    const s = new SqliteStore(':memory:');
-    const order: string[] = [];
-    await Promise.all([1, 2, 3].map((n) => s.write(async (w) => {
-      order.push(`begin ${n}`);
-      await w.insert('companies', { name: `c${n}`, firm: 0 });
-      order.push(`end ${n}`);
-    })));
-    expect(order).toEqual(['begin 1', 'end 1', 'begin 2', 'end 2', 'begin 3', 'end 3']);
-  });
-
-  it('stamps last-changed-on of the projects a transaction touched', async () => {
-    let now = new Date('2024-01-01T00:00:00Z');
-    const s = new SqliteStore(':memory:', { clock: () => now });
-    const pid = await s.write(async (w) => {
-      const c = await w.insert('companies', { name: 'F', firm: 1 });
-      return w.insert('projects', { name: 'P', company_id: c, last_changed_on: w.now });
-    });
-    now = new Date('2024-02-02T10:00:00Z');
-    await s.write((w) => w.insert('categories', { name: 'x', type: 'post', project_id: pid }, pid));
-    expect((await s.get<{ l: string }>('SELECT last_changed_on AS l FROM projects WHERE id = ?', [pid]))!.l).toBe('2024-02-02T10:00:00Z');
-  });
-
-  it('never reuses the id of a deleted record', async () => {
-    const s = new SqliteStore(':memory:');
-    const a = await s.write((w) => w.insert('companies', { name: 'A', firm: 0 }));
-    await s.write((w) => w.remove('companies', a));
-    expect(await s.write((w) => w.insert('companies', { name: 'B', firm: 0 }))).toBe(a + 1);
-  });
-});
-
-describe('index changes', () => {
-  it('rebuilds an index whose columns changed in the registry', () => {
-    const d = mkdtempSync(join(tmpdir(), 'bv-store-')); dirs.push(d);
-    const file = join(d, 'db.sqlite');
-    new SqliteStore(file).db.close();
-    const raw = new DatabaseSync(file);
-    raw.exec('DROP INDEX comments_parent; CREATE INDEX comments_parent ON comments (commentable_id)');
-    raw.close();
-    const s = new SqliteStore(file);
-    const sql = (s.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'comments_parent'").get() as { sql: string }).sql;
-    expect(sql).toContain(RESOURCES.comment.indexes!.comments_parent);
-    s.db.close();
-  });
-});
-
-describe('derived data kept by the store (memo, D42)', () => {
-  it('computes once per change token, again after a commit, and keeps nothing across stores', async () => {
-    const a = new SqliteStore(':memory:');
-    const b = new SqliteStore(':memory:');
-    let calls = 0;
-    const f = async () => ++calls;
-    expect(await a.memo('k', f)).toBe(1);
-    expect(await a.memo('k', f)).toBe(1);
-    expect(await b.memo('k', f)).toBe(2); // another store: its own value
-    await importSeed(a, FIXTURE);
-    expect(await a.memo('k', f)).toBe(3);
-    expect(await a.memo('k', f)).toBe(3);
-    await a.close(); await b.close();
-  });
-
-  it('does not keep a value computed while a commit happened', async () => {
-    const a = new SqliteStore(':memory:');
-    await importSeed(a, FIXTURE);
-    let calls = 0;
-    const slow = async () => { calls++; await a.write((w) => w.update('projects', 1, { name: 'Moved on' })); return calls; };
-    expect(await a.memo('k', slow)).toBe(1);
-    expect(await a.memo('k', async () => ++calls)).toBe(2);
-    await a.close();
-  });
-
-  it('a time-entry count follows writes by this and by another connection', async () => {
-    const d = tmp();
-    const a = new SqliteStore(join(d, 'db.sqlite'));
-    await importSeed(a, FIXTURE);
-    const b = new SqliteStore(join(d, 'db.sqlite'));
-    const firm = { id: 1, companyId: 1, firm: true, admin: true, name: 'x' };
-    const pid = Number((await a.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id);
-    const n0 = await countProjectEntries(a, firm, pid);
-    const add = (s: SqliteStore) => s.write((w) => w.insert('time_entries', { project_id: pid, person_id: 1, date: '2026-01-01', hours: 1, description: 'x', private: 0 }, pid));
-    await add(a);
-    expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 1);
-    await add(b);
-    await new Promise((r) => setTimeout(r, 2)); // data_version is sampled at most once per millisecond
-    expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 2);
-    await a.close(); await b.close();
+    await s.close();
   });
 });
 

@@ -10,7 +10,7 @@ import { xmlErrors } from '../../shared/codec/out.ts';
 import { ApiError } from '../service/context.ts';
 import { Authenticator } from '../service/auth.ts';
 import { AuthLimiter, RateLimiter, type GuardOptions, type RateOptions } from '../service/limits.ts';
-import type { Store } from '../store/types.ts';
+import { StoreUnavailable, type Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, sendError } from './api.ts';
 import { uiPlugin } from './ui.ts';
 import { ClassicResponse } from './headers.ts';
@@ -64,6 +64,10 @@ export interface AppOptions {
   /** Per-person request rate (D63). Off by default (the contract's local service has none). */
   readonly rateLimit?: RateOptions | null;
 }
+
+/** Seconds a client should wait before retrying while the database is unavailable. */
+const RETRY_AFTER_S = '2';
+const unavailable = (): ApiError => new ApiError(503, ['The database is unavailable; retry later'], { 'Retry-After': RETRY_AFTER_S });
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const LOOPBACK_BIND = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -281,6 +285,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => {
     const json = req.wantsJson === true;
     if (err instanceof ApiError) return sendError(reply, err, json);
+    // The database is restarting or out of reach: the client may retry; the store reconnects by itself.
+    if (err instanceof StoreUnavailable) return sendError(reply, unavailable(), json);
     const e = err as { statusCode?: number; code?: string; message: string };
     const status = e.statusCode ?? 500;
     if (status === 413) {
@@ -307,6 +313,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     method: ['GET', 'POST', 'PUT', 'DELETE'], url: '/health', config: { public: true },
     handler: async (req, reply) => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(reply, new ApiError(405, ['Use GET'], { Allow: 'GET' }), req.wantsJson === true);
+      // Healthy means the store answers too (a team server whose database is restarting is not).
+      if (!(await opts.store.reachable())) {
+        reply.code(503).header('Retry-After', RETRY_AFTER_S).type('application/json').send('{"status":"unavailable","store":"unreachable"}');
+        return;
+      }
       reply.type('application/json').send('{"status":"ok"}');
     },
   });

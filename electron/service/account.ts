@@ -4,6 +4,7 @@
 import { column, RESOURCES, TABLE_ORDER } from '../../shared/registry.ts';
 import type { Row, Store } from '../store/types.ts';
 import { hashPassword, newToken } from './auth.ts';
+import { hasAccount } from '../store/queries/companies.ts';
 import { addMember, rebuildFeed } from '../store/feed.ts';
 import { dumpTable, restoreRow, setMeta } from '../store/queries/account.ts';
 
@@ -110,13 +111,18 @@ const pick = (o: Obj, keys: readonly string[]): Row => {
   return r;
 };
 
-/** Import a checked fixture into an empty store, in one transaction. */
-export async function importSeed(store: Store, raw: unknown): Promise<void> {
+/**
+ * Import a checked fixture into an empty store, in one transaction. With `ifEmpty`, a store that
+ * holds an account already is left alone (checked inside the transaction: two team-server
+ * processes starting together on one database import it once) and false is returned.
+ */
+export async function importSeed(store: Store, raw: unknown, opts: { ifEmpty?: boolean } = {}): Promise<boolean> {
   const d = checkSeed(raw);
   const companies = list(d, 'companies'), people = list(d, 'people'), projects = list(d, 'projects');
   // Hash passwords before the transaction: it must await only the writer.
   const hashes = await Promise.all(people.map((p) => (typeof p.password === 'string' ? hashPassword(p.password) : null)));
-  await store.write(async (w) => {
+  return store.write(async (w) => {
+    if (opts.ifEmpty && await hasAccount(w)) return false;
     const company = new Map<string, number>(), person = new Map<string, number>();
     for (const c of companies) {
       const id = await w.insert('companies', { ...(c.id ? { id: c.id } : {}), ...pick(c, COMPANY_KEYS), firm: c.firm === true ? 1 : 0 });
@@ -145,6 +151,7 @@ export async function importSeed(store: Store, raw: unknown): Promise<void> {
     }
     const account = (d.account as Obj | undefined)?.name;
     if (typeof account === 'string') await setMeta(w, 'account_name', account);
+    return true;
   });
 }
 

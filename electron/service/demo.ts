@@ -30,7 +30,9 @@ export const DEMO_CONTENT: DatasetSizes = {
   todoLists: 6, todoItems: 42, timeEntries: 80, days: 42, privateShare: 0.1, seed: 2024,
 };
 
-export async function seedDemo(store: Store): Promise<void> {
-  await importSeed(store, DEMO_ACCOUNT);
+/** The demo account and its content, when the store is still empty; true when it was created. */
+export async function seedDemo(store: Store): Promise<boolean> {
+  if (!(await importSeed(store, DEMO_ACCOUNT, { ifEmpty: true }))) return false;
   await generateDataset(store, DEMO_CONTENT);
+  return true;
 }

@@ -9,7 +9,7 @@ import {
 } from '../store/queries/milestones.ts';
 import { badRequest, check, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
-import { checkReferences } from './references.ts';
+import { checkReferences, recheckReferences } from './references.ts';
 import type { Row } from '../store/types.ts';
 
 const R = RESOURCES.milestone;
@@ -70,6 +70,7 @@ export async function create(ctx: Ctx, projectId: number, root: XNode | null): P
   check(errors);
   const ids = await ctx.store.write(async (w) => {
     const out: number[] = [];
+    for (const v of batch) await recheckReferences(w, ctx.caller, R, projectId, v);
     for (const v of batch) {
       out.push(await w.insert('milestones', {
         ...toColumns(v.values), project_id: projectId, completed: 0, created_on: w.now, creator_id: ctx.caller.id,
@@ -118,6 +119,7 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
     await ctx.store.write(async (w) => {
       const cur = await milestoneState(w, id);
       if (!cur) return;
+      await recheckReferences(w, ctx.caller, R, pid, v);
       await w.update('milestones', id, toColumns(v.values), pid);
       const next = v.values.get('deadline') as string | undefined;
       if (!shift || next === undefined || next === cur.deadline) return;

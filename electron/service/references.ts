@@ -8,7 +8,7 @@ import {
   companyOfProject, milestoneInProject, personHasAccess, personVisible, postCategoryInProject, visibleItem,
 } from '../store/queries/references.ts';
 import type { Queryable, Row } from '../store/types.ts';
-import type { Caller } from './context.ts';
+import { check, type Caller } from './context.ts';
 
 type Check = (db: Queryable, c: Caller, projectId: number, value: unknown) => Promise<boolean>;
 
@@ -60,3 +60,14 @@ export async function checkReferences(db: Queryable, c: Caller, r: Resource, pro
 
 /** References shown as "none" to a caller who cannot see their target (service/redact.ts). */
 const HIDDEN_AS_NONE: ReadonlySet<RefKind> = new Set(['milestone']);
+
+/**
+ * The same rules again inside the write transaction, where the answer holds until commit (writes
+ * are serialised, D51): a referenced record deleted since the first check is a 422, never a
+ * dangling reference.
+ */
+export async function recheckReferences(w: Queryable, c: Caller, r: Resource, projectId: number, v: Validated): Promise<void> {
+  const again: Validated = { values: v.values, errors: [] };
+  await checkReferences(w, c, r, projectId, again);
+  check(again.errors);
+}

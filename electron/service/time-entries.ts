@@ -9,7 +9,7 @@ import {
   countProjectEntries, getEntry, listItemEntries, listProjectEntries, reportEntries, type ReportFilter,
 } from '../store/queries/time-entries.ts';
 import { visibleItem } from '../store/queries/references.ts';
-import { checkReferences } from './references.ts';
+import { checkReferences, recheckReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
@@ -163,7 +163,10 @@ async function insert(ctx: Ctx, projectId: number, v: Validated, todoItemId?: nu
     date: cols.date, hours: cols.hours, description: cols.description ?? '', person_id: cols.person_id,
     private: cols.private ?? 0, todo_item_id: todoItemId ?? cols.todo_item_id ?? null, project_id: projectId,
   };
-  const id = await ctx.store.write((w) => w.insert(R.table, values, projectId));
+  const id = await ctx.store.write(async (w) => {
+    await recheckReferences(w, ctx.caller, R, projectId, v);
+    return w.insert(R.table, values, projectId);
+  });
   return get(ctx, id);
 }
 
@@ -210,7 +213,12 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const v = readEntry(root, ctx.caller, 'update', false);
   await checkRefs(ctx.store, ctx.caller, projectId, v, 'update', e);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update(R.table, id, toColumns(v.values), projectId));
+  if (v.values.size) {
+    await ctx.store.write(async (w) => {
+      await recheckReferences(w, ctx.caller, R, projectId, v);
+      await w.update(R.table, id, toColumns(v.values), projectId);
+    });
+  }
   return get(ctx, id);
 }
 

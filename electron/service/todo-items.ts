@@ -10,7 +10,7 @@ import {
   entriesOfItems, getItem, itemsInProject, itemsOfList, itemState, nextItemPosition, positionsOfList,
 } from '../store/queries/todo-items.ts';
 import { check, invalid, notFound, type Caller, type Ctx } from './context.ts';
-import { checkReferences } from './references.ts';
+import { checkReferences, recheckReferences } from './references.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
 
@@ -135,10 +135,15 @@ export async function create(ctx: Ctx, listId: number, root: XNode | null): Prom
   const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
   await checkParty(ctx.store, ctx.caller, pid, v);
   check(v.errors);
-  const id = await ctx.store.write(async (w) => w.insert('todo_items', {
+  const id = await ctx.store.write(async (w) => {
+    // the list may have been deleted since it was read
+    if (!(await visibleList(w, ctx.caller, listId))) throw notFound('Todo list');
+    await recheckReferences(w, ctx.caller, R, pid, v);
+    return w.insert('todo_items', {
     ...toColumns(v.values), todo_list_id: listId, project_id: pid, position: await nextItemPosition(w, listId),
     completed: 0, creator_id: ctx.caller.id, created_at: w.now, updated_at: w.now,
-  }, pid));
+    }, pid);
+  });
   return get(ctx, id);
 }
 
@@ -148,7 +153,12 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
   await checkParty(ctx.store, ctx.caller, pid, v, it);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update('todo_items', id, { ...toColumns(v.values), updated_at: w.now }, pid));
+  if (v.values.size) {
+    await ctx.store.write(async (w) => {
+      await recheckReferences(w, ctx.caller, R, pid, v);
+      await w.update('todo_items', id, { ...toColumns(v.values), updated_at: w.now }, pid);
+    });
+  }
   return get(ctx, id);
 }
 

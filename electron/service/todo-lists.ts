@@ -8,7 +8,7 @@ import {
   getList, itemIdsOfList, listsByIds, listsOfProject, nextListPosition, positionsOfProject, visibleListIds,
 } from '../store/queries/todo-lists.ts';
 import { itemsOfList, itemsOfLists, openItemsOf, type PartyFilter } from '../store/queries/todo-items.ts';
-import { checkReferences } from './references.ts';
+import { checkReferences, recheckReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { cascadeItems, moveTo, readIds, readTo, renumber } from './todo-items.ts';
@@ -115,9 +115,10 @@ export async function create(ctx: Ctx, projectId: number, root: XNode | null): P
   const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
   await checkMilestone(ctx.store, ctx, projectId, v);
   check(v.errors);
-  const id = await ctx.store.write(async (w) => w.insert('todo_lists', {
-    ...toColumns(v.values), project_id: projectId, position: await nextListPosition(w, projectId),
-  }, projectId));
+  const id = await ctx.store.write(async (w) => {
+    await recheckReferences(w, ctx.caller, R, projectId, v);
+    return w.insert('todo_lists', { ...toColumns(v.values), project_id: projectId, position: await nextListPosition(w, projectId) }, projectId);
+  });
   return finish(await getVisible(ctx, id));
 }
 
@@ -127,7 +128,12 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
   await checkMilestone(ctx.store, ctx, pid, v, l);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update('todo_lists', id, toColumns(v.values), pid));
+  if (v.values.size) {
+    await ctx.store.write(async (w) => {
+      await recheckReferences(w, ctx.caller, R, pid, v);
+      await w.update('todo_lists', id, toColumns(v.values), pid);
+    });
+  }
   return finish(await getVisible(ctx, id));
 }
 

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import { appendChange, cascade, type ChangeOp } from './feed.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
-import type { Clock, Param, Row, Store, Writer } from './types.ts';
+import { StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { OutboxRecorder } from './outbox.ts';
@@ -53,6 +53,9 @@ export class SqliteStore implements Store {
   private migrate(): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
     const done = new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+    const known = Math.max(...MIGRATIONS.map((m) => m.version));
+    const newest = Math.max(0, ...done);
+    if (newest > known) throw new StoreVersionError(`the store has schema version ${newest}, newer than this Bivouac understands (${known}): upgrade Bivouac`);
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
       this.db.exec('BEGIN IMMEDIATE');
@@ -185,6 +188,10 @@ export class SqliteStore implements Store {
 
   async isEmpty(): Promise<boolean> {
     return this.getSync('SELECT id FROM companies LIMIT 1') === undefined;
+  }
+
+  async reachable(): Promise<boolean> {
+    return this.db.isOpen;
   }
 
   async close(): Promise<void> {

@@ -64,8 +64,19 @@ export interface Store extends Queryable {
   memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T>;
   /** True when the store holds no account yet (a seed may be imported). */
   isEmpty(): Promise<boolean>;
+  /** Can the store answer right now? (GET /health; false while a database server restarts.) */
+  reachable(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 /** Current time as the API shows it: `YYYY-MM-DDTHH:MM:SSZ`. Overridable for tests. */
 export type Clock = () => Date;
+
+/**
+ * The database cannot be reached right now (server down or restarting, connection cut): the
+ * HTTP layer answers 503 with Retry-After; the store recovers by itself when it is back.
+ */
+export class StoreUnavailable extends Error {}
+
+/** The database was written by a newer Bivouac (a schema version this one does not know). */
+export class StoreVersionError extends Error {}

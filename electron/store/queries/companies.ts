@@ -26,6 +26,11 @@ export function getCompany(db: Queryable, c: Caller, id: number): Promise<Row | 
   return db.get(`${SELECT} WHERE c.id = ? AND ${visible(c, p)}`, p);
 }
 
+/** Does the store hold an account (any company) yet? */
+export async function hasAccount(db: Queryable): Promise<boolean> {
+  return (await db.get('SELECT id FROM companies LIMIT 1')) !== undefined;
+}
+
 /** Whether a company with this id exists (any caller may name any company as a project's). */
 export async function companyExists(db: Queryable, id: number): Promise<boolean> {
   return (await db.get('SELECT id FROM companies WHERE id = ?', [id])) !== undefined;

@@ -1,0 +1,272 @@
+// npm run bench:team — the team server on PostgreSQL against the same server on SQLite, in one run.
+//
+//  1. A throwaway PostgreSQL cluster (scripts/pg-cluster.mjs; synchronous_commit=off, as SQLite's
+//     WAL + synchronous=NORMAL also may lose the last commits on a power cut, never corrupt).
+//  2. The same account on both engines: the fixture + generateDataset (same sizes, same seed).
+//  3. Servers (the real CLI): SQLite; PostgreSQL with one process; two PostgreSQL processes behind
+//     the round-robin proxy (tests/support/proxy.ts), and one process behind the same proxy (so the
+//     scale-out ratio compares like with like).
+//  4. Load from this process (keep-alive HTTP, closed loop, N clients): single GET of one record,
+//     a 50-item list, and a mixed workload: 90 % reads of random records (posts, todo items, time
+//     entries), 10 % writes (todo item edits, new time entries) that invalidate every cache.
+//  5. 100 concurrent clients × 60 s of the mixed load on the two-process PostgreSQL server: errors, p99.
+//  6. A time report over 1,000,000 time entries (100 projects, 500 people) on PostgreSQL, response
+//     cache off: one person × one month, one project × one month.
+// Results: stdout and bench/results/team.md. Not part of `npm test`.
+//
+//   node bench/team.ts [--seconds 8] [--long 60]
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir, cpus, loadavg } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'node:http';
+import pg from 'pg';
+// @ts-expect-error: a plain ES module without types
+import { startCluster } from '../scripts/pg-cluster.mjs';
+import { startProxy, type Proxy } from '../tests/support/proxy.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const FIXTURE = join(ROOT, 'tests', 'fixtures', 'account.json');
+const BIN = join(ROOT, 'electron', 'bin.ts');
+const { values: args } = parseArgs({ options: { seconds: { type: 'string' }, long: { type: 'string' } } });
+const SECONDS = Number(args.seconds ?? 8);
+const LONG = Number(args.long ?? 60);
+const log = (s: string) => process.stdout.write(`${s}\n`);
+
+interface Server { child: ChildProcess; url: string }
+const children: ChildProcess[] = [];
+function serve(dataDir: string, extra: string[]): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--no-demo', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /running at (http:\/\/[^\s/]+)\//.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+}
+
+// ---- load driver ------------------------------------------------------------------------------
+const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
+  const u = new URL(base);
+  return new Promise((resolve) => {
+    const r = request({ host: u.hostname, port: u.port, method, path, agent, headers: body ? { ...headers, 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) } : headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    r.on('error', () => resolve(0));
+    if (body) r.write(body);
+    r.end();
+  });
+}
+
+type Op = () => { method: string; path: string; body?: string };
+interface Load { rps: number; p50: number; p99: number; errors: number; total: number }
+async function drive(base: string, headers: Record<string, string>, op: Op, clients: number, seconds: number): Promise<Load> {
+  const lat: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (performance.now() < end) {
+      const o = op();
+      const t = performance.now();
+      const status = await send(base, o.method, o.path, headers, o.body);
+      lat.push(performance.now() - t);
+      if (status < 200 || status >= 300) errors++;
+    }
+  }));
+  lat.sort((a, b) => a - b);
+  const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
+  return { rps: lat.length / seconds, p50: q(0.5), p99: q(0.99), errors, total: lat.length };
+}
+
+let rnd = 42;
+const random = () => { rnd = (rnd * 1103515245 + 12345) % 2 ** 31; return rnd / 2 ** 31; };
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const load0 = loadavg()[0];
+  const cluster = await startCluster({ settings: { synchronous_commit: 'off' }, log });
+  const dir = mkdtempSync(join(tmpdir(), 'bivouac-team-bench-'));
+  const bye = () => { for (const c of children) if (c.exitCode === null) c.kill('SIGTERM'); cluster.stopSync(); rmSync(dir, { recursive: true, force: true }); };
+  process.on('SIGINT', () => { bye(); process.exit(130); });
+  const lines: string[] = [];
+  const out = (s: string) => { log(s); lines.push(s); };
+  try {
+    const { SqliteStore } = await import('../electron/store/sqlite.ts');
+    const { PgStore } = await import('../electron/store/postgres.ts');
+    const { importSeed } = await import('../electron/service/account.ts');
+    const { generateDataset } = await import('../electron/service/dataset.ts');
+    const { DB_FILE } = await import('../electron/server.ts');
+    const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { people: { 'user-name': string; password: string; administrator?: boolean }[] };
+    const admin = fixture.people.find((p) => p.administrator)!;
+    const headers = { authorization: `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}`, host: '127.0.0.1' };
+
+    // ---- 2. the same account on both engines
+    const sizes = { projects: 10, people: 20, posts: 1000, comments: 4000, todoItems: 3000, timeEntries: 8000, seed: 7, now: new Date('2026-11-01T12:00:00Z') };
+    const sqliteDir = join(dir, 'sqlite');
+    mkdirSync(sqliteDir);
+    const pgUrl = await cluster.createDatabase('bench');
+    const targets: Record<string, number[]> = {};
+    let biggestList = 0;
+    for (const engine of ['sqlite', 'postgres'] as const) {
+      const t = performance.now();
+      const store = engine === 'sqlite' ? new SqliteStore(join(sqliteDir, DB_FILE)) : await PgStore.open(pgUrl);
+      await importSeed(store, JSON.parse(readFileSync(FIXTURE, 'utf8')));
+      const s = await generateDataset(store, sizes);
+      biggestList = s.biggestList!;
+      if (engine === 'postgres') {
+        for (const [k, sql] of [['posts', 'SELECT id FROM posts WHERE private = 0'], ['items', 'SELECT id FROM todo_items'], ['entries', 'SELECT id FROM time_entries'], ['projects', 'SELECT DISTINCT project_id AS id FROM time_entries']] as const) {
+          targets[k] = (await store.all<{ id: number }>(sql)).map((r) => Number(r.id));
+        }
+      }
+      await store.close();
+      out(`dataset on ${engine}: ${s.counts.posts} posts, ${s.counts.comments} comments, ${s.counts.todoItems} items, ${s.counts.timeEntries} time entries in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    }
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query('ANALYZE');
+    await c.end();
+
+    // ---- 3. servers
+    const sq = await serve(sqliteDir, []);
+    const p1 = await serve(join(dir, 'pg1'), ['--store', pgUrl]);
+    const p2 = await serve(join(dir, 'pg2'), ['--store', pgUrl]);
+    const proxies: Proxy[] = [await startProxy([p1.url]), await startProxy([p1.url, p2.url])];
+    const [via1, via2] = proxies;
+
+    const item = targets.items[0];
+    const single: Op = () => ({ method: 'GET', path: `/todo_items/${item}.xml` });
+    const list: Op = () => ({ method: 'GET', path: `/todo_lists/${biggestList}/todo_items.xml` });
+    let w = 0;
+    const mixed: Op = () => {
+      if (random() < 0.1) {
+        w++;
+        if (w % 2) return { method: 'PUT', path: `/todo_items/${pick(targets.items)}.xml`, body: `<todo-item><content>edited ${w}</content></todo-item>` };
+        return { method: 'POST', path: `/projects/${pick(targets.projects)}/time_entries.xml`, body: `<time-entry><date>2026-11-0${1 + (w % 9)}</date><hours>1.5</hours><description>bench ${w}</description></time-entry>` };
+      }
+      const r = random();
+      if (r < 0.34) return { method: 'GET', path: `/posts/${pick(targets.posts)}.xml` };
+      if (r < 0.67) return { method: 'GET', path: `/todo_items/${pick(targets.items)}.xml` };
+      return { method: 'GET', path: `/time_entries/${pick(targets.entries)}.xml` };
+    };
+
+    const results: Record<string, Load> = {};
+    const run = async (name: string, base: string, op: Op, clients = 10, seconds = SECONDS) => {
+      await drive(base, headers, op, clients, 1); // warm-up
+      const r = await drive(base, headers, op, clients, seconds);
+      results[name] = r;
+      out(`  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}/${r.total}`);
+      return r;
+    };
+    out(`\nload: 10 clients, ${SECONDS} s each, keep-alive, from this process`);
+    for (const [name, op] of [['single GET', single], ['50-item list', list], ['mixed 90/10', mixed]] as const) {
+      await run(`${name} sqlite`, sq.url, op);
+      await run(`${name} postgres`, p1.url, op);
+    }
+    out('\nscale-out (both behind the same round-robin proxy), mixed 90/10, 20 clients');
+    await run('mixed postgres 1 process', via1.url, mixed, 20);
+    await run('mixed postgres 2 processes', via2.url, mixed, 20);
+    out(`\n100 concurrent clients × ${LONG} s, mixed 90/10, 2 PostgreSQL processes behind the proxy`);
+    const long = await run('100 clients mixed postgres ×2', via2.url, mixed, 100, LONG);
+    for (const p of proxies) await p.close();
+    for (const s of [sq, p1, p2]) s.child.kill('SIGTERM');
+
+    // ---- 6. 1,000,000 time entries
+    out('\ntime report over 1,000,000 time entries (100 projects, 500 people), PostgreSQL, response cache off');
+    const bigUrl = await cluster.createDatabase('big');
+    const big = await PgStore.open(bigUrl);
+    await importSeed(big, JSON.parse(readFileSync(FIXTURE, 'utf8')));
+    await big.close();
+    const t = performance.now();
+    const b = new pg.Client({ connectionString: bigUrl });
+    await b.connect();
+    const firm = Number((await b.query('SELECT id FROM companies WHERE firm = 1')).rows[0].id);
+    await b.query(`INSERT INTO people (first_name, last_name, email_address, user_name, token, company_id, administrator, time_zone_name, title, created_at, updated_at)
+      SELECT 'Bench', 'Person ' || g, 'bench' || g || '@example.test', 'bench' || g, md5('bench' || g) || 'deadbeef', $1, 0, 'UTC', '', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z'
+      FROM generate_series(1, 500) g`, [firm]);
+    await b.query(`INSERT INTO projects (name, status, company_id, created_on, last_changed_on, start_page, show_writeboards, show_announcement)
+      SELECT 'Bench ' || g, 'active', $1, '2026-01-01', '2026-01-01T00:00:00Z', 'log', 0, 0 FROM generate_series(1, 100) g`, [firm]);
+    await b.query(`INSERT INTO project_members (project_id, person_id)
+      SELECT pr.id, pe.id FROM projects pr, people pe WHERE pr.name LIKE 'Bench %' AND pe.user_name LIKE 'bench%' AND (pr.id + pe.id) % 5 = 0`);
+    const [pmin, emin] = [(await b.query("SELECT MIN(id) AS m FROM projects WHERE name LIKE 'Bench %'")).rows[0].m, (await b.query("SELECT MIN(id) AS m FROM people WHERE user_name LIKE 'bench%'")).rows[0].m].map(Number);
+    await b.query(`INSERT INTO time_entries (project_id, person_id, date, hours, description, private, version)
+      SELECT $1 + (g % 100), $2 + ((g / 100) % 500), to_char(date '2026-11-22' - (g % 365), 'YYYY-MM-DD'), 0.25 * (1 + g % 16), 'work item ' || g, 0, 0
+      FROM generate_series(1, 1000000) g`, [pmin, emin]);
+    await b.query('ANALYZE');
+    const count = Number((await b.query('SELECT COUNT(*) AS n FROM time_entries')).rows[0].n);
+    await b.end();
+    out(`  generated: ${count} time entries in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const bs = await serve(join(dir, 'big'), ['--store', bigUrl, '--response-cache', '0']);
+    const timeIt = async (paths: string[]) => {
+      const ms: number[] = [];
+      let rows = 0;
+      for (const p of paths) {
+        const s = performance.now();
+        const st = await new Promise<number>((resolve) => {
+          const u = new URL(bs.url);
+          const r = request({ host: u.hostname, port: u.port, path: p, agent, headers }, (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => { body += d.toString(); });
+            res.on('end', () => { rows += (body.match(/<time-entry>/g) ?? []).length; resolve(res.statusCode ?? 0); });
+          });
+          r.end();
+        });
+        if (st !== 200) throw new Error(`report ${p}: ${st}`);
+        ms.push(performance.now() - s);
+      }
+      ms.sort((x, y) => x - y);
+      return { median: ms[Math.floor(ms.length / 2)], p95: ms[Math.floor(ms.length * 0.95)], max: ms[ms.length - 1], rows: rows / paths.length };
+    };
+    await timeIt([`/time_entries/report.xml?subject_id=${emin}&from=20261001&to=20261031`]); // warm-up
+    const byPerson = await timeIt(Array.from({ length: 30 }, (_, k) => `/time_entries/report.xml?subject_id=${emin + 3 + k * 16}&from=20261001&to=20261031`));
+    const byProject = await timeIt(Array.from({ length: 30 }, (_, k) => `/time_entries/report.xml?filter_project_id=${pmin + 1 + k * 3}&from=20261001&to=20261031`));
+    out(`  one person, one month:  median ${byPerson.median.toFixed(1)} ms, p95 ${byPerson.p95.toFixed(1)} ms, max ${byPerson.max.toFixed(1)} ms (${byPerson.rows.toFixed(0)} entries per report; goal < 50 ms: ${byPerson.p95 < 50 ? 'ok' : 'MISSED'})`);
+    out(`  one project, one month: median ${byProject.median.toFixed(1)} ms, p95 ${byProject.p95.toFixed(1)} ms, max ${byProject.max.toFixed(1)} ms (${byProject.rows.toFixed(0)} entries per report; goal < 50 ms: ${byProject.p95 < 50 ? 'ok' : 'MISSED'})`);
+    bs.child.kill('SIGTERM');
+
+    // ---- ratios
+    const ratio = (a: string, b: string) => (results[a].rps / results[b].rps).toFixed(2);
+    const summary = [
+      '',
+      '| Ratio (throughput) | Value |',
+      '|---|---|',
+      `| single GET: PostgreSQL / SQLite | ${ratio('single GET postgres', 'single GET sqlite')} |`,
+      `| 50-item list: PostgreSQL / SQLite | ${ratio('50-item list postgres', '50-item list sqlite')} |`,
+      `| mixed 90/10: PostgreSQL / SQLite | ${ratio('mixed 90/10 postgres', 'mixed 90/10 sqlite')} |`,
+      `| scale-out: 2 processes / 1 process (PostgreSQL, mixed) | ${ratio('mixed postgres 2 processes', 'mixed postgres 1 process')} |`,
+      '',
+      `100 clients × ${LONG} s mixed on 2 processes: ${long.errors} errors in ${long.total} requests, p99 ${long.p99.toFixed(1)} ms, ${long.rps.toFixed(0)} req/s.`,
+      `Time report, 1,000,000 entries: person-month p95 ${byPerson.p95.toFixed(1)} ms, project-month p95 ${byProject.p95.toFixed(1)} ms.`,
+    ];
+    for (const s of summary) out(s);
+    const md = [
+      '# bench:team — the team server on PostgreSQL vs SQLite (one run)',
+      '',
+      `Run: ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), load average before ${load0.toFixed(2)}, after ${loadavg()[0].toFixed(2)}; total ${((performance.now() - t0) / 1000).toFixed(0)} s.`,
+      'The machine is shared with other work: absolute numbers vary between runs; the ratios were measured side by side.',
+      'PostgreSQL 15 throwaway cluster, synchronous_commit=off (SQLite: WAL, synchronous=NORMAL). Command: `npm run bench:team`.',
+      '',
+      '```',
+      ...lines,
+      '```',
+      '',
+    ].join('\n');
+    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench', 'results', 'team.md'), md);
+    log('\nwritten to bench/results/team.md');
+  } finally {
+    bye();
+    agent.destroy();
+  }
+}
+
+await main();

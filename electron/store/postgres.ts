@@ -1,0 +1,381 @@
+// PostgreSQL implementation of the store (the team server), on `pg` with a connection pool.
+// The same query modules as SQLite: `?` placeholders are rewritten to `$n` here, and results come
+// back as SQLite gives them (BIGINT/NUMERIC as JS numbers, booleans as 0/1).
+//
+// Concurrency (D51): every write transaction first takes one transaction-scoped advisory lock,
+// so write transactions are serialised across every connection and process, exactly as SQLite
+// serialises them in one process; reads never wait. A service's read-check-write inside write()
+// therefore sees the latest committed state, and positions, counts and references hold.
+//
+// Change token (D52): every write transaction bumps a one-row commit counter; changeToken() reads
+// it (one indexed read per request), so a write committed by any process invalidates the response
+// and credential caches of every process before its next answer.
+
+import pg from 'pg';
+import { MIGRATIONS, registrySync } from './schema.ts';
+import { DerivedCache } from './derived.ts';
+import { appendChange, cascade, type ChangeOp } from './feed.ts';
+import { StoreUnavailable, StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
+import { isoSeconds } from '../../shared/values.ts';
+
+/** Advisory lock keys (one namespace for Bivouac). */
+const WRITE_LOCK = 0x42495601;
+const MIGRATE_LOCK = 0x42495602;
+
+/** Result types as SQLite gives them: numbers for BIGINT, NUMERIC and booleans. */
+function typeOverrides(): pg.TypeOverrides {
+  const t = new pg.TypeOverrides();
+  const num = (v: string) => Number(v);
+  t.setTypeParser(20, num); // int8 (ids, COUNT)
+  t.setTypeParser(1700, num); // numeric (SUM of integers)
+  t.setTypeParser(16, (v: string) => (v === 't' ? 1 : 0)); // bool (comparisons selected as columns)
+  return t;
+}
+
+/** `?` placeholders to `$1, $2, …`, leaving string literals and quoted names alone. */
+export function toDollar(sql: string): string {
+  let out = '';
+  let n = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '?') {
+      out += `$${++n}`;
+    } else out += ch;
+  }
+  return out;
+}
+
+const bind = (params: readonly Param[]): unknown[] =>
+  params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : typeof p === 'bigint' ? p.toString() : p));
+
+/** Connection-level failures (server down, restarting, network): the request may be retried later. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
+export function isUnavailable(e: unknown): boolean {
+  const err = e as { code?: string; message?: string } | null;
+  if (!err) return false;
+  if (err.code && (UNAVAILABLE_CODES.has(err.code) || err.code.startsWith('08'))) return true;
+  const m = err.message ?? '';
+  return /Connection terminated|connection timeout|Client has encountered a connection error|Connection ended/i.test(m);
+}
+/** Errors that a retry of the whole transaction resolves (serialization failure, deadlock). */
+const RETRY_CODES = new Set(['40001', '40P01']);
+
+export interface PgOptions {
+  readonly clock?: Clock;
+  /** Connections for reads (default 10). */
+  readonly max?: number;
+  /** Connections for write transactions (default 3; they run one at a time anyway, D51). */
+  readonly writers?: number;
+}
+
+/** Statement texts rewritten once, kept per store. */
+class SqlCache {
+  private readonly m = new Map<string, string>();
+  get(sql: string): string {
+    let s = this.m.get(sql);
+    if (s === undefined) {
+      s = toDollar(sql);
+      if (this.m.size > 5000) this.m.clear();
+      this.m.set(sql, s);
+    }
+    return s;
+  }
+}
+
+type Runner = pg.Pool | pg.PoolClient;
+
+export class PgStore implements Store {
+  readonly dialect = 'postgres' as const;
+  readonly pool: pg.Pool;
+  /**
+   * Write transactions have a pool of their own: a writer waiting for the write lock holds its
+   * connection, and must never take the last connections readers need (D51).
+   */
+  private readonly writePool: pg.Pool;
+  readonly url: string;
+  private readonly clock: Clock;
+  private readonly sql = new SqlCache();
+  private readonly derived = new DerivedCache();
+  private closed = false;
+
+  private constructor(url: string, opts: PgOptions) {
+    this.url = url;
+    this.clock = opts.clock ?? (() => new Date());
+    const config = (max: number): pg.PoolConfig => ({
+      connectionString: url, max, types: typeOverrides(),
+      // Waiting for a free connection under load is not an outage: a server that is down refuses at
+      // once (ECONNREFUSED), so a long wait here only means "busy".
+      connectionTimeoutMillis: 30_000, idleTimeoutMillis: 30_000, application_name: 'bivouac',
+    });
+    this.pool = new pg.Pool(config(opts.max ?? 10));
+    this.writePool = new pg.Pool(config(opts.writers ?? 3));
+    // An idle connection cut by a server restart must not take the process down: the next
+    // query opens a new one (or answers StoreUnavailable).
+    this.pool.on('error', () => undefined);
+    this.writePool.on('error', () => undefined);
+  }
+
+  /**
+   * Connect, check the schema version and migrate (under an advisory lock, so processes starting
+   * together do not race). Throws StoreUnavailable / StoreVersionError with a readable message.
+   */
+  static async open(url: string, opts: PgOptions = {}): Promise<PgStore> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new StoreUnavailable(`not a PostgreSQL URL: ${url} (expected postgres://USER@HOST:PORT/DB)`);
+    }
+    if (!/^postgres(ql)?:$/.test(parsed.protocol) || !parsed.hostname || parsed.pathname.length < 2) {
+      throw new StoreUnavailable(`not a PostgreSQL URL: ${redact(url)} (expected postgres://USER@HOST:PORT/DB)`);
+    }
+    const s = new PgStore(url, opts);
+    try {
+      await s.migrate();
+    } catch (e) {
+      await s.pool.end().catch(() => undefined);
+      await s.writePool.end().catch(() => undefined);
+      if (e instanceof StoreVersionError || e instanceof StoreUnavailable) throw e;
+      const err = e as { code?: string; message?: string };
+      throw new StoreUnavailable(`cannot use PostgreSQL at ${redact(url)}: ${err.message ?? String(e)}${err.code ? ` (${err.code})` : ''}`);
+    }
+    return s;
+  }
+
+  private async migrate(): Promise<void> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
+      try {
+        await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+        const done = new Set((await c.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
+        const known = Math.max(...MIGRATIONS.map((m) => m.version));
+        const newest = Math.max(0, ...done);
+        if (newest > known) {
+          throw new StoreVersionError(`the database ${redact(this.url)} has schema version ${newest}, newer than this Bivouac understands (${known}): upgrade Bivouac`);
+        }
+        for (const m of MIGRATIONS) {
+          if (done.has(m.version)) continue;
+          await c.query('BEGIN');
+          try {
+            for (const st of m.sql('postgres')) await c.query(st);
+            await c.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, isoSeconds(this.clock())]);
+            await c.query('COMMIT');
+          } catch (e) {
+            await c.query('ROLLBACK');
+            throw e;
+          }
+        }
+        const existing = new Map<string, Set<string>>();
+        for (const r of (await c.query<{ t: string; c: string }>(
+          'SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = current_schema()')).rows) {
+          let set = existing.get(r.t);
+          if (!set) existing.set(r.t, (set = new Set()));
+          set.add(r.c);
+        }
+        const indexes = new Map((await c.query<{ n: string; d: string }>('SELECT indexname AS n, indexdef AS d FROM pg_indexes WHERE schemaname = current_schema()')).rows
+          .map((r) => [r.n, r.d.replace(/ ON \w+\./, ' ON ').replace(/ USING btree/, '')]));
+        const sync = registrySync('postgres', existing, indexes);
+        if (sync.length) {
+          await c.query('BEGIN');
+          try {
+            for (const st of sync) await c.query(st);
+            await c.query('COMMIT');
+          } catch (e) {
+            await c.query('ROLLBACK');
+            throw e;
+          }
+        }
+        // The commit counter behind changeToken() (PostgreSQL only: SQLite counts in-process).
+        await c.query('CREATE TABLE IF NOT EXISTS commit_counter (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)');
+        await c.query('INSERT INTO commit_counter (id, n) VALUES (1, 0) ON CONFLICT (id) DO NOTHING');
+      } finally {
+        await c.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]).catch(() => undefined);
+      }
+    } finally {
+      c.release();
+    }
+  }
+
+  /** Run one statement, mapping connection failures to StoreUnavailable. */
+  async query<T extends Row>(on: Runner, sql: string, params: readonly Param[] = []): Promise<pg.QueryResult<T>> {
+    try {
+      return await on.query<T>(this.sql.get(sql), bind(params));
+    } catch (e) {
+      throw unavailableOr(e);
+    }
+  }
+
+  async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> {
+    return (await this.query<T>(this.pool, sql, params)).rows;
+  }
+  async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> {
+    return (await this.query<T>(this.pool, sql, params)).rows[0];
+  }
+  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
+    return { changes: (await this.query(this.pool, sql, params)).rowCount ?? 0 };
+  }
+
+  async write<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.writePool.connect();
+    } catch (e) {
+      throw unavailableOr(e);
+    }
+    let broken = false;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const w = new PgWriter(this, client, isoSeconds(this.clock()));
+        try {
+          await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+          const out = await fn(w);
+          await w.finish();
+          await client.query('COMMIT');
+          return out;
+        } catch (e) {
+          try {
+            await client.query('ROLLBACK');
+          } catch {
+            broken = true;
+          }
+          const code = (e as { code?: string }).code;
+          if (!broken && code && RETRY_CODES.has(code) && attempt < 5) continue;
+          throw unavailableOr(e);
+        }
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async changeToken(): Promise<string> {
+    const r = await this.get<{ n: number }>('SELECT n FROM commit_counter WHERE id = 1');
+    return String(r?.n ?? 0);
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return (await this.get('SELECT id FROM companies LIMIT 1')) === undefined;
+  }
+
+  /** Derived values under the database-wide change token (no per-table tokens here: always valid, less often kept). */
+  async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const token = await this.changeToken();
+    let after = token;
+    return this.derived.memo(key, token, async () => {
+      const value = await compute();
+      after = await this.changeToken();
+      return value;
+    }, () => after);
+  }
+
+  async reachable(): Promise<boolean> {
+    try {
+      await this.pool.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+    await this.writePool.end();
+  }
+}
+
+function unavailableOr(e: unknown): unknown {
+  if (e instanceof StoreUnavailable) return e;
+  if (isUnavailable(e)) return new StoreUnavailable(`the database is unavailable: ${(e as Error).message}`);
+  return e;
+}
+
+/** A URL without its password, for messages. */
+export function redact(url: string): string {
+  return url.replace(/(\/\/[^:/@]+):[^@/]*@/, '$1:***@');
+}
+
+class PgWriter implements Writer {
+  private readonly projects = new Set<number>();
+  /** Tables that got explicit ids: their identity sequence is moved past them at commit. */
+  private readonly explicit = new Set<string>();
+  private readonly s: PgStore;
+  private readonly c: pg.PoolClient;
+  readonly now: string;
+  constructor(s: PgStore, c: pg.PoolClient, now: string) {
+    this.s = s;
+    this.c = c;
+    this.now = now;
+  }
+
+  async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> {
+    return (await this.s.query<T>(this.c, sql, params)).rows;
+  }
+  async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> {
+    return (await this.s.query<T>(this.c, sql, params)).rows[0];
+  }
+  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
+    const ins = /^\s*INSERT\s+INTO\s+(\w+)\s*\(([^)]*)\)/i.exec(sql);
+    if (ins && ins[2].split(',').some((c) => c.trim() === 'id')) this.explicit.add(ins[1]);
+    return { changes: (await this.s.query(this.c, sql, params)).rowCount ?? 0 };
+  }
+
+  private log(table: string, id: number, op: ChangeOp, projectId?: number | null): Promise<number> {
+    return appendChange(this, table, id, op, this.now, projectId);
+  }
+
+  // The same steps as SqliteWriter (the feed logic is store/feed.ts, shared): the row, its feed
+  // entry (the sequence number from feed_clock), its version.
+  async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
+    const cols = Object.keys(values);
+    if (cols.includes('id')) this.explicit.add(table);
+    const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING id`;
+    const r = await this.s.query<{ id: number }>(this.c, sql, cols.map((c) => values[c] as Param));
+    const id = Number(r.rows[0].id);
+    const v = await this.log(table, id, 'insert', projectId);
+    await this.s.query(this.c, `UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
+    if (projectId) this.projects.add(projectId);
+    return id;
+  }
+
+  async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
+    const cols = Object.keys(values);
+    const v = await this.log(table, id, 'update', projectId);
+    const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
+    await this.s.query(this.c, `UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
+    await cascade(this, table, id, values, this.now, projectId);
+    if (projectId) this.projects.add(projectId);
+  }
+
+  async remove(table: string, id: number, projectId?: number | null): Promise<void> {
+    await this.s.query(this.c, `DELETE FROM ${table} WHERE id = ?`, [id]);
+    await this.log(table, id, 'delete', projectId);
+    if (projectId) this.projects.add(projectId);
+  }
+
+  touch(projectId: number): void { this.projects.add(projectId); }
+
+  /**
+   * Move sequences past explicit ids, then stamp the projects' last-changed-on and count the commit
+   * in one round trip (round trips inside the write lock are what write throughput costs, D51).
+   */
+  async finish(): Promise<void> {
+    for (const t of this.explicit) {
+      await this.s.query(this.c, `SELECT setval(pg_get_serial_sequence('${t}', 'id'), GREATEST(m, COALESCE(pg_sequence_last_value(pg_get_serial_sequence('${t}', 'id')::regclass), 1)))
+        FROM (SELECT MAX(id) AS m FROM ${t}) x WHERE m IS NOT NULL`);
+    }
+    const ids = [...this.projects];
+    const stamp = ids.length ? `WITH stamped AS (UPDATE projects SET last_changed_on = ? WHERE id IN (${ids.map(() => '?').join(', ')})) ` : '';
+    await this.s.query(this.c, `${stamp}UPDATE commit_counter SET n = n + 1 WHERE id = 1`, ids.length ? [this.now, ...ids] : []);
+  }
+
+}
