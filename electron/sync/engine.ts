@@ -808,7 +808,7 @@ export class SyncEngine implements SyncPort {
       }
       // A delete repeated after a lost answer finds nothing: it is done.
       if (status === 404 && step.kind === 'delete' && inDoubt) status = 200;
-      const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, Date.now(), status === null ? netMessage : errorMessage(status, body));
+      const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, Date.now(), status === null ? netMessage : status >= 200 && status < 300 ? '' : errorMessage(status, body)); // no parse of a success
       if (outcome.kind === 'retry') throw new Backoff(outcome.afterMs, outcome.reason, status === null);
       if (outcome.kind === 'rejected') return { kind: 'rejected', step, status: outcome.status, message: outcome.message };
       if (step.kind === 'create') {
