@@ -58,11 +58,11 @@ const filter = createServer((req, res) => {
 await new Promise<void>((ok) => filter.listen(0, '127.0.0.1', ok));
 const plainUrl = `http://127.0.0.1:${(filter.address() as AddressInfo).port}`;
 
-async function replica(url: string, name: string, timeoutMs = 15_000) {
+async function replica(url: string, name: string, timeoutMs = 15_000, pushConcurrency?: number) {
   const dir = join(tmp, name);
   mkdirSync(dir, { recursive: true });
   const store = new SqliteStore(join(dir, 'bivouac.sqlite'));
-  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs });
+  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs, pushConcurrency });
   const t0 = performance.now();
   await engine.connect(url, { user: ADA['user-name'], password: ADA.password });
   const clone = { ms: performance.now() - t0, requests: engine.requests };
@@ -83,9 +83,12 @@ async function remoteEdits(n: number, tag: string): Promise<void> {
 say(`# bench:sync — ${new Date().toISOString()}`);
 say(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}; dataset: ${JSON.stringify(summary.counts)}`);
 
+// `--only=push` runs section 3 alone (its figures go to bench/results/sync-push-latest.md).
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? null;
+
 // ---- 1 + 2: clone, incremental vs full ---------------------------------------------------------------
 const results: Record<string, { requests: number; ms: number }> = {};
-for (const kind of ['team', 'plain'] as const) {
+for (const kind of only ? [] : ['team', 'plain'] as const) {
   mode.plain = kind === 'plain';
   const url = kind === 'team' ? teamUrl : plainUrl;
   const r = await replica(url, `clone-${kind}`);
@@ -109,22 +112,30 @@ for (const kind of ['team', 'plain'] as const) {
   await r.close();
 }
 
-{
+if (!only) {
   const inc = results['team-inc'], scan = results['plain-full'];
   say(`\nteam incremental vs a full resync through the public routes (the scan a server without the feed needs): `
     + `${(scan.requests / inc.requests).toFixed(0)}x fewer requests, ${(scan.ms / inc.ms).toFixed(1)}x less time`);
 }
 
-// ---- 3: push of 1,000 offline mutations -----------------------------------------------------------
+// ---- 3: push of 1,000 offline mutations, one request at a time vs pipelined (D105) ------------------
 mode.plain = false;
-{
-  const r = await replica(teamUrl, 'push');
+say('\n## push');
+// Two workloads: all 600 new items in one list (creates into one list stay in order: a chain), and
+// the same spread over 20 lists (what a day offline across several lists looks like).
+const pushFigures: Record<string, number> = {};
+for (const [concurrency, nLists] of [[1, 1], [8, 1], [1, 20], [8, 20]] as const) {
+  const tag = `${concurrency}-${nLists}`;
+  const r = await replica(teamUrl, `push-${tag}`, 15_000, concurrency);
   const auth = { host: '127.0.0.1', authorization: basic(ADA['user-name'], ADA.password) };
   const P = (await r.store.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id;
-  const list = JSON.parse((await r.app.inject({ method: 'POST', url: `/projects/${P}/todo_lists.json`, payload: '{"name":"bench push"}', headers: { ...auth, 'content-type': 'application/json' } })).body) as { id: number };
+  const lists: number[] = [];
+  for (let k = 0; k < nLists; k++) {
+    lists.push((JSON.parse((await r.app.inject({ method: 'POST', url: `/projects/${P}/todo_lists.json`, payload: `{"name":"bench push ${tag}"}`, headers: { ...auth, 'content-type': 'application/json' } })).body) as { id: number }).id);
+  }
   const ids: number[] = [];
   for (let k = 0; ids.length < 600; k++) {
-    const res = await r.app.inject({ method: 'POST', url: `/todo_lists/${list.id}/todo_items.xml`, payload: `<todo-item><content>offline ${k}</content></todo-item>`, headers: auth });
+    const res = await r.app.inject({ method: 'POST', url: `/todo_lists/${lists[k % nLists]}/todo_items.xml`, payload: `<todo-item><content>offline ${tag} ${k}</content></todo-item>`, headers: auth });
     ids.push(Number(/(\d+)$/.exec(String(res.headers.location))![1]));
   }
   for (let k = 0; k < 399; k++) {
@@ -133,18 +144,31 @@ mode.plain = false;
   }
   const pending = (await r.engine.status()).pending;
   const before = r.engine.requests;
+  const remoteBefore = Number((await remoteStore.get<{ n: number }>('SELECT COUNT(*) AS n FROM todo_items'))!.n);
   const t0 = performance.now();
   await r.engine.run();
   const t = performance.now() - t0;
   const st = await r.engine.status();
   if (st.pending !== 0) throw new Error('outbox not empty after push');
-  say(`\n## push`);
-  say(`push of ${pending} offline mutations (1 list, 600 items, 200 edits, 199 completions) to the team server: ${ms(t)}, ${r.engine.requests - before} requests (goal < 5 s)`);
+  const remoteAfter = Number((await remoteStore.get<{ n: number }>('SELECT COUNT(*) AS n FROM todo_items'))!.n);
+  if (remoteAfter - remoteBefore !== 600) throw new Error(`the remote got ${remoteAfter - remoteBefore} items, not 600`);
+  const check = await remoteStore.get<{ e: number; c: number }>("SELECT SUM(content LIKE 'edited %') AS e, SUM(completed) AS c FROM todo_items WHERE todo_list_id IN (SELECT id FROM todo_lists WHERE name = ?)", [`bench push ${tag}`]);
+  if (Number(check!.e) !== 200 || Number(check!.c) !== 199) throw new Error(`the remote shows ${check!.e} of 200 edits, ${check!.c} of 199 completions`);
+  // The remote keeps each list's local order.
+  for (const l of lists) {
+    const rl = (await r.store.get<{ id: number }>('SELECT remote_id AS id FROM sync_ids WHERE resource = ? AND local_id = ?', ['todoList', l]))!.id;
+    const mine = (await r.store.all<{ content: string }>('SELECT content FROM todo_items WHERE todo_list_id = ? ORDER BY position', [l])).map((x) => x.content).join('|');
+    const theirs = (await remoteStore.all<{ content: string }>('SELECT content FROM todo_items WHERE todo_list_id = ? ORDER BY position', [rl])).map((x) => x.content).join('|');
+    if (mine !== theirs) throw new Error(`list ${l}: the remote order differs from the local one`);
+  }
+  pushFigures[tag] = t;
+  say(`push of ${pending} offline mutations (${nLists} list(s), 600 items, 200 edits, 199 completions) to the team server, concurrency ${concurrency}: ${ms(t)}, ${r.engine.requests - before} requests`);
   await r.close();
 }
+say(`pipelined (8) vs one at a time: ${(pushFigures['1-1'] / pushFigures['8-1']).toFixed(1)}x faster in one list, ${(pushFigures['1-20'] / pushFigures['8-20']).toFixed(1)}x over 20 lists (goal < 5 s)`);
 
 // ---- 4: local write latency, remote hanging vs no remote ------------------------------------------------
-{
+if (!only) {
   const hang = await replica(plainUrl, 'hang', 60_000);
   mode.hang = true;
   hang.engine.start(); // background syncs after each write, each one hanging on the remote
@@ -183,7 +207,7 @@ mode.plain = false;
 }
 
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench', 'results', 'sync-latest.md'), `${lines.join('\n')}\n`);
+writeFileSync(join(ROOT, 'bench', 'results', only ? `sync-${only}-latest.md` : 'sync-latest.md'), `${lines.join('\n')}\n`);
 filter.closeAllConnections();
 filter.close();
 await remoteApp.close();

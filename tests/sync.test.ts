@@ -215,6 +215,25 @@ describe.each([['team server', false], ['plain server', true]] as const)('sync a
     expect(writes).toBeGreaterThan(8);
   });
 
+  it('a concurrent push keeps the local order of items created offline in one list, and edits of other records', async () => {
+    await setup();
+    const a = await startReplica(proxy.url, 'ada');
+    replicas.push(a);
+    const P = await projectId(a, 'Alpha Ascent');
+    proxy.faults.down = true;
+    const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Ordered</name></todo-list>`));
+    const names = Array.from({ length: 12 }, (_, k) => `step ${String(k).padStart(2, '0')}`);
+    const ids: string[] = [];
+    for (const n of names) ids.push(loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>${n}</content></todo-item>`)));
+    for (let k = 0; k < ids.length; k += 3) expect((await a.req('PUT', `/todo_items/${ids[k]}.xml`, `${XML}<todo-item><content>${names[k]} edited</content></todo-item>`)).status).toBe(200);
+    proxy.faults.down = false;
+    await a.engine.run();
+    const want = names.map((n, k) => (k % 3 === 0 ? `${n} edited` : n));
+    const contents = (x: ReturnType<Awaited<ReturnType<typeof a.req>>['xml']>) => x.children.map((it) => it.children.find((c) => c.name === 'content')!.text);
+    expect(contents((await a.req('GET', `/todo_lists/${L}/todo_items.xml`)).xml())).toEqual(want);
+    expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
+  });
+
   it('a hanging remote: local writes go on, the sync times out and recovers', async () => {
     await setup();
     const a = await startReplica(proxy.url, 'ada');

@@ -13,6 +13,7 @@ import { rewriteIds, type IdLookup } from '../../shared/sync/ids.ts';
 import { classify, dataKeys, deletedRemotely, editedRemotely, mergeRecord, orphaned, type Conflict } from '../../shared/sync/merge.ts';
 import { matchesCreate, planAction, Unmapped, type LocalView, type RowChange, type Step } from '../../shared/sync/plan.ts';
 import { decodeCollection, resourceOfTable, type WireRow } from '../../shared/sync/wire.ts';
+import { dependencies, ready } from '../../shared/sync/schedule.ts';
 import { parseXml } from '../../shared/codec/in.ts';
 import * as q from '../store/queries/replica.ts';
 import type { Store, Writer } from '../store/types.ts';
@@ -32,6 +33,8 @@ export interface EngineOptions {
   readonly timeoutMs?: number;
   /** Called with progress while syncing (the CLI's progress bar). */
   readonly onProgress?: (p: { phase: 'pull' | 'push'; done: number; total: number }) => void;
+  /** Independent outbox entries pushed at once (default 8; 1 = strictly one request at a time). */
+  readonly pushConcurrency?: number;
 }
 
 
@@ -670,83 +673,155 @@ export class SyncEngine implements SyncPort {
     };
   }
 
-  /** Replay the outbox in order; true when anything was sent. */
+  /**
+   * Replay the outbox; true when anything was sent. Independent entries run concurrently (at most
+   * `pushConcurrency`, D105): shared/sync/schedule.ts says which must wait (per record, parents
+   * before children, barriers). Each wave's outcomes are recorded in ONE local transaction.
+   * `inDoubtOnly`: settle, one by one, only the entries whose answer was lost.
+   */
   private async push(remote: Remote, idempotency: boolean, inDoubtOnly = false): Promise<boolean> {
-    const total = inDoubtOnly ? 1 : await q.outboxCount(this.store);
-    if (!total) return false;
-    if (inDoubtOnly && !(await q.outbox(this.store, 1))[0]?.inDoubt) return false;
+    const load = async () => {
+      const all = await q.outbox(this.store);
+      return inDoubtOnly ? all.filter((e) => e.inDoubt) : all;
+    };
+    let entries = await load();
+    if (!entries.length) return false;
+    const total = entries.length;
     const ids = await q.idMap(this.store);
     const st = await q.state(this.store);
     const client = st.get('client') ?? 'c';
     const selfRemote = Number(st.get('self_remote'));
     const toRemote: IdLookup = (r, id) => ids.toRemote.get(`${r}:${id}`);
+    const limit = inDoubtOnly ? 1 : Math.max(1, this.o.pushConcurrency ?? 8);
+    let deps = dependencies(entries);
+    let bySeq = new Map(entries.map((e) => [e.seq, e]));
+    const finished = new Set<number>();
     let done = 0;
-    for (;;) {
-      const [entry] = await q.outbox(this.store, 1);
-      if (!entry) break;
-      this.report('push', done, total);
-      let steps: Step[];
-      try {
-        steps = planAction(entry.changes, await this.loadView(entry.changes), toRemote);
-      } catch (e) {
-        if (!(e instanceof Unmapped)) throw e;
-        await this.reject(entry, { resource: e.resource, localId: e.id, method: '-', path: '-' }, 404, e.message, ids);
-        done++;
+    this.report('push', done, total);
+    while (finished.size < bySeq.size) {
+      const wave = ready(entries.map((e) => e.seq), deps, finished, new Set(), limit).map((s) => bySeq.get(s)!);
+      // Plan first: an action on a record the remote does not know is rejected before anything is sent.
+      const planned: { entry: q.OutboxEntry; steps: Step[] }[] = [];
+      let reloaded = false;
+      for (const entry of wave) {
+        try {
+          planned.push({ entry, steps: planAction(entry.changes, await this.loadView(entry.changes), toRemote) });
+        } catch (e) {
+          if (!(e instanceof Unmapped)) throw e;
+          await this.reject(entry, { resource: e.resource, localId: e.id, method: '-', path: '-' }, 404, e.message, ids);
+          finished.add(entry.seq);
+          done++;
+          reloaded = true;
+          break; // a rejection may change other entries: plan again from the store
+        }
+      }
+      if (reloaded) {
+        entries = (await load()).filter((e) => !finished.has(e.seq));
+        deps = dependencies(entries);
+        bySeq = new Map(entries.map((e) => [e.seq, e]));
+        finished.clear();
         continue;
       }
-      let rejectedNow = false;
-      for (let k = entry.doneSteps; k < steps.length; k++) {
-        const step = steps[k];
-        const inDoubt = entry.inDoubt && k === entry.doneSteps;
-        if (inDoubt && step.kind === 'create' && step.find && !idempotency) {
-          const found = await this.findEarlier(remote, step, ids.toLocal, selfRemote);
-          if (found !== undefined) {
-            await this.created(entry.seq, k, step, found, ids);
-            continue;
+      // Each may commit and its answer be lost: settled before the next pull (Idempotency-Key, or by looking).
+      await this.store.write(async (w) => {
+        w.outbox?.mute();
+        for (const p of planned) if (p.steps.length > p.entry.doneSteps) await q.markInDoubt(w, p.entry.seq);
+      });
+      const results = await Promise.allSettled(planned.map((p) => this.pushEntry(remote, idempotency, client, selfRemote, p.entry, p.steps, ids)));
+      // Record the wave's outcomes in one transaction: new id mappings and finished entries.
+      const ok: { seq: number; map: Step & { remoteId: number } | null }[] = [];
+      results.forEach((r, k) => { if (r.status === 'fulfilled' && r.value.kind === 'ok') ok.push({ seq: planned[k].entry.seq, map: r.value.map }); });
+      if (ok.length) {
+        await this.store.write(async (w) => {
+          w.outbox?.mute();
+          for (const o of ok) {
+            if (o.map) await q.mapId(w, o.map.resource, o.map.localId, o.map.remoteId);
+            await q.outboxDone(w, o.seq);
           }
-        }
-        // It may commit and its answer be lost: settled before the next pull (by its Idempotency-Key, or by looking).
-        await q.markInDoubt(this.store, entry.seq);
-        const headers: Record<string, string> = idempotency ? { 'Idempotency-Key': `${client}-${entry.seq}-${k}` } : {};
-        let status: number | null = null;
-        let body = '';
-        let res: Awaited<ReturnType<Remote['request']>> | null = null;
-        let netMessage = '';
-        try {
-          res = await remote.request(step.method, step.path, step.body, headers);
-          status = res.status;
-          body = res.body;
-        } catch (e) {
-          if (!(e instanceof RemoteUnreachable)) throw e;
-          netMessage = e.message;
-        }
-        // A delete repeated after a lost answer finds nothing: it is done.
-        if (status === 404 && step.kind === 'delete' && inDoubt) status = 200;
-        const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, Date.now(), status === null ? netMessage : errorMessage(status, body));
-        if (outcome.kind === 'retry') throw new Backoff(outcome.afterMs, outcome.reason, status === null);
-        if (outcome.kind === 'rejected') {
-          await this.reject(entry, step, outcome.status, outcome.message, ids);
-          rejectedNow = true;
-          break;
-        }
-        if (step.kind === 'create') {
-          const m = /(\d+)(?:\.xml)?$/.exec(res!.headers.get('location') ?? '');
-          let rid = m ? Number(m[1]) : NaN;
-          if (!Number.isFinite(rid)) {
-            const first = decodeCollection(RESOURCES[step.resource], parseXml(body))[0];
-            rid = Number(first?.id);
-          }
-          await this.created(entry.seq, k, step, rid, ids);
-        } else {
-          if (k + 1 < steps.length) await q.stepDone(this.store, entry.seq, k + 1); // the last one: the entry goes below
-        }
+        });
       }
-      if (!rejectedNow) await q.outboxDone(this.store, entry.seq);
-      done++;
+      for (const o of ok) finished.add(o.seq);
+      done += ok.length;
+      let rejected = false;
+      let failure: unknown = null;
+      for (let k = 0; k < results.length; k++) {
+        const r = results[k];
+        if (r.status === 'rejected') { failure ??= r.reason; continue; }
+        if (r.value.kind !== 'rejected') continue;
+        await this.reject(planned[k].entry, r.value.step, r.value.status, r.value.message, ids);
+        finished.add(planned[k].entry.seq);
+        done++;
+        rejected = true;
+      }
       this.report('push', done, total);
-      if (inDoubtOnly) break;
+      if (failure) throw failure;
+      if (rejected) {
+        entries = (await load()).filter((e) => !finished.has(e.seq));
+        deps = dependencies(entries);
+        bySeq = new Map(entries.map((e) => [e.seq, e]));
+        finished.clear();
+      }
     }
     return true;
+  }
+
+  /**
+   * Send one entry's steps in order. Steps before the last are recorded as they complete (a crash
+   * between them must not replay a committed create); the last one's outcome is returned and
+   * recorded with the rest of its wave. The in-memory id map is updated at once.
+   */
+  private async pushEntry(remote: Remote, idempotency: boolean, client: string, selfRemote: number, entry: q.OutboxEntry, steps: Step[],
+    ids: { toRemote: Map<string, number>; toLocal: Map<string, number> }):
+    Promise<{ kind: 'ok'; map: (Step & { remoteId: number }) | null } | { kind: 'rejected'; step: Step; status: number; message: string }> {
+    let map: (Step & { remoteId: number }) | null = null;
+    const remember = async (k: number, step: Step, rid: number) => {
+      if (k + 1 < steps.length) { await this.created(entry.seq, k, step, rid, ids); return; }
+      if (!ids.toRemote.has(`${step.resource}:${step.localId}`)) {
+        ids.toRemote.set(`${step.resource}:${step.localId}`, rid);
+        ids.toLocal.set(`${step.resource}:${rid}`, step.localId);
+        map = { ...step, remoteId: rid };
+      }
+    };
+    for (let k = entry.doneSteps; k < steps.length; k++) {
+      const step = steps[k];
+      const inDoubt = entry.inDoubt && k === entry.doneSteps;
+      if (inDoubt && step.kind === 'create' && step.find && !idempotency) {
+        const found = await this.findEarlier(remote, step, ids.toLocal, selfRemote);
+        if (found !== undefined) {
+          await remember(k, step, found);
+          continue;
+        }
+      }
+      if (k > entry.doneSteps) await q.markInDoubt(this.store, entry.seq); // the first was marked with its wave
+      const headers: Record<string, string> = idempotency ? { 'Idempotency-Key': `${client}-${entry.seq}-${k}` } : {};
+      let status: number | null = null;
+      let body = '';
+      let res: Awaited<ReturnType<Remote['request']>> | null = null;
+      let netMessage = '';
+      try {
+        res = await remote.request(step.method, step.path, step.body, headers);
+        status = res.status;
+        body = res.body;
+      } catch (e) {
+        if (!(e instanceof RemoteUnreachable)) throw e;
+        netMessage = e.message;
+      }
+      // A delete repeated after a lost answer finds nothing: it is done.
+      if (status === 404 && step.kind === 'delete' && inDoubt) status = 200;
+      const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, Date.now(), status === null ? netMessage : status >= 200 && status < 300 ? '' : errorMessage(status, body)); // no parse of a success
+      if (outcome.kind === 'retry') throw new Backoff(outcome.afterMs, outcome.reason, status === null);
+      if (outcome.kind === 'rejected') return { kind: 'rejected', step, status: outcome.status, message: outcome.message };
+      if (step.kind === 'create') {
+        const m = /(\d+)(?:\.xml)?$/.exec(res!.headers.get('location') ?? '');
+        let rid = m ? Number(m[1]) : NaN;
+        if (!Number.isFinite(rid)) {
+          const first = decodeCollection(RESOURCES[step.resource], parseXml(body))[0];
+          rid = Number(first?.id);
+        }
+        await remember(k, step, rid);
+      } else if (k + 1 < steps.length) await q.stepDone(this.store, entry.seq, k + 1); // the last one: the entry goes with its wave
+    }
+    return { kind: 'ok', map };
   }
 
   private async created(seq: number, k: number, step: Step, remoteId: number, ids: { toRemote: Map<string, number>; toLocal: Map<string, number> }): Promise<void> {
