@@ -16,6 +16,7 @@ import { maintain, type Retention } from './service/maintenance.ts';
 import type { GuardOptions, RateOptions } from './service/limits.ts';
 import { ownerCredentials } from './store/queries/people.ts';
 import { SyncEngine } from './sync/engine.ts';
+import type { TokenVault } from './sync/token-vault.ts';
 import { ownerId } from './sync/owner.ts';
 import { personSecrets } from './store/queries/replica.ts';
 import type { RemoteCredentials } from './service/sync.ts';
@@ -37,6 +38,8 @@ export interface ServeOptions {
   readonly responseCacheMb?: number;
   /** Connect this data directory to a remote (issue #8): an empty one is cloned first. */
   readonly remote?: { readonly url: string; readonly auth: RemoteCredentials } | null;
+  /** Where the sync engine keeps the remote token (default: <dataDir>/remote-token, 0600; D110). */
+  readonly remoteTokenVault?: TokenVault;
   /** Seconds between syncs (default 30; 0: only after writes and on POST /sync/run). */
   readonly syncIntervalSec?: number;
   /** Progress of the first clone (the command line's progress bar). */
@@ -161,7 +164,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   // A replica starts empty: it is filled by cloning the remote, never with the demo account.
   const demo = (o.demo ?? true) && !o.remote;
   const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl);
-  const sync = new SyncEngine({ store, dataDir: o.dataDir, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress });
+  const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress });
   try {
     const resumed = await sync.resume();
     const st = resumed ? await sync.status() : null;

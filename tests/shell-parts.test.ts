@@ -13,6 +13,7 @@ import { appLinkHash, INVOKE_ARG_CHECKS, LOCAL_ONLY, isShellSession } from '../s
 import { externalUrl, mayNavigate, mayGrantPermission } from '../electron/shell/guards.ts';
 import type { DisplayInfo } from '../electron/shell/port.ts';
 import { Secrets } from '../electron/shell/secrets.ts';
+import { MemoryTokenVault } from '../electron/sync/token-vault.ts';
 
 const dirs: string[] = [];
 const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'bivouac-shell-parts-')); dirs.push(d); return d; };
@@ -163,7 +164,7 @@ describe('sync status source', () => {
 
   it('against the real service: without sync routes (404) it is "local only"; the token file is not written', async () => {
     const dataDir = tmp();
-    const svc = await serviceStarter({ uiDir: null, demo: true })({ dataDir, port: 0 });
+    const svc = await serviceStarter({ uiDir: null, demo: true })({ dataDir, port: 0, tokenVault: new MemoryTokenVault() });
     try {
       expect(svc.token).toMatch(/^[0-9a-f]{40}$/);
       const src = new HttpSyncStatusSource(svc.url, svc.token);

@@ -9,6 +9,10 @@ import { Shell, type ShellOptions } from '../electron/shell/shell.ts';
 import type { SyncStatusSource } from '../electron/shell/port.ts';
 import { LOCAL_ONLY, SESSION_CHANNEL, type SettingsResult, type ShellState, type SyncStatus } from '../shared/ipc.ts';
 import { DISPLAY_1, DISPLAY_2, FakeElectron, FakeOs, fakeStarter, type FakeOptions } from './shell-fake.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { SyncEngine } from '../electron/sync/engine.ts';
+import type { TokenVault } from '../electron/sync/token-vault.ts';
+import { password, startRemote, type Remote } from './sync-helpers.ts';
 
 class FakeSync implements SyncStatusSource {
   current: SyncStatus;
@@ -69,7 +73,7 @@ const own = (fake: FakeElectron, path = '/') => ({ frameUrl: `http://127.0.0.1:4
 describe('lifecycle', () => {
   it('starts the service on <userData>/data and the configured port before it opens the window on it', async () => {
     const { fake, starter } = await boot();
-    expect(starter.calls).toEqual([{ dataDir: join(fake.dir, 'userData', 'data'), port: 4817 }]);
+    expect(starter.calls).toEqual([{ dataDir: join(fake.dir, 'userData', 'data'), port: 4817, tokenVault: expect.objectContaining({ read: expect.any(Function) }) }]);
     expect(fake.windows).toHaveLength(1);
     expect(fake.window.loadedUrl).toBe('http://127.0.0.1:4817/');
     expect(fake.window.options.preload).toBe('/app/dist/electron/preload.cjs');
@@ -478,6 +482,64 @@ describe('secrets', () => {
     expect(file).not.toContain('5aac8c4132687845b7119d564bfd9980c282a594');
     expect(JSON.parse(file).encrypted).toBe(true);
     expect(shell.state().secretsEncrypted).toBe(true);
+  });
+
+  describe('the remote (team server) token (D110)', () => {
+    let remote: Remote | null = null;
+    const stores: SqliteStore[] = [];
+    const engines: SyncEngine[] = [];
+    afterEach(async () => {
+      for (const e of engines.splice(0)) e.stop();
+      for (const s of stores.splice(0)) await s.close();
+      await remote?.close();
+      remote = null;
+    });
+    const replica = (dataDir: string, tokenVault?: TokenVault) => {
+      mkdirSync(dataDir, { recursive: true });
+      const store = new SqliteStore(join(dataDir, 'bivouac.sqlite'));
+      stores.push(store);
+      const engine = new SyncEngine({ store, dataDir, tokenVault, intervalSec: 0, timeoutMs: 5000 });
+      engines.push(engine);
+      return { store, engine };
+    };
+    const adaToken = async (r: Remote) => String((await r.store.get("SELECT token FROM people WHERE user_name = 'ada'") as { token: string }).token);
+
+    it('connecting through the service the shell starts keeps it encrypted in secrets.json, with no plain-text file', async () => {
+      remote = await startRemote();
+      const { fake, shell, starter } = await boot();
+      const vault = starter.calls[0].tokenVault;
+      const { engine } = replica(shell.dataDir, vault);
+      await engine.connect(remote.url, { user: 'ada', password: password('ada') });
+      const token = await adaToken(remote);
+      expect(token).toMatch(/^[0-9a-f]{20,}$/);
+      expect(existsSync(join(shell.dataDir, 'remote-token'))).toBe(false);
+      const file = readFileSync(join(fake.dir, 'userData', 'secrets.json'), 'utf8');
+      expect(file).not.toContain(token);
+      expect(JSON.parse(file)).toMatchObject({ encrypted: true, values: { remoteToken: expect.stringMatching(/./) } });
+      expect(await vault.read()).toBe(token);
+      // disconnecting forgets it
+      await engine.disconnect();
+      expect(await vault.read()).toBeNull();
+      expect(JSON.parse(readFileSync(join(fake.dir, 'userData', 'secrets.json'), 'utf8')).values.remoteToken).toBeUndefined();
+    });
+
+    it('a plain-text remote-token file left by the CLI is moved into the encrypted secrets and deleted', async () => {
+      remote = await startRemote();
+      const { fake, shell, starter } = await boot();
+      const cli = replica(shell.dataDir);
+      await cli.engine.connect(remote.url, { user: 'ada', password: password('ada') });
+      cli.engine.stop();
+      const token = await adaToken(remote);
+      expect(readFileSync(join(shell.dataDir, 'remote-token'), 'utf8').trim()).toBe(token);
+      const { engine } = replica(shell.dataDir, starter.calls[0].tokenVault);
+      expect(await engine.resume()).toBe(true);
+      expect(existsSync(join(shell.dataDir, 'remote-token'))).toBe(false);
+      const file = readFileSync(join(fake.dir, 'userData', 'secrets.json'), 'utf8');
+      expect(file).not.toContain(token);
+      expect(await starter.calls[0].tokenVault.read()).toBe(token);
+      await engine.run();
+      expect((await engine.status()).state).toBe('idle');
+    });
   });
 
   it('without a keyring they are kept by file permissions only, and the state says so', async () => {

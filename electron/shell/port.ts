@@ -4,6 +4,7 @@
 // completely, typed closely enough that main.ts's adapter typechecks against Electron's own types.
 
 import type { ShellCommand, SyncStatus } from '../../shared/ipc.ts';
+import type { TokenVault } from '../sync/token-vault.ts';
 
 export interface Rect { readonly x: number; readonly y: number; readonly width: number; readonly height: number }
 
@@ -196,7 +197,12 @@ export interface LocalService {
   close(opts: { graceMs: number }): Promise<{ drained: boolean }>;
 }
 
-export interface StartServiceOptions { readonly dataDir: string; readonly port: number }
+export interface StartServiceOptions {
+  readonly dataDir: string;
+  readonly port: number;
+  /** Where the sync engine keeps the remote token: the shell's encrypted secrets (D110). */
+  readonly tokenVault: TokenVault;
+}
 export type StartService = (o: StartServiceOptions) => Promise<LocalService>;
 
 export type { ShellCommand };

@@ -6,6 +6,7 @@
 
 import { readJson, writeFileAtomic } from './settings.ts';
 import type { ElectronPort } from './port.ts';
+import type { TokenVault } from '../sync/token-vault.ts';
 
 export type SecretName = 'localToken' | 'remoteToken';
 
@@ -60,6 +61,15 @@ export class Secrets {
     const values = Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, encrypted ? Buffer.from(this.safe.encryptString(v)).toString('base64') : v]));
     writeFileAtomic(this.file, `${JSON.stringify({ encrypted, values }, null, 2)}\n`);
     this.known.set(name, value);
+  }
+
+  /** One secret as the sync engine's token vault (the remote token, D110). */
+  vault(name: SecretName): TokenVault {
+    return {
+      read: async () => this.get(name),
+      write: async (t) => this.set(name, t),
+      remove: async () => this.set(name, null),
+    };
   }
 
   /** Every secret's value (for the log's redaction). */

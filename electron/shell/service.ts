@@ -1,5 +1,6 @@
 // The local service as the shell starts it: electron/server.ts's serve() on <userData>/data, without
-// the plain-text token file (the shell keeps the token encrypted), plus the backup export.
+// the plain-text token files (the shell keeps the local and the remote token in its encrypted secrets,
+// D110), plus the backup export.
 
 import { writeFile, rename } from 'node:fs/promises';
 import { serve, ownerToken } from '../server.ts';
@@ -7,8 +8,8 @@ import { exportAccount } from '../service/account.ts';
 import type { LocalService, StartService } from './port.ts';
 
 export function serviceStarter(o: { uiDir: string | null; demo: boolean }): StartService {
-  return async ({ dataDir, port }) => {
-    const running = await serve({ dataDir, port, host: '127.0.0.1', uiDir: o.uiDir, logLevel: 'warn', demo: o.demo, writeTokenFile: false });
+  return async ({ dataDir, port, tokenVault }) => {
+    const running = await serve({ dataDir, port, remoteTokenVault: tokenVault, host: '127.0.0.1', uiDir: o.uiDir, logLevel: 'warn', demo: o.demo, writeTokenFile: false });
     const owner = await ownerToken(running.store);
     const service: LocalService = {
       url: new URL(running.url).origin,

@@ -185,10 +185,10 @@ export class Shell {
     const env = this.o.env.BIVOUAC_PORT;
     const wanted = env !== undefined && /^\d+$/.test(env) && Number(env) <= 65535 ? Number(env) : this.settings.get().apiPort;
     try {
-      return await this.deps.startService({ dataDir: this.dataDir, port: wanted });
+      return await this.deps.startService({ dataDir: this.dataDir, port: wanted, tokenVault: this.secrets.vault('remoteToken') });
     } catch (e) {
       if (errorCode(e) !== 'EADDRINUSE') throw e;
-      const s = await this.deps.startService({ dataDir: this.dataDir, port: 0 });
+      const s = await this.deps.startService({ dataDir: this.dataDir, port: 0, tokenVault: this.secrets.vault('remoteToken') });
       const got = new URL(s.url).port;
       this.portMessage = `Port ${wanted} is in use by another program, so the local API answers on port ${got} this time. `
         + `Local tools set up for port ${wanted} cannot reach Bivouac until that program stops; you can pick another port in Settings.`;

@@ -5,9 +5,7 @@
 // Decisions live in shared/sync/ (plan, ids, merge); SQL in electron/store/queries/replica.ts.
 
 import { randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
-import { writePrivateFile } from '../store/files.ts';
-import { join } from 'node:path';
+import { FileTokenVault, MemoryTokenVault, replacingTokenFile, type TokenVault } from './token-vault.ts';
 import { column, RESOURCES, TABLE_ORDER, writableFields, type ResourceKey } from '../../shared/registry.ts';
 import { rewriteIds, type IdLookup } from '../../shared/sync/ids.ts';
 import { classify, dataKeys, deletedRemotely, editedRemotely, mergeRecord, orphaned, type Conflict } from '../../shared/sync/merge.ts';
@@ -27,6 +25,11 @@ export interface EngineOptions {
   readonly store: Store;
   /** Where the remote token file (0600) lives; null keeps it in memory only (tests). */
   readonly dataDir: string | null;
+  /**
+   * Where the remote token is kept instead of that file (the desktop shell: its safeStorage
+   * secrets). A token file found in dataDir is moved into it and deleted.
+   */
+  readonly tokenVault?: TokenVault;
   /** Seconds between syncs (default 30; 0 = only on demand). */
   readonly intervalSec?: number;
   /** Per-request timeout against the remote (ms). */
@@ -49,7 +52,6 @@ class Backoff extends Error {
   }
 }
 
-const TOKEN_FILE = 'remote-token';
 const KIND_OF: Readonly<Record<string, 'posts' | 'milestones' | 'todo_items'>> = { post: 'posts', milestone: 'milestones', todoItem: 'todo_items' };
 const TYPE_OF: Readonly<Record<string, string>> = { post: 'Post', milestone: 'Milestone', todoItem: 'TodoItem' };
 /** Parent columns a record cannot exist without. */
@@ -100,9 +102,13 @@ export class SyncEngine implements SyncPort {
   private kind: 'team' | 'plain' | null = null;
   private stopped = false;
 
+  private readonly vault: TokenVault;
+
   constructor(o: EngineOptions) {
     this.store = o.store;
     this.o = o;
+    this.vault = !o.dataDir ? (o.tokenVault ?? new MemoryTokenVault())
+      : o.tokenVault ? replacingTokenFile(o.dataDir, o.tokenVault) : new FileTokenVault(o.dataDir);
   }
 
   // ---- connection -------------------------------------------------------------------------------
@@ -178,7 +184,7 @@ export class SyncEngine implements SyncPort {
       w.outbox?.mute();
       await q.clearState(w);
     });
-    if (this.o.dataDir) await rm(join(this.o.dataDir, TOKEN_FILE), { force: true });
+    await this.vault.remove();
     this.memToken = null;
     this.state = 'idle';
     this.error = null;
@@ -187,17 +193,11 @@ export class SyncEngine implements SyncPort {
   private memToken: string | null = null;
   private async writeToken(token: string): Promise<void> {
     this.memToken = token;
-    if (!this.o.dataDir) return;
-    await writePrivateFile(join(this.o.dataDir, TOKEN_FILE), `${token}\n`);
+    await this.vault.write(token);
   }
   private async readToken(): Promise<string | null> {
     if (this.memToken) return this.memToken;
-    if (!this.o.dataDir) return null;
-    try {
-      return (await readFile(join(this.o.dataDir, TOKEN_FILE), 'utf8')).trim() || null;
-    } catch {
-      return null;
-    }
+    return this.vault.read();
   }
 
   // ---- scheduling -------------------------------------------------------------------------------
