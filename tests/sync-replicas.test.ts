@@ -5,18 +5,8 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { dump, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
+import { rng } from '../shared/sync/rng.ts';
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] };
-}
 
 const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const ids = (body: string, el: string) => [...body.matchAll(new RegExp(`<${el}>[^]*?<id type="integer">(\\d+)</id>`, 'g'))].map((m) => m[1]);

@@ -5,18 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { dependencies, ready } from './schedule.ts';
 import type { RowChange } from './plan.ts';
+import { rng } from './rng.ts';
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] };
-}
 
 interface Entry { seq: number; changes: RowChange[] }
 

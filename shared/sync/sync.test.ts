@@ -7,19 +7,8 @@ import { classify, mergeRecord, same, type Conflict } from './merge.ts';
 import { planAction, Unmapped, type LocalView, type RowChange } from './plan.ts';
 import { rewriteIds } from './ids.ts';
 import type { Value, WireRow } from './wire.ts';
+import { rng } from './rng.ts';
 
-/** mulberry32: a seeded generator, so a failing case can be replayed from its seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] };
-}
 
 const SEEDS = Array.from({ length: 40 }, (_, k) => 1000 + k);
 const REMOTE = 100_000; // remote id = local id + REMOTE: a rewritten id is recognisable
