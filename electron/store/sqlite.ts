@@ -12,7 +12,6 @@ import { StoreVersionError, type Clock, type Param, type Row, type Store, type W
 import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { OutboxRecorder } from './outbox.ts';
-import { Checkpointer } from './checkpoint.ts';
 
 type SqlValue = string | number | bigint | null;
 const bind = (params: readonly Param[]): SqlValue[] =>
@@ -33,8 +32,6 @@ export class SqliteStore implements Store {
   private readonly derived = new DerivedCache();
   /** Commits per table by this connection (other connections' show in data_version). */
   private readonly tableCommits = new Map<string, number>();
-  /** WAL checkpoints in a worker thread, not inside a request's COMMIT (D132); none in memory. */
-  readonly checkpointer: Checkpointer | null = null;
 
   constructor(path: string, opts: { clock?: Clock } = {}) {
     const onDisk = path !== ':memory:';
@@ -50,10 +47,6 @@ export class SqliteStore implements Store {
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
     if (onDisk) for (const sidecar of ['-wal', '-shm', '-journal']) repairPrivateFile(`${path}${sidecar}`);
     this.migrate();
-    if (onDisk) {
-      this.db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.checkpointer = new Checkpointer(path, () => { if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000'); });
-    }
   }
 
   /** Apply pending numbered migrations, then bring tables in line with the registry. */
@@ -135,11 +128,7 @@ export class SqliteStore implements Store {
 
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.allSync<T>(sql, params); }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.getSync<T>(sql, params); }
-  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
-    const r = this.runSync(sql, params);
-    if (!this.db.isTransaction) this.checkpointer?.committed();
-    return r;
-  }
+  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> { return this.runSync(sql, params); }
 
   write<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
     const next = this.queue.then(() => this.transaction(fn));
@@ -156,7 +145,6 @@ export class SqliteStore implements Store {
       this.db.exec('COMMIT');
       this.commits++;
       this.committed(w.tables);
-      this.checkpointer?.committed();
       return out;
     } catch (e) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
@@ -208,7 +196,6 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.queue;
-    await this.checkpointer?.close();
     this.stmts.clear();
     this.readers.clear();
     if (this.db.isOpen) this.db.close();
