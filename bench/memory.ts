@@ -3,7 +3,7 @@
 // without its response cache (and, with --baseline, the same two for an older commit, on a copy of
 // the same data), drives each with the mixed workload of bench:api (bench/mixed.ts) twice, and prints
 // RSS split into anonymous and file-backed memory (/proc/PID/smaps_rollup) and V8's heap (total, used)
-// as the process itself reports it (a preload answers SIGUSR2). A tool for finding what holds memory,
+// as the process itself reports it (a preload answers SIGUSR2), and the event loop's delay (p99, max) during each run. A tool for finding what holds memory,
 // beside bench:api's single RSS figure (D130, D131). Linux only.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -37,8 +37,15 @@ const headers = { authorization: `Basic ${Buffer.from(`${admin['user-name']}:${a
 
 // The preload: on SIGUSR2, append process.memoryUsage() to a file named by the environment.
 const probe = join(work, 'probe.mjs');
+// Also the event loop's delay since the last probe (perf_hooks): the stalls every request in flight waits out.
 writeFileSync(probe, `import { writeFileSync } from 'node:fs';
-process.on('SIGUSR2', () => { const m = process.memoryUsage(); writeFileSync(process.env.BIVOUAC_MEM_OUT, JSON.stringify(m) + '\\n', { flag: 'a' }); });\n`);
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+const h = monitorEventLoopDelay({ resolution: 1 }); h.enable();
+process.on('SIGUSR2', () => {
+  const m = { ...process.memoryUsage(), eldP99: h.percentile(99) / 1e6, eldMax: h.max / 1e6 };
+  h.reset();
+  writeFileSync(process.env.BIVOUAC_MEM_OUT, JSON.stringify(m) + '\\n', { flag: 'a' });
+});\n`);
 
 const trees: [string, string][] = [['this tree', ROOT]];
 if (values.baseline) {
@@ -64,10 +71,10 @@ for (const [name, tree] of trees) {
     const at = async (label: string) => {
       child.kill('SIGUSR2');
       await new Promise((r) => setTimeout(r, 300));
-      const m = JSON.parse(readFileSync(out, 'utf8').trim().split('\n').at(-1)!) as NodeJS.MemoryUsage;
+      const m = JSON.parse(readFileSync(out, 'utf8').trim().split('\n').at(-1)!) as NodeJS.MemoryUsage & { eldP99: number; eldMax: number };
       const sm = readFileSync(`/proc/${child.pid}/smaps_rollup`, 'utf8');
       const rss = Number(/Rss:\s+(\d+)/.exec(sm)![1]) * 1024, anon = Number(/Anonymous:\s+(\d+)/.exec(sm)![1]) * 1024;
-      const line = `${name}, cache ${cache === '0' ? 'off' : `${cache} MB`}, ${label}: RSS ${mb(rss)} MB (anonymous ${mb(anon)}, files ${mb(rss - anon)}), V8 heap ${mb(m.heapTotal)} MB (used ${mb(m.heapUsed)})`;
+      const line = `${name}, cache ${cache === '0' ? 'off' : `${cache} MB`}, ${label}: RSS ${mb(rss)} MB (anonymous ${mb(anon)}, files ${mb(rss - anon)}), V8 heap ${mb(m.heapTotal)} MB (used ${mb(m.heapUsed)})${label === 'started' ? '' : `; event loop delay p99 ${m.eldP99.toFixed(1)} ms, max ${m.eldMax.toFixed(1)} ms`}`;
       lines.push(line);
       process.stdout.write(`${line}\n`);
     };
