@@ -13,7 +13,8 @@ import { SqliteStore } from '../electron/store/sqlite.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { SyncEngine } from '../electron/sync/engine.ts';
 import { parseXml, type XNode } from '../shared/codec/in.ts';
-import { FIXTURE, type Who } from './helpers.ts';
+import type { Clock, Store } from '../electron/store/types.ts';
+import { defaultEngine, FIXTURE, seededStore, type Engine, type Who } from './helpers.ts';
 
 export interface Res { status: number; headers: Record<string, string | string[] | undefined>; body: string; xml(): XNode }
 export type Requester = (method: string, url: string, body?: string) => Promise<Res>;
@@ -25,11 +26,23 @@ const wrap = (status: number, headers: Res['headers'], body: string): Res => ({
   status, headers, body, xml: () => { const n = parseXml(body); if (!n) throw new Error(`empty body (${status})`); return n; },
 });
 
-export interface Remote { app: FastifyInstance; store: SqliteStore; url: string; as(who: Who): Requester; close(): Promise<void> }
+export interface Remote { app: FastifyInstance; store: Store; url: string; as(who: Who): Requester; close(): Promise<void> }
 
-export async function startRemote(): Promise<Remote> {
-  const store = new SqliteStore(':memory:');
-  await importSeed(store, FIXTURE);
+/**
+ * The remote: on SQLite, or on PostgreSQL (a fresh database of the run's cluster) when `engine` is
+ * 'postgres' (the default follows BIVOUAC_TEST_STORE, so the `pg` Vitest project runs it there).
+ * `clock` is the remote machine's clock (a SQLite remote only: clock skew tests).
+ */
+export async function startRemote(o: { engine?: Engine; clock?: Clock } = {}): Promise<Remote> {
+  const engine = o.engine ?? defaultEngine();
+  let store: Store;
+  if (engine === 'postgres') {
+    if (o.clock) throw new Error('a skewed clock is for a SQLite remote');
+    store = await seededStore('postgres');
+  } else {
+    store = new SqliteStore(':memory:', { clock: o.clock });
+    await importSeed(store, FIXTURE);
+  }
   const app = await buildApp({ store, responseCacheBytes: 0 });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -128,10 +141,10 @@ export interface Replica {
 }
 
 /** A replica; unless `auto`, it syncs only when the test says so (no background syncs after writes). */
-export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number; auto?: boolean } = {}): Promise<Replica> {
+export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number; auto?: boolean; deepScanEvery?: number; clock?: Clock } = {}): Promise<Replica> {
   const dir = mkdtempSync(join(tmpdir(), 'bivouac-replica-'));
-  const store = new SqliteStore(join(dir, 'bivouac.sqlite'));
-  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: o.timeoutMs ?? 2000 });
+  const store = new SqliteStore(join(dir, 'bivouac.sqlite'), { clock: o.clock });
+  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: o.timeoutMs ?? 2000, deepScanEvery: o.deepScanEvery });
   await engine.connect(remoteUrl, { user: who, password: password(who) });
   if (!o.auto) engine.stop();
   const app = await buildApp({ store, sync: engine, responseCacheBytes: 0 });

@@ -38,6 +38,12 @@ export interface EngineOptions {
   readonly onProgress?: (p: { phase: 'pull' | 'push'; done: number; total: number }) => void;
   /** Independent outbox entries pushed at once (default 8; 1 = strictly one request at a time). */
   readonly pushConcurrency?: number;
+  /**
+   * Plain-server scans: every scan also reads the comments of one slice in N of the parents whose
+   * hints (comment count, last comment time) did not change, in rotation, so a comment whose body
+   * alone was edited is seen within N scans (default 10; 1 = every comment list on every scan; D162).
+   */
+  readonly deepScanEvery?: number;
 }
 
 
@@ -63,6 +69,9 @@ const EDITED = Object.fromEntries(TABLE_ORDER.map((k) => [k, new Set([
 const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'];
 
 interface Pulled { resource: ResourceKey; row: WireRow; scope: string }
+/** Parents (by remote id) whose comments a plain scan reads even when their hints did not change. */
+type DeepSlice = (remoteId: number) => boolean;
+const NO_DEEP: DeepSlice = () => false;
 interface Scan { items: Pulled[]; scopes: Set<string>; members: Map<number, Set<number>> }
 interface Pending { cols: Set<string>; created: boolean; deleted: boolean }
 
@@ -320,7 +329,7 @@ export class SyncEngine implements SyncPort {
   // ---- pull -------------------------------------------------------------------------------------
 
   /** Read everything the remote person can see through the public routes (the cheap way). */
-  private async scan(remote: Remote, prev: Map<string, { row: WireRow; scope: string }>): Promise<Scan> {
+  private async scan(remote: Remote, prev: Map<string, { row: WireRow; scope: string }>, deep: DeepSlice): Promise<Scan> {
     const out: Scan = { items: [], scopes: new Set(), members: new Map() };
     let done = 0;
     const tick = () => this.report('pull', ++done, 0);
@@ -334,7 +343,7 @@ export class SyncEngine implements SyncPort {
     const projects = await remote.list('project', '/projects.xml');
     add(out, 'project', projects, 'projects');
     for (const p of projects) {
-      await this.scanProject(remote, Number(p.id), prev, out);
+      await this.scanProject(remote, Number(p.id), prev, out, deep);
       tick();
     }
     return out;
@@ -349,8 +358,11 @@ export class SyncEngine implements SyncPort {
     out.members.set(P, m);
   }
 
-  /** Everything inside one project; comments only of parents whose count or newest comment changed. */
-  private async scanProject(remote: Remote, P: number, prev: Map<string, { row: WireRow; scope: string }>, out: Scan): Promise<void> {
+  /**
+   * Everything inside one project; comments only of parents whose count or newest comment changed,
+   * and of the parents in this scan's deep slice (a body-only comment edit changes no hint).
+   */
+  private async scanProject(remote: Remote, P: number, prev: Map<string, { row: WireRow; scope: string }>, out: Scan, deep: DeepSlice = NO_DEEP): Promise<void> {
     await this.members(remote, P, out);
     add(out, 'category', await remote.list('category', `/projects/${P}/categories.xml`), `p${P}/categories`);
     const posts: WireRow[] = [];
@@ -380,7 +392,7 @@ export class SyncEngine implements SyncPort {
     for (const [res, rows] of [['post', posts], ['milestone', milestones], ['todoItem', items]] as const) {
       for (const parent of rows) {
         const before = prev.get(`${res}:${parent.id}`)?.row;
-        if (before && before._comments_count === parent._comments_count && before._commented_at === parent._commented_at) continue;
+        if (before && before._comments_count === parent._comments_count && before._commented_at === parent._commented_at && !deep(Number(parent.id))) continue;
         const scope = `p${P}/c/${res}${parent.id}`;
         if (Number(parent._comments_count ?? 0) === 0) { out.scopes.add(scope); continue; }
         const comments: WireRow[] = [];
@@ -480,7 +492,11 @@ export class SyncEngine implements SyncPort {
     const cursor = feed ? st.get('cursor') ?? null : null;
     // An incremental feed pull reads only the shadows it needs (O(changes)); a scan or a full resync reads all.
     const prev = feed && cursor !== null ? new Map<string, { row: WireRow; scope: string }>() : await q.shadows(this.store);
-    const scan = feed ? await this.feed(remote, cursor, prev) : { ...(await this.scan(remote, prev)), cursor: null, full: false, deletes: [] };
+    // Plain scans rotate through N slices of the comment lists (deepScanEvery): slice `round mod N` now.
+    const every = Math.max(1, Math.floor(this.o.deepScanEvery ?? 10));
+    const round = Number(st.get('scan_round') ?? 0);
+    const deep: DeepSlice = (id) => id % every === round % every;
+    const scan = feed ? await this.feed(remote, cursor, prev) : { ...(await this.scan(remote, prev, deep)), cursor: null, full: false, deletes: [] };
     await this.store.write(async (w) => {
       w.outbox?.mute();
       const ctx = await this.applyContext(w);
@@ -508,6 +524,7 @@ export class SyncEngine implements SyncPort {
         if (local !== undefined) await q.unmapLocal(w, res as ResourceKey, local);
       }
       if (scan.cursor !== null) await q.setState(w, 'cursor', scan.cursor);
+      else await q.setState(w, 'scan_round', String((round + 1) % every));
     });
   }
 
