@@ -70,6 +70,13 @@ export interface Faults {
   duplicate?: (method: string, path: string) => boolean;
   /** Delay before forwarding (ms). */
   delayMs?: number;
+  /** The remote machine's clock runs this far from ours (ms): its `Date` headers say so. */
+  skewMs?: number;
+  /**
+   * Answer 503 "busy" without forwarding, with `Retry-After` as an HTTP date that many seconds ahead
+   * on the remote's (skewed) clock, when it returns a number.
+   */
+  busy?: (method: string, path: string) => number | undefined;
 }
 
 export interface Proxy { url: string; faults: Faults; seen: { method: string; path: string; status: number }[]; close(): Promise<void> }
@@ -104,6 +111,14 @@ export async function startProxy(target: string, faults: Faults = {}): Promise<P
         seen.push({ method, path, status: 404 });
         return;
       }
+      const remoteDate = (plusMs = 0) => new Date(Date.now() + (f.skewMs ?? 0) + plusMs).toUTCString();
+      const busyFor = f.busy?.(method, path);
+      if (busyFor !== undefined) {
+        res.writeHead(503, { 'content-type': 'application/xml; charset=utf-8', date: remoteDate(), 'retry-after': remoteDate(busyFor * 1000) });
+        res.end('<?xml version="1.0" encoding="UTF-8"?>\n<errors><error>Busy: retry later</error></errors>');
+        seen.push({ method, path, status: 503 });
+        return;
+      }
       if (f.delayMs) await new Promise((r) => setTimeout(r, f.delayMs));
       try {
         const body = Buffer.concat(chunks);
@@ -114,6 +129,7 @@ export async function startProxy(target: string, faults: Faults = {}): Promise<P
         const headers = { ...r.headers };
         delete headers['transfer-encoding'];
         delete headers.connection;
+        if (f.skewMs) headers.date = remoteDate();
         res.writeHead(r.status, headers);
         res.end(r.body);
       } catch {

@@ -16,7 +16,7 @@ import { parseXml } from '../../shared/codec/in.ts';
 import * as q from '../store/queries/replica.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
-import { Remote, RemoteError, RemoteUnreachable, errorMessage, type FeedChange, type RemoteAuth } from './remote.ts';
+import { Remote, RemoteError, RemoteUnreachable, errorMessage, remoteNow, type FeedChange, type RemoteAuth } from './remote.ts';
 import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
 
@@ -243,6 +243,8 @@ export class SyncEngine implements SyncPort {
   get connected(): boolean { return this.remote !== null; }
   /** Resolves when no sync is running (before closing the store). */
   async idle(): Promise<void> { await this.running?.catch(() => undefined); }
+  /** How long until the next attempt after a failed sync (0: none waiting). */
+  get retryInMs(): number { return Math.max(0, this.retryAt - Date.now()); }
   /** Requests sent to the remote so far (tests, bench). */
   get requests(): number { return this.remote?.requests ?? 0; }
 
@@ -318,7 +320,7 @@ export class SyncEngine implements SyncPort {
       this.state = 'error';
       this.error = (e as Error).message;
       if (e instanceof RemoteError && (e.status === 429 || e.status === 503 || e.status >= 500)) {
-        const o = classify(e.status, e.retryAfter, 1, Date.now());
+        const o = classify(e.status, e.retryAfter, 1, e.remoteNow ?? Date.now());
         this.retryAt = Date.now() + (o.kind === 'retry' ? o.afterMs : 5000);
         if (!this.stopped) this.nudge(this.retryAt - Date.now());
       }
@@ -825,7 +827,7 @@ export class SyncEngine implements SyncPort {
       }
       // A delete repeated after a lost answer finds nothing: it is done.
       if (status === 404 && step.kind === 'delete' && inDoubt) status = 200;
-      const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, Date.now(), status === null ? netMessage : status >= 200 && status < 300 ? '' : errorMessage(status, body)); // no parse of a success
+      const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, remoteNow(res?.headers) ?? Date.now(), status === null ? netMessage : status >= 200 && status < 300 ? '' : errorMessage(status, body)); // no parse of a success
       if (outcome.kind === 'retry') throw new Backoff(outcome.afterMs, outcome.reason, status === null);
       if (outcome.kind === 'rejected') return { kind: 'rejected', step, status: outcome.status, message: outcome.message };
       if (step.kind === 'create') {
