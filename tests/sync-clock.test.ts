@@ -6,12 +6,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dump, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica, type Requester } from './sync-helpers.ts';
 import * as q from '../electron/store/queries/replica.ts';
+import type { XNode } from '../shared/codec/in.ts';
 
 const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const H = 3_600_000;
 const skewed = (ms: number) => () => new Date(Date.now() + ms);
 
-const child = (x: { children: { name: string; text: string }[] }, name: string) => x.children.find((c) => c.name === name)?.text ?? '';
+const child = (x: XNode, name: string) => x.children.find((c) => c.name === name)?.text ?? '';
 const idOf = async (r: Requester, path: string, field: string, value: string) => {
   const hit = (await r('GET', path)).xml().children.find((p) => child(p, field) === value);
   if (!hit) throw new Error(`no ${field}=${value} in ${path}`);
