@@ -246,7 +246,7 @@ function interval(v: string | undefined): number {
 const progressLine = (p: { phase: 'pull' | 'push'; done: number; total: number }) => {
   if (!process.stderr.isTTY) return;
   const width = 24;
-  const bar = p.total ? `[${'#'.repeat(Math.round((width * p.done) / p.total)).padEnd(width, '.')}] ${p.done}/${p.total}` : `${p.done} read`;
+  const bar = p.total ? `[${'#'.repeat(Math.round((width * Math.min(p.done, p.total)) / p.total)).padEnd(width, '.')}] ${p.done} of ${p.total}` : `${p.done} read`;
   process.stderr.write(`\r  ${p.phase === 'pull' ? 'pulling' : 'pushing'} ${bar}   `);
 };
 

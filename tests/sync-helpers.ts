@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../electron/http/app.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { importSeed } from '../electron/service/account.ts';
-import { SyncEngine } from '../electron/sync/engine.ts';
+import { SyncEngine, type EngineOptions } from '../electron/sync/engine.ts';
 import { parseXml, type XNode } from '../shared/codec/in.ts';
 import type { Clock, Store } from '../electron/store/types.ts';
 import { defaultEngine, FIXTURE, seededStore, type Engine, type Who } from './helpers.ts';
@@ -157,10 +157,10 @@ export interface Replica {
 }
 
 /** A replica; unless `auto`, it syncs only when the test says so (no background syncs after writes). */
-export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number; auto?: boolean; deepScanEvery?: number; clock?: Clock } = {}): Promise<Replica> {
+export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number; auto?: boolean; deepScanEvery?: number; clock?: Clock; onProgress?: EngineOptions['onProgress'] } = {}): Promise<Replica> {
   const dir = mkdtempSync(join(tmpdir(), 'bivouac-replica-'));
   const store = new SqliteStore(join(dir, 'bivouac.sqlite'), { clock: o.clock });
-  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: o.timeoutMs ?? 2000, deepScanEvery: o.deepScanEvery });
+  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: o.timeoutMs ?? 2000, deepScanEvery: o.deepScanEvery, onProgress: o.onProgress });
   await engine.connect(remoteUrl, { user: who, password: password(who) });
   if (!o.auto) engine.stop();
   const app = await buildApp({ store, sync: engine, responseCacheBytes: 0 });

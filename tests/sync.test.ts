@@ -29,9 +29,15 @@ describe.skipIf(skip).each([['team server', false], ['plain server', true]] as c
 
   it('clones what the person sees', async () => {
     await setup();
-    const a = await startReplica(proxy.url, 'ada');
+    const progress: { phase: string; done: number; total: number }[] = [];
+    const a = await startReplica(proxy.url, 'ada', { onProgress: (p) => progress.push(p) });
     replicas.push(a);
     expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
+    // The clone says "n of m": a known total, never passed, reached at the end of the pull.
+    const pull = progress.filter((p) => p.phase === 'pull');
+    expect(pull.length).toBeGreaterThan(0);
+    for (const p of pull) expect(p.total > 0 && p.done <= p.total, JSON.stringify(p)).toBe(true);
+    expect(pull[pull.length - 1].done).toBe(pull[pull.length - 1].total);
     const f = await startReplica(proxy.url, 'fran');
     replicas.push(f);
     expect(await dump(f.req)).toEqual(await dump(remote.as('fran')));

@@ -334,16 +334,19 @@ export class SyncEngine implements SyncPort {
   private async scan(remote: Remote, prev: Map<string, { row: WireRow; scope: string }>, deep: DeepSlice): Promise<Scan> {
     const out: Scan = { items: [], scopes: new Set(), members: new Map() };
     let done = 0;
-    const tick = () => this.report('pull', ++done, 0);
     const companies = await remote.list('company', '/companies.xml');
     add(out, 'company', companies, 'companies');
+    const projects = await remote.list('project', '/projects.xml');
+    add(out, 'project', projects, 'projects');
+    // Progress: one step per company (its people) and per project (everything in it).
+    const total = companies.length + projects.length;
+    const tick = () => this.report('pull', ++done, total);
+    this.report('pull', 0, total);
     out.scopes.add('people');
     for (const c of companies) {
       add(out, 'person', await remote.list('person', `/contacts/people/${c.id}`), 'people');
       tick();
     }
-    const projects = await remote.list('project', '/projects.xml');
-    add(out, 'project', projects, 'projects');
     for (const p of projects) {
       await this.scanProject(remote, Number(p.id), prev, out, deep);
       tick();
@@ -416,6 +419,7 @@ export class SyncEngine implements SyncPort {
    */
   private async feed(remote: Remote, cursor: string | null, prev: Map<string, { row: WireRow; scope: string }>): Promise<Scan & { cursor: string; full: boolean; deletes: [ResourceKey, number][] }> {
     let since = cursor ?? '0';
+    let start = Number(since);
     let full = cursor === null;
     let latest = new Map<string, FeedChange>();
     let more = true;
@@ -426,6 +430,7 @@ export class SyncEngine implements SyncPort {
       } catch (e) {
         if (e instanceof RemoteError && e.status === 410 && since !== '0') {
           since = '0';
+          start = 0;
           full = true;
           latest = new Map();
           continue;
@@ -435,7 +440,9 @@ export class SyncEngine implements SyncPort {
       for (const c of page.changes) latest.set(`${c.resource}:${c.id}`, c);
       since = page.cursor;
       more = page.more;
-      this.report('pull', latest.size, 0);
+      // Progress in commit sequence numbers: how far the cursor went of what there was to read.
+      if (page.clock !== null && page.clock > start) this.report('pull', Math.min(Number(since), page.clock) - start, page.clock - start);
+      else this.report('pull', latest.size, 0);
     }
     const out = { items: [] as Pulled[], scopes: new Set<string>(), members: new Map<number, Set<number>>(), cursor: since, full, deletes: [] as [ResourceKey, number][] };
     if (full && cursor !== null) for (const [k, v] of await q.shadows(this.store)) prev.set(k, v); // 410: everything

@@ -144,13 +144,14 @@ export class Remote {
   }
 
   /** One page of the change feed. A 410 (cursor too old) is a RemoteError with status 410. */
-  async changes(since: string, limit = 500): Promise<{ cursor: string; more: boolean; changes: FeedChange[] }> {
+  async changes(since: string, limit = 500): Promise<{ cursor: string; more: boolean; clock: number | null; changes: FeedChange[] }> {
     const path = `/sync/changes.json?since=${encodeURIComponent(since)}&limit=${limit}`;
     const r = await this.request('GET', path);
     if (r.status !== 200) throw new RemoteError(r.status, `GET ${path}: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'), remoteNow(r.headers));
-    const j = JSON.parse(r.body) as { cursor: string; more: boolean; changes: { seq: number; resource: ResourceKey; id: number; op: FeedChange['op']; record?: unknown }[] };
+    const j = JSON.parse(r.body) as { cursor: string; more: boolean; clock?: string; changes: { seq: number; resource: ResourceKey; id: number; op: FeedChange['op']; record?: unknown }[] };
     return {
       cursor: String(j.cursor), more: j.more === true,
+      clock: j.clock !== undefined && /^\d+$/.test(String(j.clock)) ? Number(j.clock) : null, // absent on an older team server
       changes: j.changes.map((c) => ({
         seq: c.seq, resource: c.resource, id: c.id, op: c.op,
         record: c.record && RESOURCES[c.resource] ? decodeRecord(RESOURCES[c.resource], parseJson(JSON.stringify(c.record))!) : undefined,
