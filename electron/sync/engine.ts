@@ -41,7 +41,8 @@ export interface EngineOptions {
   /**
    * Plain-server scans: every scan also reads the comments of one slice in N of the parents whose
    * hints (comment count, last comment time) did not change, in rotation, so a comment whose body
-   * alone was edited is seen within N scans (default 10; 1 = every comment list on every scan; D162).
+   * alone was edited is seen within N scans (default 10; 1 = every comment list on every scan; 0 = never,
+   * the hints only: such an edit waits until its parent changes; D162).
    */
   readonly deepScanEvery?: number;
 }
@@ -502,9 +503,9 @@ export class SyncEngine implements SyncPort {
     // An incremental feed pull reads only the shadows it needs (O(changes)); a scan or a full resync reads all.
     const prev = feed && cursor !== null ? new Map<string, { row: WireRow; scope: string }>() : await q.shadows(this.store);
     // Plain scans rotate through N slices of the comment lists (deepScanEvery): slice `round mod N` now.
-    const every = Math.max(1, Math.floor(this.o.deepScanEvery ?? 10));
+    const every = Math.max(0, Math.floor(this.o.deepScanEvery ?? 10));
     const round = Number(st.get('scan_round') ?? 0);
-    const deep: DeepSlice = (id) => id % every === round % every;
+    const deep: DeepSlice = every === 0 ? NO_DEEP : (id) => id % every === round % every;
     const scan = feed ? await this.feed(remote, cursor, prev) : { ...(await this.scan(remote, prev, deep)), cursor: null, full: false, deletes: [] };
     await this.store.write(async (w) => {
       w.outbox?.mute();
@@ -533,7 +534,7 @@ export class SyncEngine implements SyncPort {
         if (local !== undefined) await q.unmapLocal(w, res as ResourceKey, local);
       }
       if (scan.cursor !== null) await q.setState(w, 'cursor', scan.cursor);
-      else await q.setState(w, 'scan_round', String((round + 1) % every));
+      else if (every > 0) await q.setState(w, 'scan_round', String((round + 1) % every));
     });
   }
 
