@@ -246,7 +246,7 @@ class SqliteWriter implements Writer {
     const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
-    await cascade(this.s, table, id, values, this.now, projectId);
+    await cascade(this, table, id, values, projectId);
     if (projectId) this.projects.add(projectId);
     this.outbox?.update(table, id, values);
   }
@@ -257,6 +257,10 @@ class SqliteWriter implements Writer {
     this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
     if (projectId) this.projects.add(projectId);
     this.outbox?.remove(table, id);
+  }
+
+  async logChange(table: string, id: number, op: ChangeOp, projectId?: number | null, personId: number | null = null): Promise<void> {
+    await appendChange(this.s, table, id, op, this.now, projectId, personId, false);
   }
 
   touch(projectId: number): void { this.projects.add(projectId); }
