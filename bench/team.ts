@@ -27,6 +27,7 @@ import pg from 'pg';
 // @ts-expect-error: a plain ES module without types
 import { startCluster } from '../scripts/pg-cluster.mjs';
 import { startProxy, type Proxy } from '../tests/support/proxy.ts';
+import { generateBigReport } from './big-report.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(ROOT, 'tests', 'fixtures', 'account.json');
@@ -122,8 +123,11 @@ async function main(): Promise<void> {
     const { DB_FILE } = await import('../electron/server.ts');
     const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { people: { 'user-name': string; password: string; administrator?: boolean }[] };
     const admin = fixture.people.find((p) => p.administrator)!;
-    const headers = { authorization: `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}`, host: '127.0.0.1' };
+    const headers = { authorization: `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}` };
 
+    const results: Record<string, Load> = {};
+    let long: Load | undefined;
+    if (PARTS.has('load') || PARTS.has('long')) {
     // ---- 2. the same account on both engines
     const sizes = { projects: 10, people: 20, posts: 1000, comments: 4000, todoItems: 3000, timeEntries: 8000, seed: 7, now: new Date('2026-11-01T12:00:00Z') };
     const sqliteDir = join(dir, 'sqlite');
@@ -173,7 +177,6 @@ async function main(): Promise<void> {
       return { method: 'GET', path: `/time_entries/${pick(targets.entries)}.xml` };
     };
 
-    const results: Record<string, Load> = {};
     const run = async (name: string, base: string, op: Op, clients = 10, seconds = SECONDS) => {
       await drive(base, headers, op, clients, 1); // warm-up
       const r = await drive(base, headers, op, clients, seconds);
@@ -192,13 +195,13 @@ async function main(): Promise<void> {
     await run('mixed postgres 1 process', via1.url, mixed, 20);
     await run('mixed postgres 2 processes', via2.url, mixed, 20);
     }
-    let long: Load | undefined;
     if (PARTS.has('long')) {
       out(`\n100 concurrent clients × ${LONG} s, mixed 90/10, 2 PostgreSQL processes behind the proxy`);
       long = await run('100 clients mixed postgres ×2', via2.url, mixed, 100, LONG);
     }
     for (const p of proxies) await p.close();
     for (const s of [sq, p1, p2]) s.child.kill('SIGTERM');
+    }
 
     type Timing = { median: number; p95: number; max: number; rows: number };
     let byPerson: Timing | undefined;
@@ -206,33 +209,13 @@ async function main(): Promise<void> {
     if (PARTS.has('report')) {
     // ---- 6. 1,000,000 time entries
     out('\ntime report over 1,000,000 time entries (100 projects, 500 people), PostgreSQL, response cache off');
-    const bigUrl = await cluster.createDatabase('big');
-    const big = await PgStore.open(bigUrl);
-    await importSeed(big, JSON.parse(readFileSync(FIXTURE, 'utf8')));
-    await big.close();
-    const t = performance.now();
-    const b = new pg.Client({ connectionString: bigUrl });
-    await b.connect();
-    const firm = Number((await b.query('SELECT id FROM companies WHERE firm = 1')).rows[0].id);
-    await b.query(`INSERT INTO people (first_name, last_name, email_address, user_name, token, company_id, administrator, time_zone_name, title, created_at, updated_at)
-      SELECT 'Bench', 'Person ' || g, 'bench' || g || '@example.test', 'bench' || g, md5('bench' || g) || 'deadbeef', $1, 0, 'UTC', '', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z'
-      FROM generate_series(1, 500) g`, [firm]);
-    await b.query(`INSERT INTO projects (name, status, company_id, created_on, last_changed_on, start_page, show_writeboards, show_announcement)
-      SELECT 'Bench ' || g, 'active', $1, '2026-01-01', '2026-01-01T00:00:00Z', 'log', 0, 0 FROM generate_series(1, 100) g`, [firm]);
-    await b.query(`INSERT INTO project_members (project_id, person_id)
-      SELECT pr.id, pe.id FROM projects pr, people pe WHERE pr.name LIKE 'Bench %' AND pe.user_name LIKE 'bench%' AND (pr.id + pe.id) % 5 = 0`);
-    const [pmin, emin] = [(await b.query("SELECT MIN(id) AS m FROM projects WHERE name LIKE 'Bench %'")).rows[0].m, (await b.query("SELECT MIN(id) AS m FROM people WHERE user_name LIKE 'bench%'")).rows[0].m].map(Number);
-    await b.query(`INSERT INTO time_entries (project_id, person_id, date, hours, description, private, version)
-      SELECT $1 + (g % 100), $2 + ((g / 100) % 500), to_char(date '2026-11-22' - (g % 365), 'YYYY-MM-DD'), 0.25 * (1 + g % 16), 'work item ' || g, 0, 0
-      FROM generate_series(1, 1000000) g`, [pmin, emin]);
-    await b.query('ANALYZE');
-    const count = Number((await b.query('SELECT COUNT(*) AS n FROM time_entries')).rows[0].n);
-    await b.end();
-    out(`  generated: ${count} time entries in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const { url: bigUrl, pmin, emin, count, seconds: genSeconds } = await generateBigReport(await cluster.createDatabase('big'));
+    out(`  generated: ${count} time entries in ${genSeconds.toFixed(1)} s (bulk load: indexes built after, VACUUM ANALYZE)`);
     const bs = await serve(join(dir, 'big'), ['--store', bigUrl, '--response-cache', '0']);
     const timeIt = async (paths: string[]) => {
       const ms: number[] = [];
       let rows = 0;
+      let last = '';
       for (const p of paths) {
         const s = performance.now();
         const st = await new Promise<number>((resolve) => {
@@ -240,11 +223,11 @@ async function main(): Promise<void> {
           const r = request({ host: u.hostname, port: u.port, path: p, agent, headers }, (res) => {
             let body = '';
             res.on('data', (d: Buffer) => { body += d.toString(); });
-            res.on('end', () => { rows += (body.match(/<time-entry>/g) ?? []).length; resolve(res.statusCode ?? 0); });
+            res.on('end', () => { rows += (body.match(/<time-entry>/g) ?? []).length; last = body.slice(0, 300); resolve(res.statusCode ?? 0); });
           });
           r.end();
         });
-        if (st !== 200) throw new Error(`report ${p}: ${st}`);
+        if (st !== 200) throw new Error(`report ${p}: ${st} ${last}`);
         ms.push(performance.now() - s);
       }
       ms.sort((x, y) => x - y);
