@@ -246,8 +246,7 @@ export class PgStore implements Store {
         try {
           await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
           const out = await fn(w);
-          await w.finish();
-          await client.query('COMMIT');
+          await w.commit();
           return out;
         } catch (e) {
           try {
@@ -313,7 +312,25 @@ export function redact(url: string): string {
   return url.replace(/(\/\/[^:/@]+):[^@/]*@/, '$1:***@');
 }
 
-/** A feed entry waiting for the commit (PgWriter.finish writes them all in one statement). */
+/**
+ * `$n` parameters of a statement as SQL literals (integers, escaped strings, arrays of them), so the
+ * statement can go in one simple-protocol batch with COMMIT. Only for values the Writer itself makes.
+ */
+function inline(c: pg.PoolClient, sql: string, params: readonly unknown[]): string {
+  const lit = (v: unknown): string => {
+    if (v === null || v === undefined) return 'NULL';
+    if (typeof v === 'number') {
+      if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
+      return String(v);
+    }
+    if (typeof v === 'string') return c.escapeLiteral(v);
+    if (Array.isArray(v)) return `ARRAY[${v.map(lit).join(', ')}]`;
+    throw new Error(`cannot inline ${typeof v}`);
+  };
+  return sql.replace(/\$(\d+)/g, (_, n: string) => lit(params[Number(n) - 1]));
+}
+
+/** A feed entry waiting for the commit (PgWriter.commit writes them all in one statement). */
 interface Pending {
   readonly tbl: string;
   readonly id: number;
@@ -327,7 +344,7 @@ interface Pending {
 /**
  * The Writer on PostgreSQL (D140): each call is ONE round trip (the row, with RETURNING of the
  * columns that name its parents); the change feed entries, row versions, project stamps and the
- * commit counter are kept in memory and written by finish() in one statement just before COMMIT.
+ * commit counter are kept in memory and written by commit() in one statement sent with COMMIT.
  * The feed's contract is the same as store/feed.ts's appendChange on SQLite: one entry per record
  * (the latest), its parents logged after it, version = the record's sequence number, numbers from
  * `feed_clock` (whose row lock, now taken at the end, keeps them in commit order).
@@ -421,11 +438,13 @@ class PgWriter implements Writer {
   touch(projectId: number): void { this.projects.add(projectId); }
 
   /**
-   * Move sequences past explicit ids, then in ONE statement: take the block of sequence numbers
-   * from feed_clock (its row lock is held from here to COMMIT), replace the records' feed entries,
-   * set their rows' versions, stamp the projects' last-changed-on and count the commit.
+   * Move sequences past explicit ids, then in ONE round trip: one statement that takes the block of
+   * sequence numbers from feed_clock (its row lock is held from here to COMMIT), replaces the records'
+   * feed entries, sets their rows' versions, stamps the projects' last-changed-on and counts the
+   * commit, followed by COMMIT itself (a simple-protocol batch: the values are inlined as literals,
+   * escaped by the driver; if the statement fails, COMMIT is not run and write() rolls back).
    */
-  async finish(): Promise<void> {
+  async commit(): Promise<void> {
     for (const t of this.explicit) {
       await this.s.query(this.c, `SELECT setval(pg_get_serial_sequence('${t}', 'id'), GREATEST(m, COALESCE(pg_sequence_last_value(pg_get_serial_sequence('${t}', 'id')::regclass), 1)))
         FROM (SELECT MAX(id) AS m FROM ${t}) x WHERE m IS NOT NULL`);
@@ -434,7 +453,7 @@ class PgWriter implements Writer {
     const entries = [...this.feed.values()];
     if (!entries.length) {
       const stamped = stamp.length ? 'WITH stamped AS (UPDATE projects SET last_changed_on = $1 WHERE id = ANY($2::bigint[])) ' : '';
-      await this.s.raw(this.c, `${stamped}UPDATE commit_counter SET n = n + 1 WHERE id = 1`, stamp.length ? [this.now, stamp] : []);
+      await this.s.raw(this.c, `${inline(this.c, `${stamped}UPDATE commit_counter SET n = n + 1 WHERE id = 1`, stamp.length ? [this.now, stamp] : [])}; COMMIT`, []);
       return;
     }
     // $1 count, $2..$8 the entries as arrays, $9 now, $10 projects to stamp.
@@ -452,9 +471,9 @@ class PgWriter implements Writer {
           version = COALESCE((SELECT clock.base + e.k FROM e, clock WHERE e.tbl = 'projects' AND e.ver = 1 AND e.record_id = p.id), p.version)
         WHERE p.id = ANY($10::bigint[]) OR p.id IN (SELECT e.record_id FROM e WHERE e.tbl = 'projects' AND e.ver = 1))
       UPDATE commit_counter SET n = n + 1 WHERE id = 1`;
-    await this.s.raw(this.c, sql, [
+    await this.s.raw(this.c, `${inline(this.c, sql, [
       entries.length, entries.map((_, i) => i + 1), entries.map((e) => e.tbl), entries.map((e) => e.id), entries.map((e) => e.op),
       entries.map((e) => e.project), entries.map((e) => e.person), entries.map((e) => (e.version ? 1 : 0)), this.now, stamp,
-    ]);
+    ])}; COMMIT`, []);
   }
 }
