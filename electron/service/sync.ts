@@ -48,7 +48,12 @@ export interface SyncPort {
   status(): Promise<SyncStatus>;
   /** One sync now (joins one already running); rejects with the reason when it failed. */
   run(): Promise<void>;
-  connect(url: string, auth: RemoteCredentials): Promise<void>;
+  /**
+   * Connect; a directory holding local work has it checked and pushed up, or is refused (409) with
+   * everything that blocks it, unchanged (D150). `caller`: the local person asking (becomes the
+   * remote person when no user name or e-mail matches).
+   */
+  connect(url: string, auth: RemoteCredentials, o?: { caller?: number | null }): Promise<void>;
   disconnect(): Promise<void>;
   conflicts(): Promise<ConflictView[]>;
   resolve(id: number, keep: 'mine' | 'theirs'): Promise<ConflictView>;

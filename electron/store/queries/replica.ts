@@ -143,3 +143,14 @@ export async function shadowsByKeys(db: Queryable, keys: Iterable<string>, into:
 export async function shadowsInScope(db: Queryable, prefix: string, into: ShadowMap = new Map()): Promise<ShadowMap> {
   return shadowRows(await db.all("SELECT resource, remote_id, scope, record FROM sync_shadow WHERE scope LIKE ? OR (resource = 'project' AND scope = 'projects')", [`${prefix}%`]), into);
 }
+
+// ---- adopting local work on connect (D150) ----------------------------------------------------
+/** Every row of a table, in the order its records are created on the remote (lists and items by position). */
+export const allRows = (db: Queryable, table: string) => db.all<WireRow & Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY ${
+  table === 'todo_items' ? 'todo_list_id, position, id' : table === 'todo_lists' ? 'project_id, position, id' : 'id'}`);
+export const appendOutbox = (db: Queryable, at: string, changes: RowChange[]) =>
+  db.run('INSERT INTO sync_outbox (at, changes) VALUES (?, ?)', [at, JSON.stringify(changes)]);
+/** Forget another remote's sync state (its ids mean nothing to the new one); local records stay. */
+export async function forgetRemote(db: Queryable): Promise<void> {
+  for (const t of ['sync_outbox', 'sync_ids', 'sync_shadow', 'sync_state', 'sync_conflicts', 'sync_rejected']) await db.run(`DELETE FROM ${t}`);
+}
