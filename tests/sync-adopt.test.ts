@@ -116,6 +116,9 @@ describe('connecting a directory that holds local work', () => {
     expect(a.time.map((t) => t.description).sort()).toEqual(["fran's", 'mine']);
     expect(there['New Ridge'].posts.map((p) => p.title)).toEqual(['Ridge plan']);
     expect(there['New Ridge'].lists[0].items.map((i) => i.content)).toEqual(['ridge item']);
+    // A replica is one person: the other local people no longer sign in here.
+    expect((await s.as('franny', 'fran-pass-12')('GET', '/me.xml')).status).toBe(401);
+    expect((await s.req('GET', '/me.xml')).status).toBe(401);
     // Zed has no match: the responsible party is cleared, nothing else is lost. Fran's entry is Fran's.
     const zedItem = await remote.store.get<{ responsible_party_id: number | null }>("SELECT responsible_party_id FROM todo_items WHERE content = 'third'");
     expect(zedItem!.responsible_party_id).toBeNull();

@@ -271,6 +271,7 @@ export class SyncEngine implements SyncPort {
     const maps: [ResourceKey, Map<number, number>][] = [['company', m.companies], ['person', m.people], ['project', m.projects], ['category', a.categories]];
     for (const [res, map] of maps) for (const [l, r] of map) await q.mapId(w, res, l, r);
     if (m.me !== null && pwHash) await q.setPersonSecrets(w, m.me, (await q.personSecrets(w, m.me))?.token ?? newToken(), pwHash);
+    await q.lockOthers(w, m.me);
     const create = new Set(m.create);
     for (const res of ['project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'] as const) {
       const R = RESOURCES[res];

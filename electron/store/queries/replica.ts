@@ -154,3 +154,6 @@ export const appendOutbox = (db: Queryable, at: string, changes: RowChange[]) =>
 export async function forgetRemote(db: Queryable): Promise<void> {
   for (const t of ['sync_outbox', 'sync_ids', 'sync_shadow', 'sync_state', 'sync_conflicts', 'sync_rejected']) await db.run(`DELETE FROM ${t}`);
 }
+/** A replica is one person: nobody else signs in locally (no password, no token), as for pulled people. */
+export const lockOthers = (db: Queryable, self: number | null) =>
+  db.run('UPDATE people SET password_hash = NULL, token = NULL WHERE id <> ?', [self ?? -1]);
