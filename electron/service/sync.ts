@@ -14,7 +14,8 @@ export interface SyncStatus {
   rejected: number;
   /** Unresolved conflicts. */
   conflicts: number;
-  progress: { done: number; total: number } | null;
+  /** While syncing: `pull` counts what was read (no total), `push` the outbox entries sent of `total`. */
+  progress: { done: number; total: number; phase?: 'pull' | 'push' } | null;
   remote: { url: string; user: string | null; kind: 'team' | 'plain' | null } | null;
   error: string | null;
   /** Aliases the desktop shell reads (docs/desktop-shell.md): lastSuccessAt and error. */

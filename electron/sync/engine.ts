@@ -103,7 +103,7 @@ export class SyncEngine implements SyncPort {
   private retryAt = 0;
   private state: SyncState = 'idle';
   private error: string | null = null;
-  private progress: { done: number; total: number } | null = null;
+  private progress: { done: number; total: number; phase: 'pull' | 'push' } | null = null;
   private kind: 'team' | 'plain' | null = null;
   private stopped = false;
 
@@ -577,7 +577,7 @@ export class SyncEngine implements SyncPort {
   }
 
   private report(phase: 'pull' | 'push', done: number, total: number): void {
-    this.progress = { done, total };
+    this.progress = { done, total, phase };
     this.o.onProgress?.({ phase, done, total });
   }
 

@@ -71,6 +71,8 @@ export const useSync = create<SyncStoreState>((set, get) => ({
   },
   async connect(c) {
     set({ connecting: true, connectError: null });
+    // A connect clones, and pushes the local work up first: its progress shows in the status.
+    const poll = setInterval(() => { void get().refresh(); }, SYNC_POLL_BUSY_MS);
     try {
       const status = await api.connectRemote(c);
       set({ status, connecting: false });
@@ -78,6 +80,8 @@ export const useSync = create<SyncStoreState>((set, get) => ({
     } catch (e) {
       set({ connecting: false, connectError: errorMessages(e) });
       return false;
+    } finally {
+      clearInterval(poll);
     }
   },
   async disconnect() {

@@ -29,7 +29,9 @@ describe('matching local work to a remote (D150)', () => {
     expect(m.blocks).toEqual([]);
   });
 
-  it('me by e-mail, else the caller, else the only administrator, else nobody', () => {
+  it('me: the caller first, else by user name, e-mail, the only administrator, else nobody', () => {
+    expect(matchAccount(local({ caller: 5 }), remote()).me).toBe(5);
+    expect(matchAccount(local({ caller: 5 }), remote()).people.get(1)).toBeUndefined(); // the remote ada is taken
     const people = [person(7, 'someone', 'ada@r.example'), person(8, 'other', 'o@o', 'O', 'O', 1)];
     expect(matchAccount(local({ people }), remote()).me).toBe(7);
     const p2 = [person(7, 'someone', 's@s'), person(8, 'other', 'o@o', 'O', 'O', 1)];

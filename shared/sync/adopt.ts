@@ -4,9 +4,9 @@
 // sides beforehand and writes the id map and the outbox afterwards (electron/sync/engine.ts).
 //
 // Rules (all decided before anything changes; any block refuses the whole connect):
-//  - the local owner ("me") -> the remote person connecting: the local person with the same user
-//    name, else the same e-mail, else the local person who asked (the UI / API caller), else the only
-//    local administrator;
+//  - the local owner ("me") -> the remote person connecting: the local person who asked (the UI /
+//    API caller: they keep their session), else the one with the same user name, else the same
+//    e-mail, else the only local administrator (the command line on a one-person directory);
 //  - other people by e-mail, then user name, then full name when it is unique on both sides; each
 //    remote person is taken at most once;
 //  - companies by name (the others stay local records: companies are never created remotely);
@@ -69,9 +69,8 @@ export function matchAccount(local: LocalSide, remote: RemoteSide): Matching {
   const byUser = (name: unknown) => (norm(name) ? local.people.find((p) => norm(p.user_name) === norm(name)) : undefined);
   const byMail = (mail: unknown) => (norm(mail) ? local.people.find((p) => norm(p.email_address) === norm(mail)) : undefined);
   const admins = local.people.filter((p) => Number(p.administrator) === 1);
-  const meLocal = byUser(remote.me.user_name) ?? byMail(remote.me.email_address)
-    ?? (local.caller !== null ? local.people.find((p) => Number(p.id) === local.caller) : undefined)
-    ?? (admins.length === 1 ? admins[0] : undefined);
+  const meLocal = (local.caller !== null ? local.people.find((p) => Number(p.id) === local.caller) : undefined)
+    ?? byUser(remote.me.user_name) ?? byMail(remote.me.email_address) ?? (admins.length === 1 ? admins[0] : undefined);
   if (meLocal) { people.set(Number(meLocal.id), meRemote); takenP.add(meRemote); }
   const remotePeople = remote.people.filter((r) => Number(r.id) !== meRemote);
   const unique = (rows: readonly WireRow[], name: string) => rows.filter((r) => fullName(r) === name).length === 1;
