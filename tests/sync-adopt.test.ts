@@ -209,6 +209,30 @@ describe('disconnect and reconnect', () => {
   });
 });
 
+describe('connecting a replica to another remote', () => {
+  it('its records are local work there: pushed once, the first remote untouched', async () => {
+    const one = await startRemote();
+    const two = await startRemote();
+    closers.push(() => one.close(), () => two.close());
+    const a = await startReplica(one.url, 'ada');
+    closers.push(() => a.close());
+    const P = await idOf(a.req, 'Alpha Ascent');
+    const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Moved along</name></todo-list>`));
+    loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>synced to one</content></todo-item>`));
+    await a.engine.run();
+    loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>pending for one</content></todo-item>`));
+    await a.engine.disconnect();
+    const oneBefore = await dump(one.as('ada'));
+    await a.engine.connect(two.url, { user: 'ada', password: password('ada') });
+    await a.engine.run();
+    const there = await dump(two.as('ada')) as Record<string, { lists: { name: string; items: { content: string }[] }[] }>;
+    expect(there['Alpha Ascent'].lists.map((l) => [l.name, l.items.map((i) => i.content)])).toEqual([['Moved along', ['synced to one', 'pending for one']]]);
+    expect(await dump(a.req)).toEqual(there);
+    expect(await dump(one.as('ada'))).toEqual(oneBefore);
+    expect(JSON.parse((await a.req('GET', '/sync/status')).body)).toMatchObject({ pending: 0, rejected: 0, conflicts: 0, remote: { url: two.url } });
+  });
+});
+
 describe.each([['team server', false], ['plain server', true]] as const)('a project created on a replica, against a %s', (_n, plain) => {
   let remote: Remote;
   let proxy: Proxy;
