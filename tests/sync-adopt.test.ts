@@ -27,6 +27,8 @@ const SEED = {
   people: [
     { key: 'me', company: 'firm', 'first-name': 'Ada', 'last-name': 'Here', 'email-address': 'ada@home.example', 'user-name': 'ada', password: LOCAL_PASSWORD, administrator: true },
     { key: 'fran', company: 'firm', 'first-name': 'Fran', 'last-name': 'Here', 'email-address': 'fran@summit.example', 'user-name': 'franny', password: 'fran-pass-12' },
+    // Matched by e-mail to the remote cleo, with the user name of the remote finn (no clash after the connect).
+    { key: 'cleo', company: 'firm', 'first-name': 'Cleo', 'last-name': 'Here', 'email-address': 'cleo@valley.example', 'user-name': 'finn', password: 'cleo-pass-123' },
     { key: 'zed', company: 'firm', 'first-name': 'Zed', 'last-name': 'Nobody', 'email-address': 'zed@nowhere.example', 'user-name': 'zed', password: 'zed-pass-123' },
   ],
   projects: [

@@ -69,7 +69,7 @@ interface Pulled { resource: ResourceKey; row: WireRow; scope: string }
 interface Scan { items: Pulled[]; scopes: Set<string>; members: Map<number, Set<number>> }
 interface Pending { cols: Set<string>; created: boolean; deleted: boolean }
 /** Local work checked for pushing on connect (D150). */
-interface Adoption { m: Matching; categories: Map<number, number> }
+interface Adoption { m: Matching; categories: Map<number, number>; meUserName: string | null }
 
 const add = (out: Scan, resource: ResourceKey, rows: WireRow[], scope: string): void => {
   out.scopes.add(scope);
@@ -251,7 +251,7 @@ export class SyncEngine implements SyncPort {
       if (blocks.length) {
         throw new ConnectError(409, `This data directory holds local work that cannot be pushed to ${remote.url}, so nothing was changed: ${blocks.join('; ')}`);
       }
-      return { m, categories };
+      return { m, categories, meUserName: typeof me.user_name === 'string' && me.user_name ? me.user_name : null };
     } catch (e) {
       if (e instanceof RemoteUnreachable) throw new ConnectError(502, `Remote is unreachable: ${e.message}`);
       if (e instanceof RemoteError) throw new ConnectError(502, `The remote failed while the local work was checked (nothing was changed): ${e.message}`);
@@ -271,7 +271,7 @@ export class SyncEngine implements SyncPort {
     const maps: [ResourceKey, Map<number, number>][] = [['company', m.companies], ['person', m.people], ['project', m.projects], ['category', a.categories]];
     for (const [res, map] of maps) for (const [l, r] of map) await q.mapId(w, res, l, r);
     if (m.me !== null && pwHash) await q.setPersonSecrets(w, m.me, (await q.personSecrets(w, m.me))?.token ?? newToken(), pwHash);
-    await q.lockOthers(w, m.me);
+    await q.lockOthers(w, m.me, a.meUserName);
     const create = new Set(m.create);
     for (const res of ['project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'] as const) {
       const R = RESOURCES[res];

@@ -154,6 +154,12 @@ export const appendOutbox = (db: Queryable, at: string, changes: RowChange[]) =>
 export async function forgetRemote(db: Queryable): Promise<void> {
   for (const t of ['sync_outbox', 'sync_ids', 'sync_shadow', 'sync_state', 'sync_conflicts', 'sync_rejected']) await db.run(`DELETE FROM ${t}`);
 }
-/** A replica is one person: nobody else signs in locally (no password, no token), as for pulled people. */
-export const lockOthers = (db: Queryable, self: number | null) =>
-  db.run('UPDATE people SET password_hash = NULL, token = NULL WHERE id <> ?', [self ?? -1]);
+/**
+ * A replica is one person: nobody else signs in locally (no password, no token, no user name: the
+ * pull brings the remote's user names, which must not clash with local ones). The owner takes the
+ * remote user name at once.
+ */
+export async function lockOthers(db: Queryable, self: number | null, selfUserName: string | null): Promise<void> {
+  await db.run('UPDATE people SET password_hash = NULL, token = NULL, user_name = NULL WHERE id <> ?', [self ?? -1]);
+  if (self !== null && selfUserName) await db.run('UPDATE people SET user_name = ? WHERE id = ?', [selfUserName, self]);
+}
