@@ -177,6 +177,35 @@ describe('connecting a directory that holds local work', () => {
     expect(there['Base Camp Logistics'].posts.map((p) => p.title)).toEqual(['Ridge plan']);
     expect(proxy.seen.some((x) => x.method === 'POST' && x.path === '/projects.xml')).toBe(false);
   });
+
+  it('answers lost and the remote killed during the push of adopted work: the connect stands, nothing lost or doubled', async () => {
+    await start(true);
+    const s = await standalone();
+    await localWork(s);
+    const N = await idOf(s.req, 'New Ridge');
+    expect((await s.req('PUT', `/projects/${N}.xml`, `${XML}<project><name>Base Camp Logistics</name></project>`)).status).toBe(200);
+    let writes = 0;
+    proxy.faults.loseAnswer = (m) => m !== 'GET' && ++writes % 2 === 1;
+    const kill = setInterval(() => { if (writes >= 7 && !proxy.faults.down) proxy.faults.down = true; }, 1);
+    const put = await s.req('PUT', '/sync/remote', JSON.stringify({ url: proxy.url, user: 'ada', password: password('ada') }));
+    clearInterval(kill);
+    expect(put.status, put.body).toBe(200);
+    expect(JSON.parse(put.body)).toMatchObject({ state: 'offline', remote: { url: proxy.url } });
+    expect(JSON.parse(put.body).pending).toBeGreaterThan(0);
+    proxy.faults.down = false;
+    const status = async () => JSON.parse((await s.as('ada', password('ada'))('GET', '/sync/status')).body) as { pending: number };
+    for (let k = 0; k < 10 && (await status()).pending > 0; k++) await s.engine.run().catch(() => undefined);
+    proxy.faults.loseAnswer = undefined;
+    await s.engine.run();
+    const there = await dump(remote.as('ada')) as Record<string, { posts: { title: string; comments: string[] }[]; lists: { items: unknown[] }[]; time: unknown[] }>;
+    expect(await dump(s.as('ada', password('ada')))).toEqual(there);
+    expect(there['Alpha Ascent'].posts).toMatchObject([{ title: 'Local post', comments: ['a local comment'] }]);
+    expect(there['Alpha Ascent'].lists[0].items).toHaveLength(3);
+    expect(there['Alpha Ascent'].time).toHaveLength(2);
+    expect(there['Base Camp Logistics'].posts.map((p) => p.title)).toEqual(['Ridge plan']);
+    expect(writes).toBeGreaterThan(7);
+    expect(await status()).toMatchObject({ pending: 0, rejected: 0 });
+  });
 });
 
 describe('disconnect and reconnect', () => {

@@ -189,7 +189,13 @@ export class SyncEngine implements SyncPort {
     this.remote = new Remote({ url: probe.url, auth: { token }, timeoutMs: this.o.timeoutMs });
     this.store.recordOutbox = true;
     this.retryAt = 0;
-    await this.run();
+    try {
+      await this.run();
+    } catch (e) {
+      // Adopted work is in the outbox, linked: the connect stands and the push goes on when the remote
+      // answers again (the status says why it stopped). A clone of an empty directory still fails loudly.
+      if (!adopt || !(e instanceof Backoff || e instanceof RemoteUnreachable || (e instanceof RemoteError && (e.status >= 500 || e.status === 429)))) throw e;
+    }
   }
 
   /**
