@@ -240,6 +240,22 @@ describe('disconnect and reconnect', () => {
   });
 });
 
+describe('a disconnected replica still belongs to its person', () => {
+  it('who is no administrator, and reconnects through the local API', async () => {
+    const remote = await startRemote();
+    closers.push(() => remote.close());
+    const f = await startReplica(remote.url, 'fran');
+    closers.push(() => f.close());
+    const P = await idOf(f.req, 'Crevasse Survey');
+    expect((await f.req('DELETE', '/sync/remote')).status).toBe(200);
+    loc(await f.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Fran, disconnected</name></todo-list>`));
+    const put = await f.req('PUT', '/sync/remote', JSON.stringify({ url: remote.url, user: 'fran', password: password('fran') }));
+    expect(put.status, put.body).toBe(200);
+    expect(JSON.parse(put.body)).toMatchObject({ pending: 0, remote: { user: 'fran' } });
+    expect(await remote.store.all("SELECT id FROM todo_lists WHERE name = 'Fran, disconnected'")).toHaveLength(1);
+  });
+});
+
 describe('connecting a replica to another remote', () => {
   it('its records are local work there: pushed once, the first remote untouched', async () => {
     const one = await startRemote();

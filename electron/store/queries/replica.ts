@@ -119,6 +119,12 @@ export async function selfRemoteId(db: Queryable): Promise<number | null> {
   return r ? Number(r.value) : null;
 }
 
+/** The remote person of a disconnected replica (D151), null otherwise. */
+export async function formerSelfRemoteId(db: Queryable): Promise<number | null> {
+  const r = await db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'was_self'");
+  return r && r.value !== '' ? Number(r.value) : null;
+}
+
 type ShadowMap = Map<string, { row: WireRow; scope: string }>;
 const shadowRows = (rows: { resource: string; remote_id: number; scope: string; record: string }[], into: ShadowMap): ShadowMap => {
   for (const r of rows) into.set(`${r.resource}:${r.remote_id}`, { row: JSON.parse(r.record) as WireRow, scope: r.scope });
