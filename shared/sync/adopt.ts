@@ -87,6 +87,7 @@ export function matchAccount(local: LocalSide, remote: RemoteSide): Matching {
   const create: number[] = [];
   const localNames = new Map<string, number>();
   for (const p of local.projects) localNames.set(String(p.name), (localNames.get(String(p.name)) ?? 0) + 1);
+  const uncreatable: string[] = [];
   for (const p of local.projects) {
     const name = String(p.name);
     const hits = remote.projects.filter((r) => String(r.name) === name);
@@ -94,7 +95,11 @@ export function matchAccount(local: LocalSide, remote: RemoteSide): Matching {
     else if (hits.length === 1 && (localNames.get(name) ?? 0) > 1) blocks.push(`project "${name}": ${localNames.get(name)} local projects of that name (rename one)`);
     else if (hits.length === 1) projects.set(Number(p.id), Number(hits[0].id));
     else if (remote.canCreateProjects) create.push(Number(p.id));
-    else blocks.push(`project "${name}": not on the remote, and this remote cannot create projects for you (a plain server has no project-create route; on a Bivouac team server only administrators create projects): rename it here to the name of a project you see there, or delete it here`);
+    else uncreatable.push(`"${name}"`);
+  }
+  if (uncreatable.length) {
+    const one = uncreatable.length === 1;
+    blocks.push(`${one ? 'project' : 'projects'} ${uncreatable.join(', ')}: not on the remote, and this remote cannot create projects for you (a plain server has no project-create route; on a Bivouac team server only administrators create projects): rename ${one ? 'it' : 'each'} here to the name of a project you see there, or delete ${one ? 'it' : 'them'} here`);
   }
   return { companies, people, projects, create, me: meLocal ? Number(meLocal.id) : null, blocks };
 }
