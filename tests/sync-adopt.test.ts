@@ -163,6 +163,24 @@ describe('connecting a directory that holds local work', () => {
     expect(files(s.dir)).toEqual(before);
   });
 
+  it('a local write while the work is being checked: refused, nothing changed', async () => {
+    await start(false);
+    const s = await standalone();
+    await localWork(s);
+    proxy.faults.delayMs = 150;
+    const put = s.req('PUT', '/sync/remote', JSON.stringify({ url: proxy.url, user: 'ada', password: password('ada') }));
+    for (let k = 0; k < 200 && !proxy.seen.some((x) => x.path === '/companies.xml'); k++) await new Promise((ok) => setTimeout(ok, 10));
+    const N = await idOf(s.req, 'New Ridge');
+    loc(await s.req('POST', `/projects/${N}/posts.xml`, `${XML}<post><title>Written meanwhile</title></post>`));
+    const before = files(s.dir);
+    const r = await put;
+    expect(r.status).toBe(409);
+    expect((JSON.parse(r.body) as { errors: string[] }).errors[0]).toMatch(/changed while it was being checked/);
+    expect(files(s.dir)).toEqual(before);
+    expect(proxy.seen.filter((x) => x.method !== 'GET')).toEqual([]);
+    expect(JSON.parse((await s.req('GET', '/sync/status')).body)).toMatchObject({ state: 'local', remote: null, pending: 0 });
+  });
+
   it('a plain server with every project matched: the work is pushed', async () => {
     await start(true);
     const s = await standalone();

@@ -14,6 +14,7 @@ import { decodeCollection, resourceOfTable, type WireRow } from '../../shared/sy
 import { dependencies, ready } from '../../shared/sync/schedule.ts';
 import { parseXml } from '../../shared/codec/in.ts';
 import * as q from '../store/queries/replica.ts';
+import { lastChangeSeq } from '../store/queries/changes.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
 import { Remote, RemoteError, RemoteUnreachable, errorMessage, type FeedChange, type RemoteAuth } from './remote.ts';
@@ -69,7 +70,7 @@ interface Pulled { resource: ResourceKey; row: WireRow; scope: string }
 interface Scan { items: Pulled[]; scopes: Set<string>; members: Map<number, Set<number>> }
 interface Pending { cols: Set<string>; created: boolean; deleted: boolean }
 /** Local work checked for pushing on connect (D150). */
-interface Adoption { m: Matching; categories: Map<number, number>; meUserName: string | null }
+interface Adoption { m: Matching; categories: Map<number, number>; seq: number; meUserName: string | null }
 
 const add = (out: Scan, resource: ResourceKey, rows: WireRow[], scope: string): void => {
   out.scopes.add(scope);
@@ -176,16 +177,21 @@ export class SyncEngine implements SyncPort {
     }
     const pwHash = 'password' in auth ? await hashPassword(auth.password) : null;
     await this.writeToken(token);
-    await this.store.write(async (w) => {
-      w.outbox?.mute();
-      if (adopt) await this.adopt(w, adopt, pwHash);
-      for (const k of ['was_url', 'was_self', 'was_user']) await q.setState(w, k, null);
-      await q.setState(w, 'url', probe.url);
-      await q.setState(w, 'user', 'user' in auth ? auth.user : String(me.user_name ?? ''));
-      await q.setState(w, 'self_remote', String(selfRemote));
-      if (!st.get('client') || adopt) await q.setState(w, 'client', randomBytes(8).toString('hex'));
-      if (pwHash) await q.setState(w, 'password_hash', pwHash);
-    });
+    try {
+      await this.store.write(async (w) => {
+        w.outbox?.mute();
+        if (adopt) await this.adopt(w, adopt, pwHash);
+        for (const k of ['was_url', 'was_self', 'was_user']) await q.setState(w, k, null);
+        await q.setState(w, 'url', probe.url);
+        await q.setState(w, 'user', 'user' in auth ? auth.user : String(me.user_name ?? ''));
+        await q.setState(w, 'self_remote', String(selfRemote));
+        if (!st.get('client') || adopt) await q.setState(w, 'client', randomBytes(8).toString('hex'));
+        if (pwHash) await q.setState(w, 'password_hash', pwHash);
+      });
+    } catch (e) {
+      if (adopt) { await this.vault.remove(); this.memToken = null; } // nothing was linked: no token either
+      throw e;
+    }
     this.remote = new Remote({ url: probe.url, auth: { token }, timeoutMs: this.o.timeoutMs });
     this.store.recordOutbox = true;
     this.retryAt = 0;
@@ -229,6 +235,8 @@ export class SyncEngine implements SyncPort {
    */
   private async planAdoption(remote: Remote, me: WireRow, caller: number | null): Promise<Adoption> {
     try {
+      // Any local write from here to the link is seen (the change feed's sequence) and refuses the link.
+      const seq = await lastChangeSeq(this.store);
       const caps = await remote.capabilities();
       const companies = await remote.list('company', '/companies.xml');
       const people: WireRow[] = [];
@@ -257,7 +265,7 @@ export class SyncEngine implements SyncPort {
       if (blocks.length) {
         throw new ConnectError(409, `This data directory holds local work that cannot be pushed to ${remote.url}, so nothing was changed: ${blocks.join('; ')}`);
       }
-      return { m, categories, meUserName: typeof me.user_name === 'string' && me.user_name ? me.user_name : null };
+      return { m, categories, seq, meUserName: typeof me.user_name === 'string' && me.user_name ? me.user_name : null };
     } catch (e) {
       if (e instanceof RemoteUnreachable) throw new ConnectError(502, `Remote is unreachable: ${e.message}`);
       if (e instanceof RemoteError) throw new ConnectError(502, `The remote failed while the local work was checked (nothing was changed): ${e.message}`);
@@ -273,6 +281,9 @@ export class SyncEngine implements SyncPort {
    */
   private async adopt(w: Writer, a: Adoption, pwHash: string | null): Promise<void> {
     const { m } = a;
+    if (await lastChangeSeq(w) !== a.seq) {
+      throw new ConnectError(409, 'The local data changed while it was being checked against the remote, so nothing was changed: connect again');
+    }
     await q.forgetRemote(w);
     const maps: [ResourceKey, Map<number, number>][] = [['company', m.companies], ['person', m.people], ['project', m.projects], ['category', a.categories]];
     for (const [res, map] of maps) for (const [l, r] of map) await q.mapId(w, res, l, r);
