@@ -11,18 +11,6 @@ const RESOURCE: Record<string, string> = {
   todoList: 'Todo list', todoItem: 'Todo', timeEntry: 'Time entry', person: 'Person', company: 'Company',
 };
 
-/** A connect checks the server, sends this computer's own work up (if any), then copies the team's data. */
-function Connecting({ progress: p }: { progress: { done: number; total: number; phase?: 'pull' | 'push' } | null }) {
-  const push = p?.phase === 'push' && p.total > 0;
-  return (
-    <div role="status" className="connecting">
-      <progress aria-label="Connecting" max={push ? p.total : undefined} value={push ? p.done : undefined} />{' '}
-      {push ? `Sending the work on this computer to the server: ${p.done} of ${p.total}…`
-        : p?.phase === 'pull' && p.done > 0 ? `Copying your team's data: ${p.done} read…` : "Checking the server and copying your team's data…"}
-    </div>
-  );
-}
-
 export function TeamServer() {
   const s = useSync();
   const [url, setUrl] = useState('');
@@ -58,7 +46,7 @@ export function TeamServer() {
           <label>User name<input required value={user} onChange={(e) => setUser(e.target.value)} autoComplete="username" /></label>
           <label>Password<input type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" /></label>
           {s.connectError && <div className="form-error" role="alert">{s.connectError.map((m) => <p key={m}>{m}</p>)}</div>}
-          {s.connecting && <Connecting progress={st?.state === 'syncing' ? st.progress : null} />}
+          {s.connecting && <div role="status" className="connecting"><progress aria-label="Connecting" /> Checking the server and copying your team's data…</div>}
           <div className="row"><button type="submit" className="primary" disabled={s.connecting}>Connect</button></div>
         </form>
       )}

@@ -66,7 +66,6 @@ export async function setState(db: Queryable, key: string, value: string | null)
   await db.run('DELETE FROM sync_state WHERE key = ?', [key]);
   if (value !== null) await db.run('INSERT INTO sync_state (key, value) VALUES (?, ?)', [key, value]);
 }
-export const clearState = (db: Queryable) => db.run('DELETE FROM sync_state');
 
 // ---- conflicts and rejected -----------------------------------------------------------------
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
