@@ -14,7 +14,7 @@ export interface SyncStatus {
   rejected: number;
   /** Unresolved conflicts. */
   conflicts: number;
-  /** While syncing: `pull` counts what was read (no total), `push` the outbox entries sent of `total`. */
+  /** While syncing (docs/sync-client.md §4, D163); `phase`: pulling or pushing. */
   progress: { done: number; total: number; phase?: 'pull' | 'push' } | null;
   remote: { url: string; user: string | null; kind: 'team' | 'plain' | null } | null;
   error: string | null;
