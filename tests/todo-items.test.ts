@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { freshAccount, ids, locId, text, type Harness, type Who, type Account } from './helpers.ts';
+import { defaultEngine, freshAccount, harnessOver, ids, locId, text, type Harness, type Who, type Account } from './helpers.ts';
+import pg from 'pg';
+import { PgStore } from '../electron/store/postgres.ts';
 import type { XNode } from '../shared/codec/in.ts';
 
 let h: Harness;
@@ -248,5 +250,67 @@ describe('todo items: visibility, compatibility routes, templates, JSON', () => 
     expect(r.json()).toMatchObject({ content: 'J', due_at: '2030-01-02T00:00:00Z', responsible_party_type: 'Company', completed: false, position: 1 });
     const c = await h.req('fran', 'PUT', `/todo_items/${locId(r)}/complete.json`);
     expect(c.json()).toMatchObject({ completed: true, completer_id: f.person.fran });
+  });
+});
+
+describe.skipIf(defaultEngine() !== 'postgres')('todo items on PostgreSQL: round trips of a read (issue #7)', () => {
+  // What a GET costs in statements sent to PostgreSQL, counted by the store itself (PgStore.roundTrips).
+  const trips = async (fn: () => Promise<unknown>): Promise<number> => {
+    const s = h.store as PgStore;
+    const before = s.roundTrips;
+    await fn();
+    return s.roundTrips - before;
+  };
+  it('an uncached GET of one item after a write by another process costs 2 round trips, and shows the write', async () => {
+    // A second team-server process on the same database (D52: its writes are seen by this one's next request).
+    const other = await harnessOver(await PgStore.open((h.store as PgStore).url, { max: 2 }), 'postgres');
+    try {
+      const l = await list();
+      const [a, b] = await items(l, 2);
+      expect((await h.req('fran', 'GET', `/todo_items/${a}.xml`)).status).toBe(200); // warm: names, credentials
+      expect((await h.req('fran', 'GET', `/todo_items/${a}.xml`)).status).toBe(200);
+      const r = await other.req('fran', 'PUT', `/todo_items/${b}.xml`, '<todo-item><content>Changed</content></todo-item>');
+      expect(r.status).toBe(200);
+      let got = '';
+      const n = await trips(async () => { got = (await h.req('fran', 'GET', `/todo_items/${b}.xml`)).body; });
+      expect(got).toContain('<content>Changed</content>');
+      // The change token (which also serves the credential and names memos), then the item: 7 before D145.
+      expect(n).toBeLessThanOrEqual(2);
+      // A change of a person by the other process shows in this one's next answer (names are not stale).
+      const me = (await h.req('fran', 'GET', '/me.xml')).xml();
+      const fran = Number(text(me, 'id'));
+      await other.store.write((w) => w.update('people', fran, { first_name: 'Franziska' }));
+      const after = (await h.req('fran', 'GET', `/todo_items/${b}.xml`)).body;
+      expect(after).toContain('Franziska');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a memo pinned to the request token sees the request\'s own write, and a commit by a Bivouac that does not count tables', async () => {
+    const s = h.store as PgStore;
+    const me = Number(text((await h.req('fran', 'GET', '/me.xml')).xml(), 'id'));
+    const first = () => s.memo('test.first', async () => (await s.get<{ f: string }>('SELECT first_name AS f FROM people WHERE id = ?', [me]))!.f, ['people']);
+    const token = await s.changeToken();
+    const seen = await s.pin(token, async () => {
+      const before = await first();
+      await s.write((w) => w.update('people', me, { first_name: 'Own' }));
+      return [before, await first()];
+    });
+    expect(seen[1]).toBe('Own');
+    expect(seen[0]).not.toBe('Own');
+    // An older Bivouac on the same database counts the commit but not its tables: every table memo is stale.
+    const c = new pg.Client({ connectionString: s.url });
+    await c.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query("UPDATE people SET first_name = 'Old' WHERE id = $1", [me]);
+      await c.query('UPDATE commit_counter SET n = n + 1 WHERE id = 1');
+      await c.query('COMMIT');
+    } finally {
+      await c.end();
+    }
+    expect(await first()).toBe('Old');
+    expect(await s.pin(await s.changeToken(), first)).toBe('Old');
   });
 });

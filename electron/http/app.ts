@@ -264,8 +264,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     if (cfg.public) return;
     // One read of the store's change token serves the credential cache and the response cache.
-    req.changeToken = await opts.store.changeToken();
-    const caller = await auth.authenticate(req.headers.authorization, req.changeToken, req.ip);
+    const token = req.changeToken = await opts.store.changeToken();
+    const check = () => auth.authenticate(req.headers.authorization, token, req.ip);
+    const caller = await (opts.store.pin ? opts.store.pin(token, check) : check());
     if (!caller) {
       sendError(reply, new ApiError(401, ['Authentication required: HTTP Basic with user name and password, or token:X']), req.wantsJson);
       return reply;
@@ -278,6 +279,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return reply;
     }
   });
+
+  // The token read above also serves the memos of the handler (D145): a callback hook, so the handler,
+  // which Fastify calls from `done`, runs inside the pin.
+  const { store } = opts;
+  if (store.pin) {
+    app.addHook('preHandler', (req, _reply, done) => {
+      if (req.changeToken === undefined) done();
+      else store.pin!(req.changeToken, () => done());
+    });
+  }
 
   idempotency(app, opts.store);
 

@@ -9,9 +9,13 @@
 //
 // Change token (D52): every write transaction bumps a one-row commit counter; changeToken() reads
 // it (one indexed read per request), so a write committed by any process invalidates the response
-// and credential caches of every process before its next answer.
+// and credential caches of every process before its next answer. The same row holds per-table
+// counters (D145): the commit number at which each table was last written, so a memo of some tables
+// (names: people, companies) survives writes to others; and the request's own read serves the
+// memos of that request (pin()), so a memo hit costs no round trip.
 
 import pg from 'pg';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import { DerivedCache } from './derived.ts';
 import { cascade, parentsFrom, scope, PARENT_COLUMNS, type ChangeOp } from './feed.ts';
@@ -91,6 +95,22 @@ class SqlCache {
 
 type Runner = pg.Pool | pg.PoolClient;
 
+/**
+ * One read of the commit counter row: the commit number `n`, and per table the commit number that
+ * last wrote it (`*`: a statement the Writer could not attribute to a table; `@`: the last commit
+ * that counted tables — when it is not `n`, a Bivouac that does not count them committed since).
+ */
+interface Snapshot { readonly n: number; readonly tables: Readonly<Record<string, number>> }
+/** What a request pinned (D145); `snap` is dropped when the request itself commits a write. */
+interface Pinned { snap: Snapshot | undefined }
+
+/** The table a Writer statement writes; '' for a read; '*' when it cannot tell. */
+export function writtenTable(sql: string): string {
+  if (/^\s*SELECT\b/i.test(sql)) return '';
+  const m = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i.exec(sql);
+  return m ? m[1] : '*';
+}
+
 export class PgStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
@@ -104,6 +124,12 @@ export class PgStore implements Store {
   private readonly sql = new SqlCache();
   private readonly derived = new DerivedCache();
   private closed = false;
+  /** Statements sent to the server by this store (round trips; a diagnostic, and what tests count). */
+  roundTrips = 0;
+  /** The snapshot each recently read token stands for (a token names one commit: never out of date). */
+  private readonly snapshots = new Map<string, Snapshot>();
+  /** The snapshot pinned by the request running (pin()); owned by this instance, not module state. */
+  private readonly pinned = new AsyncLocalStorage<Pinned>();
 
   private constructor(url: string, opts: PgOptions) {
     this.url = url;
@@ -196,6 +222,7 @@ export class PgStore implements Store {
         // The commit counter behind changeToken() (PostgreSQL only: SQLite counts in-process).
         await c.query('CREATE TABLE IF NOT EXISTS commit_counter (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)');
         await c.query('INSERT INTO commit_counter (id, n) VALUES (1, 0) ON CONFLICT (id) DO NOTHING');
+        await c.query("ALTER TABLE commit_counter ADD COLUMN IF NOT EXISTS tables JSONB NOT NULL DEFAULT '{}'::jsonb");
       } finally {
         await c.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]).catch(() => undefined);
       }
@@ -206,6 +233,7 @@ export class PgStore implements Store {
 
   /** Run one statement, mapping connection failures to StoreUnavailable. */
   async query<T extends Row>(on: Runner, sql: string, params: readonly Param[] = []): Promise<pg.QueryResult<T>> {
+    this.roundTrips++;
     try {
       return await on.query<T>(this.sql.get(sql), bind(params));
     } catch (e) {
@@ -215,6 +243,7 @@ export class PgStore implements Store {
 
   /** A statement already in `$n` form with any parameters (arrays included), mapping connection failures. */
   async raw(on: Runner, sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+    this.roundTrips++;
     try {
       return await on.query(sql, params as unknown[]);
     } catch (e) {
@@ -244,8 +273,12 @@ export class PgStore implements Store {
       for (let attempt = 1; ; attempt++) {
         const w = new PgWriter(this, client, isoSeconds(this.clock()));
         try {
+          this.roundTrips++;
           await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
           const out = await fn(w);
+          // The request's pinned snapshot is older than its own write: its later memos read again.
+          const pin = this.pinned.getStore();
+          if (pin) pin.snap = undefined;
           await w.commit();
           return out;
         } catch (e) {
@@ -265,21 +298,56 @@ export class PgStore implements Store {
   }
 
   async changeToken(): Promise<string> {
-    const r = await this.get<{ n: number }>('SELECT n FROM commit_counter WHERE id = 1');
-    return String(r?.n ?? 0);
+    return String((await this.snapshot()).n);
+  }
+
+  /** The commit counter row (one round trip), remembered under its token for pin(). */
+  private async snapshot(): Promise<Snapshot> {
+    const r = await this.get<{ n: number; tables: Record<string, number> | null }>('SELECT n, tables FROM commit_counter WHERE id = 1');
+    const snap: Snapshot = { n: r?.n ?? 0, tables: r?.tables ?? {} };
+    if (this.snapshots.size >= 64) this.snapshots.clear();
+    this.snapshots.set(String(snap.n), snap);
+    return snap;
+  }
+
+  /**
+   * Run fn with the change token the request read (D52) standing for this store's state in memo()
+   * calls made within it, so a memo hit costs no round trip (D145). A write committed by fn itself
+   * unpins (its own change must show); a memo computed here is kept only if no commit came since.
+   */
+  pin<T>(token: string, fn: () => T): T {
+    const snap = this.snapshots.get(token);
+    return snap ? this.pinned.run({ snap }, fn) : fn();
+  }
+
+  /** The memo token of a snapshot: the commit number, or with `tables` the commits that last wrote them. */
+  private static tokenOf(s: Snapshot, tables: readonly string[] | undefined): string {
+    if (!tables) return String(s.n);
+    // A commit by a Bivouac that does not count tables (mixed versions) counts as a write to all.
+    let t = String(s.tables['@'] === s.n ? (s.tables['*'] ?? 0) : s.n);
+    for (const name of tables) {
+      const at = name.indexOf('@'); // `table@project` (D134): here the whole table
+      t += `:${s.tables[at > 0 ? name.slice(0, at) : name] ?? 0}`;
+    }
+    return t;
   }
 
   async isEmpty(): Promise<boolean> {
     return (await this.get('SELECT id FROM companies LIMIT 1')) === undefined;
   }
 
-  /** Derived values under the database-wide change token (no per-table tokens here: always valid, less often kept). */
-  async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    const token = await this.changeToken();
+  /**
+   * Derived values under the request's pinned snapshot (no round trip) or a fresh read, by the
+   * tables' counters when `tables` is given. A miss reads the counters again after computing and keeps
+   * the value only if they did not move (a commit during the computation: D52).
+   */
+  async memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T> {
+    const snap = this.pinned.getStore()?.snap ?? await this.snapshot();
+    const token = PgStore.tokenOf(snap, tables);
     let after = token;
     return this.derived.memo(key, token, async () => {
       const value = await compute();
-      after = await this.changeToken();
+      after = PgStore.tokenOf(await this.snapshot(), tables);
       return value;
     }, () => after);
   }
@@ -355,6 +423,8 @@ class PgWriter implements Writer {
   private readonly explicit = new Set<string>();
   /** Feed entries in the order they were (last) logged, one per record and person. */
   private readonly feed = new Map<string, Pending>();
+  /** Tables this transaction wrote (`*`: a statement it could not attribute), counted at commit (D145). */
+  private readonly tables = new Set<string>();
   private readonly s: PgStore;
   private readonly c: pg.PoolClient;
   readonly now: string;
@@ -364,13 +434,20 @@ class PgWriter implements Writer {
     this.now = now;
   }
 
+  private wrote(sql: string): void {
+    const t = writtenTable(sql);
+    if (t) this.tables.add(t);
+  }
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> {
+    this.wrote(sql);
     return (await this.s.query<T>(this.c, sql, params)).rows;
   }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> {
+    this.wrote(sql);
     return (await this.s.query<T>(this.c, sql, params)).rows[0];
   }
   async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
+    this.wrote(sql);
     const ins = /^\s*INSERT\s+INTO\s+(\w+)\s*\(([^)]*)\)/i.exec(sql);
     if (ins && ins[2].split(',').some((c) => c.trim() === 'id')) this.explicit.add(ins[1]);
     return { changes: (await this.s.query(this.c, sql, params)).rowCount ?? 0 };
@@ -398,6 +475,7 @@ class PgWriter implements Writer {
   async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
     const cols = Object.keys(values);
     if (cols.includes('id')) this.explicit.add(table);
+    this.tables.add(table);
     const parents = PARENT_COLUMNS[table];
     const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING id${parents ? `, ${parents}` : ''}`;
     const r = await this.s.query<{ id: number }>(this.c, sql, cols.map((c) => values[c] as Param));
@@ -409,6 +487,7 @@ class PgWriter implements Writer {
 
   async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
     const cols = Object.keys(values);
+    this.tables.add(table);
     const parents = PARENT_COLUMNS[table];
     const params = [...cols.map((c) => values[c] as Param), id];
     let before: Row | undefined;
@@ -429,6 +508,7 @@ class PgWriter implements Writer {
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
+    this.tables.add(table);
     const parents = PARENT_COLUMNS[table];
     const r = await this.s.query(this.c, `DELETE FROM ${table} WHERE id = ?${parents ? ` RETURNING ${parents}` : ''}`, [id]);
     this.log(table, id, 'delete', projectId, r.rows[0]);
@@ -451,9 +531,18 @@ class PgWriter implements Writer {
     }
     const stamp = [...this.projects];
     const entries = [...this.feed.values()];
+    // The feed's own tables, the versions it sets and the projects it stamps are writes too.
+    if (stamp.length) this.tables.add('projects');
+    for (const e of entries) if (e.version) this.tables.add(e.tbl);
+    if (entries.length) this.tables.add('changes').add('feed_clock');
+    // Each written table's counter becomes this commit's number; `@` says this commit counted them, and
+    // if the last one did not (n moved without `@`), `*` records that unknown write first.
+    const counted = `UPDATE commit_counter SET n = n + 1, tables = tables
+        || CASE WHEN (tables->>'@')::bigint IS DISTINCT FROM n THEN jsonb_build_object('*', n) ELSE '{}'::jsonb END
+        || jsonb_build_object(${[...this.tables, '@'].map((t) => `${this.c.escapeLiteral(t)}, n + 1`).join(', ')}) WHERE id = 1`;
     if (!entries.length) {
       const stamped = stamp.length ? 'WITH stamped AS (UPDATE projects SET last_changed_on = $1 WHERE id = ANY($2::bigint[])) ' : '';
-      await this.s.raw(this.c, `${inline(this.c, `${stamped}UPDATE commit_counter SET n = n + 1 WHERE id = 1`, stamp.length ? [this.now, stamp] : [])}; COMMIT`, []);
+      await this.s.raw(this.c, `${inline(this.c, `${stamped}${counted}`, stamp.length ? [this.now, stamp] : [])}; COMMIT`, []);
       return;
     }
     // $1 count, $2..$8 the entries as arrays, $9 now, $10 projects to stamp.
@@ -470,7 +559,7 @@ class PgWriter implements Writer {
           last_changed_on = CASE WHEN p.id = ANY($10::bigint[]) THEN $9 ELSE p.last_changed_on END,
           version = COALESCE((SELECT clock.base + e.k FROM e, clock WHERE e.tbl = 'projects' AND e.ver = 1 AND e.record_id = p.id), p.version)
         WHERE p.id = ANY($10::bigint[]) OR p.id IN (SELECT e.record_id FROM e WHERE e.tbl = 'projects' AND e.ver = 1))
-      UPDATE commit_counter SET n = n + 1 WHERE id = 1`;
+      ${counted}`;
     await this.s.raw(this.c, `${inline(this.c, sql, [
       entries.length, entries.map((_, i) => i + 1), entries.map((e) => e.tbl), entries.map((e) => e.id), entries.map((e) => e.op),
       entries.map((e) => e.project), entries.map((e) => e.person), entries.map((e) => (e.version ? 1 : 0)), this.now, stamp,

@@ -67,6 +67,13 @@ export interface Store extends Queryable {
    * changes are not committed yet.
    */
   memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T>;
+  /**
+   * Run fn (and what it starts) with `token`, a change token this store just returned, standing for
+   * the store's state in memo() calls made within it: a request reads the token once (D52) and its
+   * memo hits cost nothing more (D145). A write committed within fn unpins. Optional: a store whose
+   * token costs no round trip (SQLite) has no need of it.
+   */
+  pin?<T>(token: string, fn: () => T): T;
   /** True when the store holds no account yet (a seed may be imported). */
   isEmpty(): Promise<boolean>;
   /** Can the store answer right now? (GET /health; false while a database server restarts.) */

@@ -1,6 +1,6 @@
 // People queries (contract §8.2, §5.3).
 
-import type { Caller, Param, Queryable, Row } from '../types.ts';
+import type { Caller, Param, Queryable, Row, Store } from '../types.ts';
 
 const SELECT = `SELECT pe.*, CASE WHEN c.firm = 1 THEN 0 ELSE pe.company_id END AS client_id
   FROM people pe JOIN companies c ON c.id = pe.company_id`;
@@ -36,7 +36,16 @@ export interface AuthPerson {
 }
 const AUTH = `SELECT p.id, p.company_id, p.administrator, p.first_name, p.last_name, p.password_hash, p.token, c.firm
   FROM people p JOIN companies c ON c.id = p.company_id`;
-export const authPersonById = (db: Queryable, id: number): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.id = ?`, [id]);
+/**
+ * The person behind a cached credential, checked again after a commit: memoised by the people and
+ * companies tables (D145), so a write to other tables costs the check no query (with a store pinned
+ * to the request's token, none at all).
+ */
+export function authPersonById(db: Queryable, id: number): Promise<AuthPerson | undefined> {
+  const load = () => db.get<AuthPerson>(`${AUTH} WHERE p.id = ?`, [id]);
+  const store = db as Partial<Store>;
+  return typeof store.memo === 'function' ? store.memo(`auth.person:${id}`, load, ['people', 'companies']) : load();
+}
 export const authPersonByUserName = (db: Queryable, user: string): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.user_name = ?`, [user]);
 export const authPersonByToken = (db: Queryable, token: string): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.token = ?`, [token]);
 
