@@ -300,17 +300,28 @@ describe.skipIf(defaultEngine() !== 'postgres')('todo items on PostgreSQL: round
     expect(seen[1]).toBe('Own');
     expect(seen[0]).not.toBe('Own');
     // An older Bivouac on the same database counts the commit but not its tables: every table memo is stale.
-    const c = new pg.Client({ connectionString: s.url });
-    await c.connect();
-    try {
-      await c.query('BEGIN');
-      await c.query("UPDATE people SET first_name = 'Old' WHERE id = $1", [me]);
-      await c.query('UPDATE commit_counter SET n = n + 1 WHERE id = 1');
-      await c.query('COMMIT');
-    } finally {
-      await c.end();
-    }
+    const older = async (name: string) => {
+      const c = new pg.Client({ connectionString: s.url });
+      await c.connect();
+      try {
+        await c.query('BEGIN');
+        await c.query('UPDATE people SET first_name = $1 WHERE id = $2', [name, me]);
+        await c.query('UPDATE commit_counter SET n = n + 1 WHERE id = 1');
+        await c.query('COMMIT');
+      } finally {
+        await c.end();
+      }
+    };
+    await older('Old');
     expect(await first()).toBe('Old');
-    expect(await s.pin(await s.changeToken(), first)).toBe('Old');
+    // Inside a pin the memo answers for the pinned snapshot, without reading; unpinned, it reads again.
+    const late = await s.pin(await s.changeToken(), async (unpin) => {
+      await first();
+      await older('Later');
+      const pinnedView = await first();
+      unpin();
+      return [pinnedView, await first()];
+    });
+    expect(late).toEqual(['Old', 'Later']);
   });
 });

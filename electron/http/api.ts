@@ -66,6 +66,8 @@ export interface RouteConfig {
 declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller; wantsJson?: boolean; changeToken?: string;
+    /** Ends the store's pin of this request's token (D145): work it left running reads a fresh one. */
+    unpin?: () => void;
     /** The request's Content-Type as sent (the framework is shown a neutral one, see app.ts). */
     bodyType?: string;
   }

@@ -266,7 +266,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // One read of the store's change token serves the credential cache and the response cache.
     const token = req.changeToken = await opts.store.changeToken();
     const check = () => auth.authenticate(req.headers.authorization, token, req.ip);
-    const caller = await (opts.store.pin ? opts.store.pin(token, check) : check());
+    const caller = await (opts.store.pin ? opts.store.pin(token, (unpin) => check().finally(unpin)) : check());
     if (!caller) {
       sendError(reply, new ApiError(401, ['Authentication required: HTTP Basic with user name and password, or token:X']), req.wantsJson);
       return reply;
@@ -286,8 +286,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (store.pin) {
     app.addHook('preHandler', (req, _reply, done) => {
       if (req.changeToken === undefined) done();
-      else store.pin!(req.changeToken, () => done());
+      else store.pin!(req.changeToken, (unpin) => { req.unpin = unpin; done(); });
     });
+    app.addHook('onResponse', (req, _reply, done) => { req.unpin?.(); done(); });
   }
 
   idempotency(app, opts.store);

@@ -315,9 +315,11 @@ export class PgStore implements Store {
    * calls made within it, so a memo hit costs no round trip (D145). A write committed by fn itself
    * unpins (its own change must show); a memo computed here is kept only if no commit came since.
    */
-  pin<T>(token: string, fn: () => T): T {
+  pin<T>(token: string, fn: (unpin: () => void) => T): T {
     const snap = this.snapshots.get(token);
-    return snap ? this.pinned.run({ snap }, fn) : fn();
+    if (!snap) return fn(() => undefined);
+    const pinned: Pinned = { snap };
+    return this.pinned.run(pinned, fn, () => { pinned.snap = undefined; });
   }
 
   /** The memo token of a snapshot: the commit number, or with `tables` the commits that last wrote them. */

@@ -70,10 +70,11 @@ export interface Store extends Queryable {
   /**
    * Run fn (and what it starts) with `token`, a change token this store just returned, standing for
    * the store's state in memo() calls made within it: a request reads the token once (D52) and its
-   * memo hits cost nothing more (D145). A write committed within fn unpins. Optional: a store whose
-   * token costs no round trip (SQLite) has no need of it.
+   * memo hits cost nothing more (D145). A write committed within fn unpins, and so does calling the
+   * `unpin` fn is given (at the end of the request: timers or background work it started must not keep
+   * an old token). Optional: a store whose token costs no round trip (SQLite) has no need of it.
    */
-  pin?<T>(token: string, fn: () => T): T;
+  pin?<T>(token: string, fn: (unpin: () => void) => T): T;
   /** True when the store holds no account yet (a seed may be imported). */
   isEmpty(): Promise<boolean>;
   /** Can the store answer right now? (GET /health; false while a database server restarts.) */
