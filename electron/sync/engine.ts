@@ -208,9 +208,9 @@ export class SyncEngine implements SyncPort {
     try {
       await this.run();
     } catch (e) {
-      // Adopted work is in the outbox, linked: the connect stands and the push goes on when the remote
-      // answers again (the status says why it stopped). A clone of an empty directory still fails loudly.
-      if (!adopt || !(e instanceof Backoff || e instanceof RemoteUnreachable || (e instanceof RemoteError && (e.status >= 500 || e.status === 429)))) throw e;
+      // Linked: the connect stands and the clone (or the push of adopted work) goes on when the remote
+      // answers again; the status says why it stopped. A refusal (4xx) still fails the connect.
+      if (!(e instanceof Backoff || e instanceof RemoteUnreachable || (e instanceof RemoteError && (e.status >= 500 || e.status === 429)))) throw e;
     }
   }
 
