@@ -257,7 +257,7 @@ class SqliteWriter implements Writer {
     const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
-    await cascade(this.s, table, id, values, this.now, projectId);
+    await cascade(this, table, id, values, projectId);
     if (projectId) this.projects.add(projectId);
     this.outbox?.update(table, id, values);
   }
@@ -274,6 +274,10 @@ class SqliteWriter implements Writer {
   private scoped(table: string, projectId: unknown): void {
     const p = Number(projectId);
     this.tables.add(Number.isSafeInteger(p) && p > 0 ? `${table}@${p}` : `${table}@*`);
+  }
+
+  async logChange(table: string, id: number, op: ChangeOp, projectId?: number | null, personId: number | null = null): Promise<void> {
+    await appendChange(this.s, table, id, op, this.now, projectId, personId, false);
   }
 
   touch(projectId: number): void { this.projects.add(projectId); }
