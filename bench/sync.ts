@@ -71,6 +71,35 @@ async function replica(url: string, name: string, timeoutMs = 15_000, pushConcur
   return { store, engine, app, clone, async close() { engine.stop(); await app.close(); await store.close(); } };
 }
 
+/**
+ * The plain scan's deep pass (D162): syncs with nothing changed on the remote, on the same replica,
+ * without it (deepScanEvery 0: hints only), with the default rotation (one slice in 10 of the
+ * comment lists per scan: 10 syncs = one full rotation) and with every comment list read every time.
+ */
+async function deepPass(store: SqliteStore, dataDir: string, clone: { requests: number; ms: number }): Promise<void> {
+  const rows: string[] = [];
+  for (const every of [0, 10, 1]) {
+    const engine = new SyncEngine({ store, dataDir, intervalSec: 0, deepScanEvery: every });
+    if (!(await engine.resume())) throw new Error('resume');
+    engine.stop();
+    const n = every === 10 ? 10 : 3;
+    const req: number[] = [];
+    const t0 = performance.now();
+    for (let k = 0; k < n; k++) {
+      const before = engine.requests;
+      await engine.run();
+      req.push(engine.requests - before);
+    }
+    const avg = (performance.now() - t0) / n;
+    rows.push(`| ${every === 0 ? 'off (hints only)' : every === 1 ? 'every list, every sync (N = 1)' : `rotation, N = ${every} (default)`} | ${(req.reduce((a, b) => a + b, 0) / n).toFixed(1)} (min ${Math.min(...req)}, max ${Math.max(...req)}) | ${ms(avg)} | ${every === 0 ? 'never (until the parent changes)' : `${every} sync(s)`} |`);
+  }
+  say('\nplain-server sync with nothing changed (comment bodies edited alone are seen within the bound):');
+  say('| deep pass | requests per sync (avg over a rotation) | time per sync | body-only comment edit seen within |');
+  say('|---|---|---|---|');
+  for (const r of rows) say(r);
+  say(`(a full clone through the public routes: ${clone.requests} requests, ${ms(clone.ms)})`);
+}
+
 async function remoteEdits(n: number, tag: string): Promise<void> {
   const items = await remoteStore.all<{ id: number }>('SELECT id FROM todo_items ORDER BY id LIMIT ?', [n]);
   for (const it of items) {
@@ -108,6 +137,7 @@ for (const kind of only ? [] : ['team', 'plain'] as const) {
   say(`full resync (fresh clone): ${full.clone.requests} requests, ${ms(full.clone.ms)}`);
   say(`ratio full / incremental: ${(full.clone.requests / inc.requests).toFixed(1)}x fewer requests, ${(full.clone.ms / inc.ms).toFixed(1)}x less time`
     + (kind === 'team' ? ' (goal >= 50x, >= 20x)' : ' (a plain server has no feed: a sync is a full scan, comments skipped when unchanged)'));
+  if (kind === 'plain') await deepPass(r.store, join(tmp, 'clone-plain'), full.clone);
   await full.close();
   await r.close();
 }

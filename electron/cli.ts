@@ -243,11 +243,16 @@ function interval(v: string | undefined): number {
   return Number(v);
 }
 
+/** The command line's progress text for a sync (`bivouac sync`, `serve --remote`): a bar and "n of m". */
+export function progressBar(p: { phase: 'pull' | 'push'; done: number; total: number }, width = 24): string {
+  const done = Math.min(p.done, p.total);
+  const bar = p.total ? `[${'#'.repeat(Math.round((width * done) / p.total)).padEnd(width, '.')}] ${done} of ${p.total}` : `${p.done} read`;
+  return `${p.phase === 'pull' ? 'pulling' : 'pushing'} ${bar}`;
+}
+
 const progressLine = (p: { phase: 'pull' | 'push'; done: number; total: number }) => {
   if (!process.stderr.isTTY) return;
-  const width = 24;
-  const bar = p.total ? `[${'#'.repeat(Math.round((width * p.done) / p.total)).padEnd(width, '.')}] ${p.done}/${p.total}` : `${p.done} read`;
-  process.stderr.write(`\r  ${p.phase === 'pull' ? 'pulling' : 'pushing'} ${bar}   `);
+  process.stderr.write(`\r  ${progressBar(p)}   `);
 };
 
 async function runSync(dataDir: string): Promise<number> {

@@ -9,7 +9,7 @@ import { buildApp } from '../electron/http/app.ts';
 import { freshAccount, locId, text, type Account, type Who } from './helpers.ts';
 
 interface Change { seq: number; resource: string; id: number; op: string; record?: Record<string, unknown> }
-interface Feed { cursor: string; more: boolean; changes: Change[] }
+interface Feed { cursor: string; more: boolean; clock: string; changes: Change[] }
 
 describe('change feed', () => {
   let a: Account;
@@ -57,10 +57,11 @@ describe('change feed', () => {
     expect(paged.cursor).toBe(whole.cursor);
     // Nothing new: the same cursor comes back with no changes.
     const idle = await feed('fran', whole.cursor);
-    expect(idle).toEqual({ cursor: whole.cursor, more: false, changes: [] });
-    // A page's cursor is its last seq when more follows.
+    expect(idle).toEqual({ cursor: whole.cursor, more: false, clock: whole.cursor, changes: [] });
+    // A page's cursor is its last seq when more follows; `clock` is where the read ends (progress: cursor of clock).
     const first = await feed('fran', 0, 2);
     expect(first.more).toBe(true);
+    expect(Number(first.clock)).toBeGreaterThanOrEqual(Number(whole.cursor));
     expect(first.cursor).toBe(String(first.changes[1].seq));
   });
 

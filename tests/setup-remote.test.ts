@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { buildApp } from '../electron/http/app.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { SyncEngine } from '../electron/sync/engine.ts';
-import { password, startRemote } from './sync-helpers.ts';
+import { password, startProxy, startRemote } from './sync-helpers.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
@@ -59,5 +59,34 @@ describe('first run: connect to a team server', () => {
     const st = JSON.parse((await l.get('/sync/status', 'ada', password('ada'))).body);
     expect(st.remote.url).toBe(remote.url.replace(/\/+$/, ''));
     expect((await l.post({ remote: { url: remote.url, user: 'ada', password: password('ada') } })).status).toBe(409);
+  });
+
+  it.each([['team server', false], ['plain server', true]] as const)('GET /setup.json shows the clone\'s progress, n of m, while a first-run connect runs (%s)', async (_n, plain) => {
+    const l = await empty();
+    const remote = await startRemote();
+    closers.push(() => remote.close());
+    // A slow remote, so that the clone takes a while.
+    const proxy = await startProxy(remote.url, { plain, delayMs: 20 });
+    closers.push(() => proxy.close());
+    let done = false;
+    const seen: ({ done: number; total: number } | null)[] = [];
+    const watch = (async () => {
+      while (!done) {
+        const st = JSON.parse((await l.get('/setup.json', '', '')).body) as { connecting?: { progress: { done: number; total: number } | null } };
+        if (st.connecting) seen.push(st.connecting.progress);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    const ok = await l.post({ remote: { url: proxy.url, user: 'ada', password: password('ada') } });
+    done = true;
+    await watch;
+    expect(ok.status).toBe(201);
+    const known = seen.filter((p): p is { done: number; total: number } => !!p && p.total > 0);
+    expect(known.length).toBeGreaterThan(0);
+    for (const p of known) expect(p.done).toBeLessThanOrEqual(p.total);
+    // A plain scan moves one company or project at a time; the fixture's feed is one page (of 1000) here.
+    if (plain) expect(new Set(known.map((p) => p.done)).size).toBeGreaterThan(1);
+    // Once connected, nothing more to show.
+    expect(JSON.parse((await l.get('/setup.json', '', '')).body)).toEqual({ empty: false, demo: null });
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
+import { progressBar } from '../electron/cli.ts';
 import { password, startProxy, startRemote, type Proxy, type Remote } from './sync-helpers.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -107,4 +108,12 @@ describe('bivouac serve --remote / bivouac sync', () => {
     expect(standalone.code).toBe(2);
     expect(standalone.stderr).toMatch(/not connected/);
   }, 120_000);
+});
+
+describe('the command line progress line', () => {
+  it('shows a bar and "n of m" once the total is known, a count before', () => {
+    expect(progressBar({ phase: 'pull', done: 2, total: 5 }, 10)).toBe('pulling [####......] 2 of 5');
+    expect(progressBar({ phase: 'push', done: 5, total: 5 }, 10)).toBe('pushing [##########] 5 of 5');
+    expect(progressBar({ phase: 'pull', done: 12, total: 0 }, 10)).toBe('pulling 12 read');
+  });
 });

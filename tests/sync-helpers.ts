@@ -11,9 +11,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../electron/http/app.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { importSeed } from '../electron/service/account.ts';
-import { SyncEngine } from '../electron/sync/engine.ts';
+import { SyncEngine, type EngineOptions } from '../electron/sync/engine.ts';
 import { parseXml, type XNode } from '../shared/codec/in.ts';
-import { FIXTURE, type Who } from './helpers.ts';
+import type { Clock, Store } from '../electron/store/types.ts';
+import { defaultEngine, FIXTURE, seededStore, type Engine, type Who } from './helpers.ts';
 
 export interface Res { status: number; headers: Record<string, string | string[] | undefined>; body: string; xml(): XNode }
 export type Requester = (method: string, url: string, body?: string) => Promise<Res>;
@@ -25,11 +26,23 @@ const wrap = (status: number, headers: Res['headers'], body: string): Res => ({
   status, headers, body, xml: () => { const n = parseXml(body); if (!n) throw new Error(`empty body (${status})`); return n; },
 });
 
-export interface Remote { app: FastifyInstance; store: SqliteStore; url: string; as(who: Who): Requester; close(): Promise<void> }
+export interface Remote { app: FastifyInstance; store: Store; url: string; as(who: Who): Requester; close(): Promise<void> }
 
-export async function startRemote(): Promise<Remote> {
-  const store = new SqliteStore(':memory:');
-  await importSeed(store, FIXTURE);
+/**
+ * The remote: on SQLite, or on PostgreSQL (a fresh database of the run's cluster) when `engine` is
+ * 'postgres' (the default follows BIVOUAC_TEST_STORE, so the `pg` Vitest project runs it there).
+ * `clock` is the remote machine's clock (a SQLite remote only: clock skew tests).
+ */
+export async function startRemote(o: { engine?: Engine; clock?: Clock } = {}): Promise<Remote> {
+  const engine = o.engine ?? defaultEngine();
+  let store: Store;
+  if (engine === 'postgres') {
+    if (o.clock) throw new Error('a skewed clock is for a SQLite remote');
+    store = await seededStore('postgres');
+  } else {
+    store = new SqliteStore(':memory:', { clock: o.clock });
+    await importSeed(store, FIXTURE);
+  }
   const app = await buildApp({ store, responseCacheBytes: 0 });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -57,6 +70,13 @@ export interface Faults {
   duplicate?: (method: string, path: string) => boolean;
   /** Delay before forwarding (ms). */
   delayMs?: number;
+  /** The remote machine's clock runs this far from ours (ms): its `Date` headers say so. */
+  skewMs?: number;
+  /**
+   * Answer 503 "busy" without forwarding, with `Retry-After` as an HTTP date that many seconds ahead
+   * on the remote's (skewed) clock, when it returns a number.
+   */
+  busy?: (method: string, path: string) => number | undefined;
 }
 
 export interface Proxy { url: string; faults: Faults; seen: { method: string; path: string; status: number }[]; close(): Promise<void> }
@@ -91,6 +111,14 @@ export async function startProxy(target: string, faults: Faults = {}): Promise<P
         seen.push({ method, path, status: 404 });
         return;
       }
+      const remoteDate = (plusMs = 0) => new Date(Date.now() + (f.skewMs ?? 0) + plusMs).toUTCString();
+      const busyFor = f.busy?.(method, path);
+      if (busyFor !== undefined) {
+        res.writeHead(503, { 'content-type': 'application/xml; charset=utf-8', date: remoteDate(), 'retry-after': remoteDate(busyFor * 1000) });
+        res.end('<?xml version="1.0" encoding="UTF-8"?>\n<errors><error>Busy: retry later</error></errors>');
+        seen.push({ method, path, status: 503 });
+        return;
+      }
       if (f.delayMs) await new Promise((r) => setTimeout(r, f.delayMs));
       try {
         const body = Buffer.concat(chunks);
@@ -101,6 +129,7 @@ export async function startProxy(target: string, faults: Faults = {}): Promise<P
         const headers = { ...r.headers };
         delete headers['transfer-encoding'];
         delete headers.connection;
+        if (f.skewMs) headers.date = remoteDate();
         res.writeHead(r.status, headers);
         res.end(r.body);
       } catch {
@@ -128,10 +157,10 @@ export interface Replica {
 }
 
 /** A replica; unless `auto`, it syncs only when the test says so (no background syncs after writes). */
-export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number; auto?: boolean } = {}): Promise<Replica> {
+export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number; auto?: boolean; deepScanEvery?: number; clock?: Clock; onProgress?: EngineOptions['onProgress'] } = {}): Promise<Replica> {
   const dir = mkdtempSync(join(tmpdir(), 'bivouac-replica-'));
-  const store = new SqliteStore(join(dir, 'bivouac.sqlite'));
-  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: o.timeoutMs ?? 2000 });
+  const store = new SqliteStore(join(dir, 'bivouac.sqlite'), { clock: o.clock });
+  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: o.timeoutMs ?? 2000, deepScanEvery: o.deepScanEvery, onProgress: o.onProgress });
   await engine.connect(remoteUrl, { user: who, password: password(who) });
   if (!o.auto) engine.stop();
   const app = await buildApp({ store, sync: engine, responseCacheBytes: 0 });

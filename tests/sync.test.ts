@@ -1,12 +1,19 @@
 // Offline sync, two instances (issue #8): a replica against the same program as remote, with the
-// sync extension (team server) and through a proxy that hides it (a plain server of the interface).
+// sync extension (team server) and through a proxy that hides it (a plain server of the interface);
+// the remote runs on SQLite (project `node`) and on PostgreSQL (project `pg`, D160).
 
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultEngine } from './helpers.ts';
+import { pgSkipReason } from './pg.ts';
 import { dump, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
 
 const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-describe.each([['team server', false], ['plain server', true]] as const)('sync against a %s', (_name, plain) => {
+// The remote's store follows BIVOUAC_TEST_STORE: SQLite in the `node` project, PostgreSQL in `pg`.
+const engine = defaultEngine();
+const skip = engine === 'postgres' ? pgSkipReason() : '';
+
+describe.skipIf(skip).each([['team server', false], ['plain server', true]] as const)(`sync against a %s on ${engine}`, (_name, plain) => {
   let remote: Remote;
   let proxy: Proxy;
   const replicas: Replica[] = [];
@@ -22,9 +29,15 @@ describe.each([['team server', false], ['plain server', true]] as const)('sync a
 
   it('clones what the person sees', async () => {
     await setup();
-    const a = await startReplica(proxy.url, 'ada');
+    const progress: { phase: string; done: number; total: number }[] = [];
+    const a = await startReplica(proxy.url, 'ada', { onProgress: (p) => progress.push(p) });
     replicas.push(a);
     expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
+    // The clone says "n of m": a known total, never passed, reached at the end of the pull.
+    const pull = progress.filter((p) => p.phase === 'pull');
+    expect(pull.length).toBeGreaterThan(0);
+    for (const p of pull) expect(p.total > 0 && p.done <= p.total, JSON.stringify(p)).toBe(true);
+    expect(pull[pull.length - 1].done).toBe(pull[pull.length - 1].total);
     const f = await startReplica(proxy.url, 'fran');
     replicas.push(f);
     expect(await dump(f.req)).toEqual(await dump(remote.as('fran')));
@@ -74,6 +87,141 @@ describe.each([['team server', false], ['plain server', true]] as const)('sync a
     const b = await startReplica(proxy.url, 'ada');
     replicas.push(b);
     expect(await dump(b.req)).toEqual(there);
+  });
+
+  it('offline edit, uncomplete, reorder and delete of records the remote already had, seen by a second replica', async () => {
+    await setup();
+    const R = remote.as('ada');
+    const P = (await R('GET', '/projects.xml')).xml().children.find((p) => p.children.find((c) => c.name === 'name')?.text === 'Alpha Ascent')!
+      .children.find((c) => c.name === 'id')!.text;
+    // Records made on the remote before the replicas clone.
+    const c1 = loc(await R('POST', `/projects/${P}/categories.xml`, `${XML}<category><name>Cat one</name><type>post</type></category>`));
+    const c2 = loc(await R('POST', `/projects/${P}/categories.xml`, `${XML}<category><name>Cat two</name><type>post</type></category>`));
+    const m1 = loc(await R('POST', `/projects/${P}/milestones/create`, `${XML}<request><milestone><title>M one</title><deadline>2026-12-01</deadline></milestone></request>`));
+    const m2 = loc(await R('POST', `/projects/${P}/milestones/create`, `${XML}<request><milestone><title>M two</title><deadline>2026-12-02</deadline></milestone></request>`));
+    const m3 = loc(await R('POST', `/projects/${P}/milestones/create`, `${XML}<request><milestone><title>M three</title><deadline>2026-12-03</deadline></milestone></request>`));
+    expect((await R('POST', `/milestones/complete/${m2}`)).status).toBe(200);
+    const p1 = loc(await R('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Post one</title><body>old body</body><category-id>${c1}</category-id></post>`));
+    const p2 = loc(await R('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Post two</title><body>doomed</body></post>`));
+    const k1 = loc(await R('POST', `/posts/${p1}/comments.xml`, `${XML}<comment><body>comment one</body></comment>`));
+    const k2 = loc(await R('POST', `/posts/${p1}/comments.xml`, `${XML}<comment><body>comment two</body></comment>`));
+    loc(await R('POST', `/posts/${p2}/comments.xml`, `${XML}<comment><body>goes with its post</body></comment>`));
+    const lists: string[] = [];
+    for (const n of ['List A', 'List B', 'List C']) lists.push(loc(await R('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>${n}</name></todo-list>`)));
+    const items: string[] = [];
+    for (const n of ['i1', 'i2', 'i3', 'i4']) items.push(loc(await R('POST', `/todo_lists/${lists[0]}/todo_items.xml`, `${XML}<todo-item><content>${n}</content></todo-item>`)));
+    loc(await R('POST', `/todo_lists/${lists[1]}/todo_items.xml`, `${XML}<todo-item><content>in a doomed list</content></todo-item>`));
+    expect((await R('PUT', `/todo_items/${items[2]}/complete.xml`)).status).toBe(200);
+    const ik = loc(await R('POST', `/todo_items/${items[0]}/comments.xml`, `${XML}<comment><body>item comment</body></comment>`));
+    const t1 = loc(await R('POST', `/projects/${P}/time_entries.xml`, `${XML}<time-entry><date>2026-11-01</date><hours>1</hours><description>t one</description></time-entry>`));
+    const t2 = loc(await R('POST', `/projects/${P}/time_entries.xml`, `${XML}<time-entry><date>2026-11-02</date><hours>2</hours><description>t two</description></time-entry>`));
+
+    const a = await startReplica(proxy.url, 'ada');
+    replicas.push(a);
+    const b = await startReplica(proxy.url, 'ada');
+    replicas.push(b);
+    // Local ids of those records on replica a.
+    const aP = await projectId(a, 'Alpha Ascent');
+    const id = (path: string, field: string, value: string) => idOf(a, path, field, value);
+    const [ac1, ac2] = [await id(`/projects/${aP}/categories.xml`, 'name', 'Cat one'), await id(`/projects/${aP}/categories.xml`, 'name', 'Cat two')];
+    const ms = `/projects/${aP}/milestones/list`;
+    const [am1, am2, am3] = [await id(ms, 'title', 'M one'), await id(ms, 'title', 'M two'), await id(ms, 'title', 'M three')];
+    const ps = `/projects/${aP}/posts/archive.xml`;
+    const [ap1, ap2] = [await id(ps, 'title', 'Post one'), await id(ps, 'title', 'Post two')];
+    const [ak1, ak2] = [await id(`/posts/${ap1}/comments.xml`, 'body', 'comment one'), await id(`/posts/${ap1}/comments.xml`, 'body', 'comment two')];
+    const ls = `/projects/${aP}/todo_lists.xml`;
+    const al = [await id(ls, 'name', 'List A'), await id(ls, 'name', 'List B'), await id(ls, 'name', 'List C')];
+    const is = `/todo_lists/${al[0]}/todo_items.xml`;
+    const ai = [await id(is, 'content', 'i1'), await id(is, 'content', 'i2'), await id(is, 'content', 'i3'), await id(is, 'content', 'i4')];
+    const aik = await id(`/todo_items/${ai[0]}/comments.xml`, 'body', 'item comment');
+    const ts = `/projects/${aP}/time_entries.xml`;
+    const [at1, at2] = [await id(ts, 'description', 't one'), await id(ts, 'description', 't two')];
+    expect([c1, c2, m1, m2, m3, p1, p2, k1, k2, ik, t1, t2].length).toBe(12);
+
+    proxy.faults.down = true;
+    const r = a.req;
+    const ok = async (method: string, path: string, body?: string) => expect((await r(method, path, body ? `${XML}${body}` : undefined)).status, `${method} ${path}`).toBe(200);
+    await ok('PUT', `/categories/${ac1}.xml`, '<category><name>Cat one renamed</name></category>');
+    await ok('DELETE', `/categories/${ac2}.xml`);
+    await ok('POST', `/milestones/update/${am1}`, '<request><milestone><title>M one moved</title><deadline>2026-12-11</deadline></milestone></request>');
+    await ok('POST', `/milestones/uncomplete/${am2}`);
+    await ok('POST', `/milestones/delete/${am3}`);
+    await ok('PUT', `/posts/${ap1}.xml`, '<post><body>new body</body></post>');
+    await ok('PUT', `/comments/${ak1}.xml`, '<comment><body>comment one, edited</body></comment>');
+    await ok('DELETE', `/comments/${ak2}.xml`);
+    await ok('DELETE', `/posts/${ap2}.xml`);
+    await ok('PUT', `/comments/${aik}.xml`, '<comment><body>item comment, edited</body></comment>');
+    await ok('PUT', `/todo_lists/${al[0]}.xml`, '<todo-list><name>List A renamed</name></todo-list>');
+    await ok('POST', `/projects/${aP}/todo_lists/reorder.xml`, `<todo-lists type="array"><todo-list><id>${al[2]}</id></todo-list><todo-list><id>${al[0]}</id></todo-list></todo-lists>`);
+    await ok('DELETE', `/todo_lists/${al[1]}.xml`);
+    await ok('PUT', `/todo_items/${ai[1]}.xml`, '<todo-item><content>i2 edited</content><due-at>2026-12-24</due-at></todo-item>');
+    await ok('PUT', `/todo_items/${ai[2]}/uncomplete.xml`);
+    await ok('PUT', `/todo_items/${ai[0]}/complete.xml`);
+    await ok('POST', `/todo_lists/${al[0]}/todo_items/reorder.xml`, `<todo-items><todo-item><id>${ai[3]}</id></todo-item><todo-item><id>${ai[1]}</id></todo-item></todo-items>`);
+    await ok('DELETE', `/todo_items/${ai[2]}.xml`);
+    await ok('PUT', `/time_entries/${at1}.xml`, '<time-entry><hours>3.25</hours><description>t one, edited</description></time-entry>');
+    await ok('DELETE', `/time_entries/${at2}.xml`);
+    const mine = await dump(a.req);
+
+    proxy.faults.down = false;
+    await settle(a);
+    expect(JSON.parse((await r('GET', '/sync/status')).body)).toMatchObject({ pending: 0, rejected: 0, conflicts: 0 });
+    const there = await dump(R);
+    expect(there).toEqual(mine);
+    expect(await dump(a.req)).toEqual(there);
+    // A plain server shows no hint of a comment edited alone: b reads it within its deep-scan bound (D162).
+    for (let k = 0; k < (plain ? 10 : 1); k++) await settle(b);
+    expect(await dump(b.req)).toEqual(there);
+    const alpha = (there as Record<string, { categories: string[]; milestones: { title: string; completed: string }[]; posts: { title: string; body: string; comments: string[] }[];
+      lists: { name: string; items: { content: string; completed: string; comments: string[] }[] }[]; time: { hours: string; description: string }[] }>)['Alpha Ascent'];
+    expect(alpha.categories).toContain('Cat one renamed');
+    expect(alpha.categories).not.toContain('Cat two');
+    expect(alpha.milestones.filter((m) => m.title.startsWith('M '))).toMatchObject([{ title: 'M one moved' }, { title: 'M two', completed: 'false' }]);
+    expect(alpha.posts.filter((p) => p.title.startsWith('Post '))).toMatchObject([{ title: 'Post one', body: 'new body', comments: ['comment one, edited'] }]);
+    const ours = alpha.lists.filter((l) => l.name.startsWith('List '));
+    expect(ours.map((l) => l.name)).toEqual(['List C', 'List A renamed']);
+    expect(ours[1].items).toMatchObject([{ content: 'i4' }, { content: 'i2 edited' }, { content: 'i1', completed: 'true', comments: ['item comment, edited'] }]);
+    expect(alpha.time.filter((t) => t.description.startsWith('t '))).toMatchObject([{ hours: '3.25', description: 't one, edited' }]);
+  });
+
+  it('a comment whose body alone was edited on the remote reaches the replica within the deep-scan bound', async () => {
+    await setup();
+    const R = remote.as('ada');
+    const P = (await R('GET', '/projects.xml')).xml().children.find((p) => p.children.find((c) => c.name === 'name')?.text === 'Alpha Ascent')!
+      .children.find((c) => c.name === 'id')!.text;
+    // Comments on posts, a milestone and items with different ids, so that they fall in different slices.
+    const comments: string[] = [];
+    for (let k = 0; k < 4; k++) {
+      const post = loc(await R('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Deep ${k}</title></post>`));
+      comments.push(loc(await R('POST', `/posts/${post}/comments.xml`, `${XML}<comment><body>post comment ${k}</body></comment>`)));
+    }
+    const ms = loc(await R('POST', `/projects/${P}/milestones/create`, `${XML}<request><milestone><title>Deep M</title><deadline>2026-12-01</deadline></milestone></request>`));
+    comments.push(loc(await R('POST', `/milestones/${ms}/comments.xml`, `${XML}<comment><body>milestone comment</body></comment>`)));
+    const L = loc(await R('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Deep list</name></todo-list>`));
+    for (let k = 0; k < 3; k++) {
+      const it = loc(await R('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>deep ${k}</content></todo-item>`));
+      comments.push(loc(await R('POST', `/todo_items/${it}/comments.xml`, `${XML}<comment><body>item comment ${k}</body></comment>`)));
+    }
+    const N = 4;
+    const a = await startReplica(proxy.url, 'ada', { deepScanEvery: N });
+    replicas.push(a);
+    const before = await dump(a.req);
+    for (const c of comments) expect((await R('PUT', `/comments/${c}.xml`, `${XML}<comment><body>edited ${c}</body></comment>`)).status).toBe(200);
+    const there = await dump(R);
+    expect(there).not.toEqual(before);
+    // Neither the count nor the last-comment time of a parent changed; after N syncs every edit is here.
+    for (let k = 0; k < (plain ? N : 1); k++) await a.engine.run();
+    expect(await dump(a.req)).toEqual(there);
+    // And a local edit of a comment is not overwritten by the deep pass reading the old remote body.
+    const aP = await projectId(a, 'Alpha Ascent');
+    const post = await idOf(a, `/projects/${aP}/posts/archive.xml`, 'title', 'Deep 0');
+    const mine = await idOf(a, `/posts/${post}/comments.xml`, 'body', `edited ${comments[0]}`);
+    proxy.faults.down = true;
+    expect((await a.req('PUT', `/comments/${mine}.xml`, `${XML}<comment><body>edited offline</body></comment>`)).status).toBe(200);
+    proxy.faults.down = false;
+    for (let k = 0; k < N; k++) await settle(a);
+    expect(await dump(a.req)).toEqual(await dump(R));
+    expect(JSON.stringify(await dump(R))).toContain('edited offline');
   });
 
   /** Sync until the outbox is empty (transient failures throw; the test retries at once). */

@@ -40,7 +40,8 @@ export interface FeedEntry {
   readonly row?: Row;
 }
 
-export interface FeedPage { readonly cursor: number; readonly more: boolean; readonly entries: readonly FeedEntry[] }
+/** `clock`: the newest commit sequence number this answer was read up to (a client's progress: cursor of clock). */
+export interface FeedPage { readonly cursor: number; readonly more: boolean; readonly clock: number; readonly entries: readonly FeedEntry[] }
 
 export const expired = (): ApiError => new ApiError(410, ['Cursor expired: resync in full']);
 
@@ -88,5 +89,5 @@ export async function changes(ctx: Ctx, since: number, limit: number): Promise<F
   for (const e of entries) if (e.row) byResource.set(e.resource, [...(byResource.get(e.resource) ?? []), e.row]);
   for (const [resource, rows] of byResource) await redact(ctx, RESOURCES[resource], rows);
   const cursor = more ? Number(page[page.length - 1].seq) : Math.max(clock, since);
-  return { cursor, more, entries };
+  return { cursor, more, clock: Math.max(clock, since), entries };
 }

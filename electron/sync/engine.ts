@@ -16,7 +16,7 @@ import { parseXml } from '../../shared/codec/in.ts';
 import * as q from '../store/queries/replica.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
-import { Remote, RemoteError, RemoteUnreachable, errorMessage, type FeedChange, type RemoteAuth } from './remote.ts';
+import { Remote, RemoteError, RemoteUnreachable, errorMessage, remoteNow, type FeedChange, type RemoteAuth } from './remote.ts';
 import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
 
@@ -38,6 +38,13 @@ export interface EngineOptions {
   readonly onProgress?: (p: { phase: 'pull' | 'push'; done: number; total: number }) => void;
   /** Independent outbox entries pushed at once (default 8; 1 = strictly one request at a time). */
   readonly pushConcurrency?: number;
+  /**
+   * Plain-server scans: every scan also reads the comments of one slice in N of the parents whose
+   * hints (comment count, last comment time) did not change, in rotation, so a comment whose body
+   * alone was edited is seen within N scans (default 10; 1 = every comment list on every scan; 0 = never,
+   * the hints only: such an edit waits until its parent changes; D162).
+   */
+  readonly deepScanEvery?: number;
 }
 
 
@@ -63,6 +70,9 @@ const EDITED = Object.fromEntries(TABLE_ORDER.map((k) => [k, new Set([
 const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'];
 
 interface Pulled { resource: ResourceKey; row: WireRow; scope: string }
+/** Parents (by remote id) whose comments a plain scan reads even when their hints did not change. */
+type DeepSlice = (remoteId: number) => boolean;
+const NO_DEEP: DeepSlice = () => false;
 interface Scan { items: Pulled[]; scopes: Set<string>; members: Map<number, Set<number>> }
 interface Pending { cols: Set<string>; created: boolean; deleted: boolean }
 
@@ -234,6 +244,8 @@ export class SyncEngine implements SyncPort {
   get connected(): boolean { return this.remote !== null; }
   /** Resolves when no sync is running (before closing the store). */
   async idle(): Promise<void> { await this.running?.catch(() => undefined); }
+  /** How long until the next attempt after a failed sync (0: none waiting). */
+  get retryInMs(): number { return Math.max(0, this.retryAt - Date.now()); }
   /** Requests sent to the remote so far (tests, bench). */
   get requests(): number { return this.remote?.requests ?? 0; }
 
@@ -309,7 +321,7 @@ export class SyncEngine implements SyncPort {
       this.state = 'error';
       this.error = (e as Error).message;
       if (e instanceof RemoteError && (e.status === 429 || e.status === 503 || e.status >= 500)) {
-        const o = classify(e.status, e.retryAfter, 1, Date.now());
+        const o = classify(e.status, e.retryAfter, 1, e.remoteNow ?? Date.now());
         this.retryAt = Date.now() + (o.kind === 'retry' ? o.afterMs : 5000);
         if (!this.stopped) this.nudge(this.retryAt - Date.now());
       }
@@ -320,21 +332,24 @@ export class SyncEngine implements SyncPort {
   // ---- pull -------------------------------------------------------------------------------------
 
   /** Read everything the remote person can see through the public routes (the cheap way). */
-  private async scan(remote: Remote, prev: Map<string, { row: WireRow; scope: string }>): Promise<Scan> {
+  private async scan(remote: Remote, prev: Map<string, { row: WireRow; scope: string }>, deep: DeepSlice): Promise<Scan> {
     const out: Scan = { items: [], scopes: new Set(), members: new Map() };
     let done = 0;
-    const tick = () => this.report('pull', ++done, 0);
     const companies = await remote.list('company', '/companies.xml');
     add(out, 'company', companies, 'companies');
+    const projects = await remote.list('project', '/projects.xml');
+    add(out, 'project', projects, 'projects');
+    // Progress: one step per company (its people) and per project (everything in it).
+    const total = companies.length + projects.length;
+    const tick = () => this.report('pull', ++done, total);
+    this.report('pull', 0, total);
     out.scopes.add('people');
     for (const c of companies) {
       add(out, 'person', await remote.list('person', `/contacts/people/${c.id}`), 'people');
       tick();
     }
-    const projects = await remote.list('project', '/projects.xml');
-    add(out, 'project', projects, 'projects');
     for (const p of projects) {
-      await this.scanProject(remote, Number(p.id), prev, out);
+      await this.scanProject(remote, Number(p.id), prev, out, deep);
       tick();
     }
     return out;
@@ -349,8 +364,11 @@ export class SyncEngine implements SyncPort {
     out.members.set(P, m);
   }
 
-  /** Everything inside one project; comments only of parents whose count or newest comment changed. */
-  private async scanProject(remote: Remote, P: number, prev: Map<string, { row: WireRow; scope: string }>, out: Scan): Promise<void> {
+  /**
+   * Everything inside one project; comments only of parents whose count or newest comment changed,
+   * and of the parents in this scan's deep slice (a body-only comment edit changes no hint).
+   */
+  private async scanProject(remote: Remote, P: number, prev: Map<string, { row: WireRow; scope: string }>, out: Scan, deep: DeepSlice = NO_DEEP): Promise<void> {
     await this.members(remote, P, out);
     add(out, 'category', await remote.list('category', `/projects/${P}/categories.xml`), `p${P}/categories`);
     const posts: WireRow[] = [];
@@ -380,7 +398,7 @@ export class SyncEngine implements SyncPort {
     for (const [res, rows] of [['post', posts], ['milestone', milestones], ['todoItem', items]] as const) {
       for (const parent of rows) {
         const before = prev.get(`${res}:${parent.id}`)?.row;
-        if (before && before._comments_count === parent._comments_count && before._commented_at === parent._commented_at) continue;
+        if (before && before._comments_count === parent._comments_count && before._commented_at === parent._commented_at && !deep(Number(parent.id))) continue;
         const scope = `p${P}/c/${res}${parent.id}`;
         if (Number(parent._comments_count ?? 0) === 0) { out.scopes.add(scope); continue; }
         const comments: WireRow[] = [];
@@ -402,6 +420,7 @@ export class SyncEngine implements SyncPort {
    */
   private async feed(remote: Remote, cursor: string | null, prev: Map<string, { row: WireRow; scope: string }>): Promise<Scan & { cursor: string; full: boolean; deletes: [ResourceKey, number][] }> {
     let since = cursor ?? '0';
+    let start = Number(since);
     let full = cursor === null;
     let latest = new Map<string, FeedChange>();
     let more = true;
@@ -412,6 +431,7 @@ export class SyncEngine implements SyncPort {
       } catch (e) {
         if (e instanceof RemoteError && e.status === 410 && since !== '0') {
           since = '0';
+          start = 0;
           full = true;
           latest = new Map();
           continue;
@@ -421,7 +441,9 @@ export class SyncEngine implements SyncPort {
       for (const c of page.changes) latest.set(`${c.resource}:${c.id}`, c);
       since = page.cursor;
       more = page.more;
-      this.report('pull', latest.size, 0);
+      // Progress in commit sequence numbers: how far the cursor went of what there was to read.
+      if (page.clock !== null && page.clock > start) this.report('pull', Math.min(Number(since), page.clock) - start, page.clock - start);
+      else this.report('pull', latest.size, 0);
     }
     const out = { items: [] as Pulled[], scopes: new Set<string>(), members: new Map<number, Set<number>>(), cursor: since, full, deletes: [] as [ResourceKey, number][] };
     if (full && cursor !== null) for (const [k, v] of await q.shadows(this.store)) prev.set(k, v); // 410: everything
@@ -480,7 +502,11 @@ export class SyncEngine implements SyncPort {
     const cursor = feed ? st.get('cursor') ?? null : null;
     // An incremental feed pull reads only the shadows it needs (O(changes)); a scan or a full resync reads all.
     const prev = feed && cursor !== null ? new Map<string, { row: WireRow; scope: string }>() : await q.shadows(this.store);
-    const scan = feed ? await this.feed(remote, cursor, prev) : { ...(await this.scan(remote, prev)), cursor: null, full: false, deletes: [] };
+    // Plain scans rotate through N slices of the comment lists (deepScanEvery): slice `round mod N` now.
+    const every = Math.max(0, Math.floor(this.o.deepScanEvery ?? 10));
+    const round = Number(st.get('scan_round') ?? 0);
+    const deep: DeepSlice = every === 0 ? NO_DEEP : (id) => id % every === round % every;
+    const scan = feed ? await this.feed(remote, cursor, prev) : { ...(await this.scan(remote, prev, deep)), cursor: null, full: false, deletes: [] };
     await this.store.write(async (w) => {
       w.outbox?.mute();
       const ctx = await this.applyContext(w);
@@ -508,6 +534,7 @@ export class SyncEngine implements SyncPort {
         if (local !== undefined) await q.unmapLocal(w, res as ResourceKey, local);
       }
       if (scan.cursor !== null) await q.setState(w, 'cursor', scan.cursor);
+      else if (every > 0) await q.setState(w, 'scan_round', String((round + 1) % every));
     });
   }
 
@@ -808,7 +835,7 @@ export class SyncEngine implements SyncPort {
       }
       // A delete repeated after a lost answer finds nothing: it is done.
       if (status === 404 && step.kind === 'delete' && inDoubt) status = 200;
-      const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, Date.now(), status === null ? netMessage : status >= 200 && status < 300 ? '' : errorMessage(status, body)); // no parse of a success
+      const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, remoteNow(res?.headers) ?? Date.now(), status === null ? netMessage : status >= 200 && status < 300 ? '' : errorMessage(status, body)); // no parse of a success
       if (outcome.kind === 'retry') throw new Backoff(outcome.afterMs, outcome.reason, status === null);
       if (outcome.kind === 'rejected') return { kind: 'rejected', step, status: outcome.status, message: outcome.message };
       if (step.kind === 'create') {

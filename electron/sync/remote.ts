@@ -31,11 +31,23 @@ export class RemoteUnreachable extends Error {}
 export class RemoteError extends Error {
   readonly status: number;
   readonly retryAfter: string | null;
-  constructor(status: number, message: string, retryAfter: string | null = null) {
+  /** The remote's clock when it answered (its `Date` header, ms), or null: a Retry-After date is read against it. */
+  readonly remoteNow: number | null;
+  constructor(status: number, message: string, retryAfter: string | null = null, remoteNow: number | null = null) {
     super(message);
     this.status = status;
     this.retryAfter = retryAfter;
+    this.remoteNow = remoteNow;
   }
+}
+
+/**
+ * The remote's clock at its answer (the `Date` header), else null. A Retry-After given as an HTTP date
+ * is on the remote's clock: measured against ours, a remote hours ahead would stop the sync for hours.
+ */
+export function remoteNow(headers: Headers | null | undefined): number | null {
+  const t = Date.parse(headers?.get('date') ?? '');
+  return Number.isNaN(t) ? null : t;
 }
 
 /** The `<error>` texts of an error body, joined (or the status line). */
@@ -94,7 +106,7 @@ export class Remote {
   /** GET a document; RemoteError unless 200. */
   async getXml(path: string): Promise<{ root: XNode | null; headers: Headers }> {
     const r = await this.request('GET', path);
-    if (r.status !== 200) throw new RemoteError(r.status, `GET ${path}: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'));
+    if (r.status !== 200) throw new RemoteError(r.status, `GET ${path}: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'), remoteNow(r.headers));
     let root: XNode | null;
     try {
       root = parseXml(r.body);
@@ -119,6 +131,8 @@ export class Remote {
   /** The sync extension, if the remote has it; a plain server answers anything else (404, HTML, XML). */
   async capabilities(): Promise<Capabilities> {
     const r = await this.request('GET', '/sync/capabilities.json');
+    // "Busy, retry later" is not "no such route": taking a busy team server for a plain one would push without Idempotency-Key.
+    if (r.status === 503 || r.status === 429) throw new RemoteError(r.status, `GET /sync/capabilities.json: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'), remoteNow(r.headers));
     if (r.status !== 200) return { feed: false, idempotency: false };
     try {
       const j = JSON.parse(r.body) as { protocol?: number; feed?: boolean; idempotency?: boolean };
@@ -130,13 +144,14 @@ export class Remote {
   }
 
   /** One page of the change feed. A 410 (cursor too old) is a RemoteError with status 410. */
-  async changes(since: string, limit = 500): Promise<{ cursor: string; more: boolean; changes: FeedChange[] }> {
+  async changes(since: string, limit = 500): Promise<{ cursor: string; more: boolean; clock: number | null; changes: FeedChange[] }> {
     const path = `/sync/changes.json?since=${encodeURIComponent(since)}&limit=${limit}`;
     const r = await this.request('GET', path);
-    if (r.status !== 200) throw new RemoteError(r.status, `GET ${path}: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'));
-    const j = JSON.parse(r.body) as { cursor: string; more: boolean; changes: { seq: number; resource: ResourceKey; id: number; op: FeedChange['op']; record?: unknown }[] };
+    if (r.status !== 200) throw new RemoteError(r.status, `GET ${path}: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'), remoteNow(r.headers));
+    const j = JSON.parse(r.body) as { cursor: string; more: boolean; clock?: string; changes: { seq: number; resource: ResourceKey; id: number; op: FeedChange['op']; record?: unknown }[] };
     return {
       cursor: String(j.cursor), more: j.more === true,
+      clock: j.clock !== undefined && /^\d+$/.test(String(j.clock)) ? Number(j.clock) : null, // absent on an older team server
       changes: j.changes.map((c) => ({
         seq: c.seq, resource: c.resource, id: c.id, op: c.op,
         record: c.record && RESOURCES[c.resource] ? decodeRecord(RESOURCES[c.resource], parseJson(JSON.stringify(c.record))!) : undefined,

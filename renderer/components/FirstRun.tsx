@@ -5,8 +5,27 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorMessages } from '../api.ts';
 import { useSession } from '../stores/session.ts';
 import { SignIn } from './SignIn.tsx';
+import { progressText } from '../stores/sync.ts';
 
-export interface SetupStatus { empty: boolean; demo: { user: string; password: string } | null }
+export interface SetupStatus {
+  empty: boolean; demo: { user: string; password: string } | null;
+  /** While a first-run connect clones (docs/setup.md): its progress, as /sync/status would say. */
+  connecting?: { progress: { done: number; total: number } | null };
+}
+
+/** The clone's progress while POST /setup.json connects: GET /setup.json polled every `ms`. */
+function useCloneProgress(active: boolean, ms = 400): { done: number; total: number } | null {
+  const [p, setP] = useState<{ done: number; total: number } | null>(null);
+  useEffect(() => {
+    if (!active) { setP(null); return; }
+    let live = true;
+    const t = setInterval(() => {
+      void setupStatus().then((s) => { if (live && s?.connecting) setP(s.connecting.progress); });
+    }, ms);
+    return () => { live = false; clearInterval(t); };
+  }, [active, ms]);
+  return p;
+}
 
 /** GET /setup.json (public): null when the service cannot tell (an older service): sign in as before. */
 async function setupStatus(): Promise<SetupStatus | null> {
@@ -82,6 +101,7 @@ function ConnectFirstRun({ onDone, onBack }: { onDone: (s: SetupStatus) => void;
   const [f, setF] = useState({ url: '', user: '', password: '' });
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const progress = useCloneProgress(busy);
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   const connect = async (e: FormEvent) => {
     e.preventDefault();
@@ -106,7 +126,13 @@ function ConnectFirstRun({ onDone, onBack }: { onDone: (s: SetupStatus) => void;
         <label>User name<input value={f.user} onChange={set('user')} required autoComplete="username" /></label>
         <label>Password<input type="password" value={f.password} onChange={set('password')} required autoComplete="current-password" /></label>
         {errors.length > 0 && <ul className="error" role="alert">{errors.map((m) => <li key={m}>{m}</li>)}</ul>}
-        {busy && <div role="status" className="connecting"><progress aria-label="Copying your team's data" /> Checking the server and copying your team's data…</div>}
+        {busy && (
+          <div role="status" className="connecting">
+            {progress && progress.total > 0
+              ? <><progress aria-label="Copying your team's data" max={progress.total} value={Math.min(progress.done, progress.total)} /> Copying your team's data: {progressText(progress)}</>
+              : <><progress aria-label="Copying your team's data" /> Checking the server and copying your team's data…</>}
+          </div>
+        )}
         <button type="submit" className="primary" disabled={busy}>{busy ? 'Connecting…' : 'Connect'}</button>
         <button type="button" className="link" onClick={onBack} disabled={busy}>Back</button>
       </form>

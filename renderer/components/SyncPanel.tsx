@@ -1,7 +1,7 @@
 // The "Team server" settings and the sync lists (issue #8): connect / disconnect a remote, the
 // conflicts (field, mine, theirs, when; keep mine / keep theirs) and the pushes the server refused.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { useSync, syncLabel, type SyncTab } from '../stores/sync.ts';
+import { useSync, syncLabel, progressText, type SyncTab } from '../stores/sync.ts';
 import { useUi } from '../stores/ui.ts';
 import { Modal } from './Modal.tsx';
 
@@ -23,6 +23,13 @@ export function TeamServer() {
     if (await s.connect({ url: url.trim(), user: user.trim(), password })) setPassword('');
   };
   const p = st?.state === 'syncing' ? st.progress : null;
+  // While connecting (the clone runs inside PUT /sync/remote) follow its progress closely.
+  const refresh = s.refresh;
+  useEffect(() => {
+    if (!s.connecting) return;
+    const t = setInterval(() => { void refresh(); }, 400);
+    return () => clearInterval(t);
+  }, [s.connecting, refresh]);
   return (
     <section className="team-server" aria-label="Team server">
       {connected ? (
@@ -30,7 +37,10 @@ export function TeamServer() {
           <p>Connected to <strong>{st.remote!.url}</strong>{st.remote!.user ? <> as <strong>{st.remote!.user}</strong></> : null}.</p>
           <p className={`sync-now ${syncLabel(st, Date.now()).tone}`}>{syncLabel(st, Date.now()).text}{st.pending ? ` · ${st.pending} waiting to be sent` : ''}</p>
           {st.state === 'syncing' && (
-            <progress aria-label="Sync progress" max={p && p.total > 0 ? p.total : undefined} value={p && p.total > 0 ? p.done : undefined} />
+            <div className="sync-progress">
+              <progress aria-label="Sync progress" max={p && p.total > 0 ? p.total : undefined} value={p && p.total > 0 ? Math.min(p.done, p.total) : undefined} />
+              {progressText(p) && <span>{progressText(p)}</span>}
+            </div>
           )}
           {st.error && <p className="form-error" role="alert">{st.error}</p>}
           <div className="row">

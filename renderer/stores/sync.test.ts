@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SyncStatus } from '../../shared/client.ts';
 import { api, ApiError } from '../api.ts';
-import { syncLabel, useSync } from './sync.ts';
+import { progressText, syncLabel, useSync } from './sync.ts';
 
 const st = (x: Partial<SyncStatus>): SyncStatus => ({
   state: 'idle', lastSuccessAt: null, pending: 0, rejected: 0, conflicts: 0, progress: null,
@@ -18,6 +18,10 @@ describe('sync label', () => {
   it('syncing n of m, offline, error, synced with a relative time', () => {
     expect(syncLabel(st({ state: 'syncing', progress: { done: 3, total: 40 } }), now, 'en').text).toBe('Syncing 3 of 40');
     expect(syncLabel(st({ state: 'syncing', progress: { done: 0, total: 0 } }), now, 'en').text).toBe('Syncing…');
+    expect(progressText({ done: 2, total: 5 })).toBe('2 of 5');
+    expect(progressText({ done: 7, total: 5 })).toBe('5 of 5'); // a total that grew late never shows more done than total
+    expect(progressText({ done: 3, total: 0 })).toBeNull();
+    expect(progressText(null)).toBeNull();
     expect(syncLabel(st({ state: 'offline', pending: 2 }), now, 'en')).toMatchObject({ text: 'Offline', tone: 'offline' });
     expect(syncLabel(st({ state: 'offline', pending: 2 }), now, 'en').title).toContain('2 changes wait');
     expect(syncLabel(st({ state: 'error', error: 'HTTP 500' }), now, 'en').title).toContain('HTTP 500');

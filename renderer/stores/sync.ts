@@ -22,13 +22,18 @@ const ago = (iso: string, now: number, locale?: string): string => {
   return rtf.format(Math.round(s / 86_400), 'day');
 };
 
+/** "n of m" for a known total (the header, the Team server panel, the first-run clone), else null. */
+export function progressText(p: { done: number; total: number } | null | undefined): string | null {
+  return p && p.total > 0 ? `${Math.min(p.done, p.total)} of ${p.total}` : null;
+}
+
 /** What the header says for a status (pure; `now` in ms). Null status: not known yet / not the owner. */
 export function syncLabel(st: SyncStatus | null, now: number, locale?: string): SyncLabel {
   if (!st || st.state === 'local' || !st.remote) return { text: 'Local only', tone: 'local', title: 'Your data lives on this computer. No team server is connected.' };
   const where = st.remote.url;
   if (st.state === 'syncing') {
     const p = st.progress;
-    return { text: p && p.total > 0 ? `Syncing ${p.done} of ${p.total}` : 'Syncing…', tone: 'busy', title: `Syncing with ${where}` };
+    return { text: progressText(p) ? `Syncing ${progressText(p)}` : 'Syncing…', tone: 'busy', title: `Syncing with ${where}` };
   }
   const pending = st.pending ? ` ${st.pending} change${st.pending === 1 ? '' : 's'} wait to be sent.` : '';
   if (st.state === 'offline') return { text: 'Offline', tone: 'offline', title: `${where} does not answer. You keep working here; it syncs when it is back.${pending}` };

@@ -81,8 +81,12 @@ export type PushOutcome =
 /**
  * Classify a push response: 2xx done; 403/404/409/410/422 (and other 4xx but 408/425/429) are
  * refusals that will not change by retrying; 408/425/429/5xx/network errors retry, honouring
- * Retry-After (seconds or an HTTP date, against `now`), else exponential backoff from `attempt`.
+ * Retry-After (seconds or an HTTP date, against `now`: the remote's clock from its Date header when it
+ * sent one, so clock skew between the machines does not stretch the wait), else exponential backoff
+ * from `attempt`. A Retry-After wait is capped at one hour (a retry sooner just meets another 503).
  */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
 export function classify(status: number | null, retryAfter: string | null | undefined, attempt: number, now: number, message = ''): PushOutcome {
   if (status !== null && status >= 200 && status < 300) return { kind: 'done' };
   const transient = status === null || status === 408 || status === 425 || status === 429 || status >= 500 || status === 401
@@ -96,6 +100,7 @@ export function classify(status: number | null, retryAfter: string | null | unde
       const t = Date.parse(retryAfter);
       if (!Number.isNaN(t)) after = Math.max(0, t - now);
     }
+    after = Math.min(after, MAX_RETRY_AFTER_MS);
   }
   return { kind: 'retry', afterMs: after, reason: status === null ? message || 'network error' : `HTTP ${status}` };
 }

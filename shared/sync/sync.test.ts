@@ -162,6 +162,10 @@ describe('what a refused push does', () => {
   it('honours Retry-After in seconds and as an HTTP date; otherwise backs off exponentially, capped', () => {
     expect(classify(429, '7', 0, 0)).toMatchObject({ afterMs: 7000 });
     expect(classify(503, new Date(60_000).toUTCString(), 0, 30_000)).toMatchObject({ afterMs: 30_000 });
+    // `now` is the remote's clock (its Date header): a date hours ahead of ours waits only what the remote meant; at most an hour.
+    expect(classify(503, new Date(3 * 3_600_000 + 2000).toUTCString(), 0, 3 * 3_600_000)).toMatchObject({ afterMs: 2000 });
+    expect(classify(429, new Date(9 * 3_600_000).toUTCString(), 0, 0)).toMatchObject({ afterMs: 3_600_000 });
+    expect(classify(503, '86400', 0, 0)).toMatchObject({ afterMs: 3_600_000 });
     const a = classify(500, null, 1, 0), b = classify(500, null, 4, 0), c = classify(null, null, 40, 0);
     expect(a.kind === 'retry' && b.kind === 'retry' && c.kind === 'retry' && a.afterMs < b.afterMs && c.afterMs <= 60_000).toBe(true);
   });

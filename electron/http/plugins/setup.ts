@@ -20,12 +20,18 @@ const LOCAL = /^(127\.|::1$|::ffff:127\.)/;
 export default async function setup(app: FastifyInstance, opts: SetupPluginOptions): Promise<void> {
   // One first run at a time (per app instance): two forms sent together must not make two accounts.
   let running: Promise<void> = Promise.resolve();
+  // A first-run connect is cloning (nobody can sign in yet to read /sync/status): GET shows its progress.
+  let cloning = false;
 
   const json = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
 
   app.route({
     method: ['GET', 'HEAD'], url: '/setup.json', config: { public: true },
-    handler: async (_req, reply) => json(reply, 200, await svc.status(app.store)),
+    handler: async (_req, reply) => {
+      const st = await svc.status(app.store);
+      const progress = cloning && opts.sync ? (await opts.sync.status()).progress : null;
+      return json(reply, 200, cloning ? { ...st, connecting: { progress } } : st);
+    },
   });
 
   app.route({
@@ -53,11 +59,14 @@ export default async function setup(app: FastifyInstance, opts: SetupPluginOptio
           const errs = [!str('url') && "url can't be blank", !str('user') && "user can't be blank",
             typeof r.password !== 'string' || !r.password ? "password can't be blank" : null].filter(Boolean) as string[];
           if (errs.length) throw new ApiError(422, errs);
+          cloning = true;
           try {
             await opts.sync.connect(str('url'), { user: str('user'), password: r.password as string });
           } catch (e) {
             if (e instanceof SyncError) throw new ApiError(e.status, [e.message]);
             throw e;
+          } finally {
+            cloning = false;
           }
           opts.sync.start();
         } else {

@@ -12,7 +12,7 @@ export const PROTOCOL = 1;
 function feedJson(c: Caller, page: FeedPage): string {
   const view = viewOf(c);
   return JSON.stringify({
-    cursor: String(page.cursor), more: page.more,
+    cursor: String(page.cursor), more: page.more, clock: String(page.clock),
     changes: page.entries.map((e) => (e.row
       ? { seq: e.seq, resource: e.resource, id: e.id, op: e.op, record: jsonOne(RESOURCES[e.resource], e.row, view) }
       : { seq: e.seq, resource: e.resource, id: e.id, op: e.op })),
@@ -21,7 +21,7 @@ function feedJson(c: Caller, page: FeedPage): string {
 
 function feedXml(c: Caller, page: FeedPage): string {
   const view = viewOf(c);
-  let out = `${XML_DECL}<changes type="array" cursor="${page.cursor}" more="${page.more}">\n`;
+  let out = `${XML_DECL}<changes type="array" cursor="${page.cursor}" more="${page.more}" clock="${page.clock}">\n`;
   for (const e of page.entries) {
     out += `  <change>\n    <seq type="integer">${e.seq}</seq>\n    <resource>${e.resource}</resource>\n`;
     out += `    <id type="integer">${e.id}</id>\n    <op>${e.op}</op>\n`;
