@@ -275,6 +275,12 @@ async function main(): Promise<void> {
     const rss = rssMb(service.child.pid!);
     rows.push({ metric: 'service RSS after the load', value: rss === null ? 'n/a' : `${rss.toFixed(0)} MB`, goal: '< 200 MB', ok: rss === null ? null : rss < 200 });
     log(`service RSS after load: ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`}`);
+    // The other services went through the same runs (the baseline without the time report): their RSS
+    // beside it, so a change in memory shows against the older code in the same run (D130, D131).
+    for (const [mode, svc] of services.filter(([, s]) => s !== service)) {
+      const m = rssMb(svc.child.pid!);
+      rows.push({ metric: `service RSS after the load, ${mode}`, value: m === null ? 'n/a' : `${m.toFixed(0)} MB`, goal: 'reference', ok: null });
+    }
 
     // ---- 5. XML output
     // Loaded here so the bare process never imports the codec.

@@ -14,7 +14,7 @@
 //     cache off: one person × one month, one project × one month.
 // Results: stdout and bench/results/team.md. Not part of `npm test`.
 //
-//   node bench/team.ts [--seconds 8] [--long 60]
+//   node bench/team.ts [--seconds 8] [--long 60] [--parts load,long,report]
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -27,11 +27,14 @@ import pg from 'pg';
 // @ts-expect-error: a plain ES module without types
 import { startCluster } from '../scripts/pg-cluster.mjs';
 import { startProxy, type Proxy } from '../tests/support/proxy.ts';
+import { generateBigReport } from './big-report.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(ROOT, 'tests', 'fixtures', 'account.json');
 const BIN = join(ROOT, 'electron', 'bin.ts');
-const { values: args } = parseArgs({ options: { seconds: { type: 'string' }, long: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { seconds: { type: 'string' }, long: { type: 'string' }, parts: { type: 'string' } } });
+/** Which parts to run (all by default; bench/results/team.md is written only for a full run). */
+const PARTS = new Set((args.parts ?? 'load,long,report').split(','));
 const SECONDS = Number(args.seconds ?? 8);
 const LONG = Number(args.long ?? 60);
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -54,37 +57,49 @@ function serve(dataDir: string, extra: string[]): Promise<Server> {
 
 // ---- load driver ------------------------------------------------------------------------------
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
-function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
+/** Status, and for a failed request what it was (the body's start, or the socket error). */
+function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; why?: string }> {
   const u = new URL(base);
   return new Promise((resolve) => {
     const r = request({ host: u.hostname, port: u.port, method, path, agent, headers: body ? { ...headers, 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) } : headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
+        res.resume();
+        res.on('end', () => resolve({ status }));
+        return;
+      }
+      let text = '';
+      res.on('data', (d: Buffer) => { text += d.toString(); });
+      res.on('end', () => resolve({ status, why: `${method} ${path} → ${status} ${text.replace(/\s+/g, ' ').slice(0, 200)}` }));
     });
-    r.on('error', () => resolve(0));
+    r.on('error', (e: NodeJS.ErrnoException) => resolve({ status: 0, why: `${method} ${path} → socket ${e.code ?? ''} ${e.message}` }));
     if (body) r.write(body);
     r.end();
   });
 }
 
 type Op = () => { method: string; path: string; body?: string };
-interface Load { rps: number; p50: number; p99: number; errors: number; total: number }
+interface Load { rps: number; p50: number; p99: number; errors: number; total: number; samples: string[] }
 async function drive(base: string, headers: Record<string, string>, op: Op, clients: number, seconds: number): Promise<Load> {
   const lat: number[] = [];
   let errors = 0;
+  const samples: string[] = [];
   const end = performance.now() + seconds * 1000;
   await Promise.all(Array.from({ length: clients }, async () => {
     while (performance.now() < end) {
       const o = op();
       const t = performance.now();
-      const status = await send(base, o.method, o.path, headers, o.body);
+      const { status, why } = await send(base, o.method, o.path, headers, o.body);
       lat.push(performance.now() - t);
-      if (status < 200 || status >= 300) errors++;
+      if (status < 200 || status >= 300) {
+        errors++;
+        if (samples.length < 5) samples.push(`${why} (after ${(performance.now() - t).toFixed(0)} ms)`);
+      }
     }
   }));
   lat.sort((a, b) => a - b);
   const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
-  return { rps: lat.length / seconds, p50: q(0.5), p99: q(0.99), errors, total: lat.length };
+  return { rps: lat.length / seconds, p50: q(0.5), p99: q(0.99), errors, total: lat.length, samples };
 }
 
 let rnd = 42;
@@ -108,8 +123,11 @@ async function main(): Promise<void> {
     const { DB_FILE } = await import('../electron/server.ts');
     const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { people: { 'user-name': string; password: string; administrator?: boolean }[] };
     const admin = fixture.people.find((p) => p.administrator)!;
-    const headers = { authorization: `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}`, host: '127.0.0.1' };
+    const headers = { authorization: `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}` };
 
+    const results: Record<string, Load> = {};
+    let long: Load | undefined;
+    if (PARTS.has('load') || PARTS.has('long')) {
     // ---- 2. the same account on both engines
     const sizes = { projects: 10, people: 20, posts: 1000, comments: 4000, todoItems: 3000, timeEntries: 8000, seed: 7, now: new Date('2026-11-01T12:00:00Z') };
     const sqliteDir = join(dir, 'sqlite');
@@ -159,14 +177,15 @@ async function main(): Promise<void> {
       return { method: 'GET', path: `/time_entries/${pick(targets.entries)}.xml` };
     };
 
-    const results: Record<string, Load> = {};
     const run = async (name: string, base: string, op: Op, clients = 10, seconds = SECONDS) => {
       await drive(base, headers, op, clients, 1); // warm-up
       const r = await drive(base, headers, op, clients, seconds);
       results[name] = r;
       out(`  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}/${r.total}`);
+      for (const s of r.samples) out(`    error: ${s}`);
       return r;
     };
+    if (PARTS.has('load')) {
     out(`\nload: 10 clients, ${SECONDS} s each, keep-alive, from this process`);
     for (const [name, op] of [['single GET', single], ['50-item list', list], ['mixed 90/10', mixed]] as const) {
       await run(`${name} sqlite`, sq.url, op);
@@ -175,40 +194,28 @@ async function main(): Promise<void> {
     out('\nscale-out (both behind the same round-robin proxy), mixed 90/10, 20 clients');
     await run('mixed postgres 1 process', via1.url, mixed, 20);
     await run('mixed postgres 2 processes', via2.url, mixed, 20);
-    out(`\n100 concurrent clients × ${LONG} s, mixed 90/10, 2 PostgreSQL processes behind the proxy`);
-    const long = await run('100 clients mixed postgres ×2', via2.url, mixed, 100, LONG);
+    }
+    if (PARTS.has('long')) {
+      out(`\n100 concurrent clients × ${LONG} s, mixed 90/10, 2 PostgreSQL processes behind the proxy`);
+      long = await run('100 clients mixed postgres ×2', via2.url, mixed, 100, LONG);
+    }
     for (const p of proxies) await p.close();
     for (const s of [sq, p1, p2]) s.child.kill('SIGTERM');
+    }
 
+    type Timing = { median: number; p95: number; max: number; rows: number };
+    let byPerson: Timing | undefined;
+    let byProject: Timing | undefined;
+    if (PARTS.has('report')) {
     // ---- 6. 1,000,000 time entries
     out('\ntime report over 1,000,000 time entries (100 projects, 500 people), PostgreSQL, response cache off');
-    const bigUrl = await cluster.createDatabase('big');
-    const big = await PgStore.open(bigUrl);
-    await importSeed(big, JSON.parse(readFileSync(FIXTURE, 'utf8')));
-    await big.close();
-    const t = performance.now();
-    const b = new pg.Client({ connectionString: bigUrl });
-    await b.connect();
-    const firm = Number((await b.query('SELECT id FROM companies WHERE firm = 1')).rows[0].id);
-    await b.query(`INSERT INTO people (first_name, last_name, email_address, user_name, token, company_id, administrator, time_zone_name, title, created_at, updated_at)
-      SELECT 'Bench', 'Person ' || g, 'bench' || g || '@example.test', 'bench' || g, md5('bench' || g) || 'deadbeef', $1, 0, 'UTC', '', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z'
-      FROM generate_series(1, 500) g`, [firm]);
-    await b.query(`INSERT INTO projects (name, status, company_id, created_on, last_changed_on, start_page, show_writeboards, show_announcement)
-      SELECT 'Bench ' || g, 'active', $1, '2026-01-01', '2026-01-01T00:00:00Z', 'log', 0, 0 FROM generate_series(1, 100) g`, [firm]);
-    await b.query(`INSERT INTO project_members (project_id, person_id)
-      SELECT pr.id, pe.id FROM projects pr, people pe WHERE pr.name LIKE 'Bench %' AND pe.user_name LIKE 'bench%' AND (pr.id + pe.id) % 5 = 0`);
-    const [pmin, emin] = [(await b.query("SELECT MIN(id) AS m FROM projects WHERE name LIKE 'Bench %'")).rows[0].m, (await b.query("SELECT MIN(id) AS m FROM people WHERE user_name LIKE 'bench%'")).rows[0].m].map(Number);
-    await b.query(`INSERT INTO time_entries (project_id, person_id, date, hours, description, private, version)
-      SELECT $1 + (g % 100), $2 + ((g / 100) % 500), to_char(date '2026-11-22' - (g % 365), 'YYYY-MM-DD'), 0.25 * (1 + g % 16), 'work item ' || g, 0, 0
-      FROM generate_series(1, 1000000) g`, [pmin, emin]);
-    await b.query('ANALYZE');
-    const count = Number((await b.query('SELECT COUNT(*) AS n FROM time_entries')).rows[0].n);
-    await b.end();
-    out(`  generated: ${count} time entries in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const { url: bigUrl, pmin, emin, count, seconds: genSeconds } = await generateBigReport(await cluster.createDatabase('big'));
+    out(`  generated: ${count} time entries in ${genSeconds.toFixed(1)} s (bulk load: indexes built after, VACUUM ANALYZE)`);
     const bs = await serve(join(dir, 'big'), ['--store', bigUrl, '--response-cache', '0']);
     const timeIt = async (paths: string[]) => {
       const ms: number[] = [];
       let rows = 0;
+      let last = '';
       for (const p of paths) {
         const s = performance.now();
         const st = await new Promise<number>((resolve) => {
@@ -216,24 +223,26 @@ async function main(): Promise<void> {
           const r = request({ host: u.hostname, port: u.port, path: p, agent, headers }, (res) => {
             let body = '';
             res.on('data', (d: Buffer) => { body += d.toString(); });
-            res.on('end', () => { rows += (body.match(/<time-entry>/g) ?? []).length; resolve(res.statusCode ?? 0); });
+            res.on('end', () => { rows += (body.match(/<time-entry>/g) ?? []).length; last = body.slice(0, 300); resolve(res.statusCode ?? 0); });
           });
           r.end();
         });
-        if (st !== 200) throw new Error(`report ${p}: ${st}`);
+        if (st !== 200) throw new Error(`report ${p}: ${st} ${last}`);
         ms.push(performance.now() - s);
       }
       ms.sort((x, y) => x - y);
       return { median: ms[Math.floor(ms.length / 2)], p95: ms[Math.floor(ms.length * 0.95)], max: ms[ms.length - 1], rows: rows / paths.length };
     };
     await timeIt([`/time_entries/report.xml?subject_id=${emin}&from=20261001&to=20261031`]); // warm-up
-    const byPerson = await timeIt(Array.from({ length: 30 }, (_, k) => `/time_entries/report.xml?subject_id=${emin + 3 + k * 16}&from=20261001&to=20261031`));
-    const byProject = await timeIt(Array.from({ length: 30 }, (_, k) => `/time_entries/report.xml?filter_project_id=${pmin + 1 + k * 3}&from=20261001&to=20261031`));
+    byPerson = await timeIt(Array.from({ length: 30 }, (_, k) => `/time_entries/report.xml?subject_id=${emin + 3 + k * 16}&from=20261001&to=20261031`));
+    byProject = await timeIt(Array.from({ length: 30 }, (_, k) => `/time_entries/report.xml?filter_project_id=${pmin + 1 + k * 3}&from=20261001&to=20261031`));
     out(`  one person, one month:  median ${byPerson.median.toFixed(1)} ms, p95 ${byPerson.p95.toFixed(1)} ms, max ${byPerson.max.toFixed(1)} ms (${byPerson.rows.toFixed(0)} entries per report; goal < 50 ms: ${byPerson.p95 < 50 ? 'ok' : 'MISSED'})`);
     out(`  one project, one month: median ${byProject.median.toFixed(1)} ms, p95 ${byProject.p95.toFixed(1)} ms, max ${byProject.max.toFixed(1)} ms (${byProject.rows.toFixed(0)} entries per report; goal < 50 ms: ${byProject.p95 < 50 ? 'ok' : 'MISSED'})`);
     bs.child.kill('SIGTERM');
+    }
 
     // ---- ratios
+    if (!long || !byPerson || !byProject || !PARTS.has('load')) return;
     const ratio = (a: string, b: string) => (results[a].rps / results[b].rps).toFixed(2);
     const summary = [
       '',

@@ -1,6 +1,6 @@
 // Offline sync in the UI (issue #8): a second service process is the team server; a third one, on an
-// empty data directory, is the local service under test (the e2e's own service holds local work and
-// could not be connected: docs/sync-client.md §2). First run → connect, go offline, edit, come back,
+// empty data directory, is the local service under test (the e2e's own service holds local work, which a
+// connect would push up: docs/sync-client.md §2.2; e2e/sync-adopt.spec.ts tests that). First run → connect, go offline, edit, come back,
 // see "synced"; a conflict made on both sides is resolved in the conflicts panel.
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -164,11 +164,14 @@ test('settings page: a connect the engine refuses shows its message and changes 
   await expect(badge).toHaveText('Local only');
   await badge.click();
   const panel = page.getByRole('dialog', { name: 'Sync' });
+  // Cleo sees only Alpha Ascent there and may not create projects: this directory's other projects block
+  // (as an administrator the work would be pushed up: e2e/sync-adopt.spec.ts).
   await panel.getByLabel('Server URL').fill(teamUrl());
-  await panel.getByLabel('User name').fill('ada');
-  await panel.getByLabel('Password').fill(USERS.ada.password);
+  await panel.getByLabel('User name').fill('cleo');
+  await panel.getByLabel('Password').fill(USERS.cleo.password);
   await panel.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(panel.getByRole('alert')).toContainText('holds local work');
+  await expect(panel.getByRole('alert')).toContainText('holds local work that cannot be pushed');
+  await expect(panel.getByRole('alert')).toContainText(/projects? .*"Base Camp Logistics".*: not on the remote/);
   await shot(page, 'sync-settings-refused');
   await expect(panel.getByLabel('Server URL')).toHaveValue(teamUrl());
   await panel.getByLabel('Server URL').fill('http://127.0.0.1:9');

@@ -52,6 +52,12 @@ export interface ServeOptions {
   /** Feed and idempotency-key retention (days). */
   readonly retention?: Retention;
   /**
+   * Seconds an idle keep-alive connection stays open. Default: 72 for a team server (on the network,
+   * behind a proxy, or on PostgreSQL), longer than a load balancer's usual 60 s idle timeout, so the
+   * balancer always closes an idle connection first (D140); 5 for the local service.
+   */
+  readonly keepAliveSec?: number;
+  /**
    * Write the owner's token to `<dataDir>/api-token` (default true, for `bivouac token` and local
    * tools). The desktop app keeps it encrypted with safeStorage instead (electron/shell/secrets.ts).
    */
@@ -158,6 +164,9 @@ export async function ownerToken(store: Store): Promise<{ token: string; userNam
   return r ? { token: r.token, userName: r.user_name } : undefined;
 }
 
+/** A team server's keep-alive (s): above the 60 s idle timeout of common load balancers (nginx, cloud ones). */
+export const TEAM_KEEP_ALIVE_SEC = 72;
+
 export async function serve(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   checkBind(host, o.allowedHosts ?? []);
@@ -184,6 +193,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   };
   const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
+    keepAliveMs: (o.keepAliveSec ?? (!isLoopback(host) || o.trustProxy || o.storeUrl ? TEAM_KEEP_ALIVE_SEC : 5)) * 1000,
     trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit, sync });
   const owner = await ownerToken(store);
   if (o.writeTokenFile === false) await rm(tokenFile, { force: true }); // no plain copy left behind

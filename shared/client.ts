@@ -145,7 +145,7 @@ export const INPUT_KEYS: { readonly [R in Exclude<ResourceKey, 'company' | 'pers
 export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local';
 export interface SyncStatus {
   state: SyncState; lastSuccessAt: string | null; pending: number; rejected: number; conflicts: number;
-  progress: { done: number; total: number } | null;
+  progress: { done: number; total: number; phase?: 'pull' | 'push' } | null;
   remote: { url: string; user: string | null; kind: string } | null;
   error: string | null;
 }

@@ -74,6 +74,23 @@ describe('Authenticator', () => {
     expect(reads).toBeGreaterThan(0);
   });
 
+  it('verifies one password once for concurrent requests with the same header (D130)', async () => {
+    // Ten connections that open with the same credentials used to run ten scrypt derivations at once:
+    // 16 MiB each on the thread pool, which glibc keeps per thread after they are freed.
+    let calls = 0;
+    const a = new Authenticator(h.store, 1024, { verify: async (pw, stored) => { calls++; return verifyPassword(pw, stored); } });
+    const hdr = basic('fran', 'fran-pass-2');
+    const got = await Promise.all(Array.from({ length: 10 }, () => a.authenticate(hdr, 't')));
+    expect(got.map((c) => c?.id)).toEqual(Array(10).fill(2));
+    expect(calls).toBe(1);
+    // a wrong password is not shared with a right one, and a failure is not remembered
+    const bad = await Promise.all([a.authenticate(basic('fran', 'nope'), 't'), a.authenticate(basic('fran', 'nope'), 't')]);
+    expect(bad).toEqual([null, null]);
+    expect(calls).toBe(2);
+    expect(await a.authenticate(basic('fran', 'nope'), 't')).toBeNull();
+    expect(calls).toBe(3);
+  });
+
   it('keeps the cache bounded', async () => {
     const a = new Authenticator(h.store, 2);
     for (const [u, p] of [['ada', 'ada-pass-1'], ['fran', 'fran-pass-2'], ['finn', 'finn-pass-3']]) await a.authenticate(basic(u, p));

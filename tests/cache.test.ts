@@ -16,6 +16,7 @@ describe('ResponseCache', () => {
   it('serves a hit only for the same token', () => {
     const c = new ResponseCache(1 << 20);
     c.set('k', 't1', r('a'));
+    c.set('k', 't1', r('a'));
     expect(c.get('k', 't1')?.body).toBe('a');
     expect(c.get('k', 't2')).toBeUndefined();
     expect(c.get('k', 't1')).toBeUndefined(); // a stale entry is dropped
@@ -23,12 +24,29 @@ describe('ResponseCache', () => {
 
   it('stays within its byte budget, least recently used out first', () => {
     const c = new ResponseCache(16 * 1024);
-    for (let i = 0; i < 40; i++) c.set(`k${i}`, 't', r('x'.repeat(500)));
+    for (let i = 0; i < 40; i++) for (const _ of [1, 2]) c.set(`k${i}`, 't', r('x'.repeat(500)));
     expect(c.size.bytes).toBeLessThanOrEqual(16 * 1024);
     expect(c.get('k39', 't')).toBeDefined();
     expect(c.get('k0', 't')).toBeUndefined();
     c.set('huge', 't', r('x'.repeat(10_000)));
+    c.set('huge', 't', r('x'.repeat(10_000)));
     expect(c.get('huge', 't')).toBeUndefined();
+  });
+
+  it('keeps a response from its second request under one token, not one asked for once (D131)', () => {
+    const c = new ResponseCache(1 << 20, 100);
+    // 10,000 reads of different records, as a team's clients make them: none is kept, and what the
+    // cache remembers of them stays within its bound of keys.
+    for (let i = 0; i < 10_000; i++) c.set(`/todo_items/${i}.xml`, `t${Math.floor(i / 10)}`, r('x'.repeat(2000)));
+    expect(c.size.entries).toBe(0);
+    expect(c.size.bytes).toBe(0);
+    expect(c.size.seen).toBeLessThanOrEqual(100);
+    // asked for again under another token (a write in between): still not kept
+    c.set('/todo_items/9999.xml', 't1000', r('y'));
+    expect(c.get('/todo_items/9999.xml', 't1000')).toBeUndefined();
+    // a second request under the same token is kept and served
+    c.set('/todo_items/9999.xml', 't1000', r('y'));
+    expect(c.get('/todo_items/9999.xml', 't1000')?.body).toBe('y');
   });
 });
 

@@ -25,7 +25,9 @@ async function empty() {
   };
   const get = async (url: string, user: string, pw: string) => app.inject({ method: 'GET', url,
     headers: { host: '127.0.0.1', authorization: `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}` } });
-  return { dir, post, get };
+  const run = async (user: string, pw: string) => app.inject({ method: 'POST', url: '/sync/run?wait=true',
+    headers: { host: '127.0.0.1', authorization: `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}` } });
+  return { dir, post, get, run };
 }
 
 describe('first run: connect to a team server', () => {
@@ -88,5 +90,38 @@ describe('first run: connect to a team server', () => {
     if (plain) expect(new Set(known.map((p) => p.done)).size).toBeGreaterThan(1);
     // Once connected, nothing more to show.
     expect(JSON.parse((await l.get('/setup.json', '', '')).body)).toEqual({ empty: false, demo: null });
+  });
+});
+
+describe('first run: the team server stops answering in the middle of the clone', () => {
+  it.each([['team server', false], ['plain server', true]] as const)('the connect stands (201), the clone finishes when it is back, the same projects on both sides (%s)', async (_n, plain) => {
+    const l = await empty();
+    const remote = await startRemote();
+    closers.push(() => remote.close());
+    const proxy = await startProxy(remote.url, { plain });
+    closers.push(() => proxy.close());
+    // Down after a few reads of the clone: /me.xml (and capabilities) have answered, the clone has begun.
+    let reads = 0;
+    proxy.faults.loseAnswer = () => ++reads > 6 && (proxy.faults.down = true);
+    const res = await l.post({ remote: { url: proxy.url, user: 'ada', password: password('ada') } });
+    expect(reads).toBeGreaterThan(6); // it did go down in the middle
+    expect(res.status, JSON.stringify(res.json())).toBe(201);
+    proxy.faults.loseAnswer = undefined;
+    proxy.faults.down = false;
+    // Linked: the remote token is kept and a later sync finishes the clone.
+    expect(existsSync(join(l.dir, 'remote-token'))).toBe(true);
+    const again = await l.post({ remote: { url: proxy.url, user: 'ada', password: password('ada') } });
+    expect([201, 409]).toContain(again.status);
+    // Until the owner is cloned nobody can sign in locally; the engine's own retries go on meanwhile.
+    let st: { state?: string; pending?: number } = {};
+    for (let k = 0; k < 40 && st.state !== 'idle'; k++) {
+      const r = await l.run('ada', password('ada'));
+      if (r.statusCode === 200) st = JSON.parse(r.body);
+      else await new Promise((ok) => setTimeout(ok, 250));
+    }
+    expect(st).toMatchObject({ state: 'idle', pending: 0 });
+    const here = JSON.parse((await l.get('/projects.json', 'ada', password('ada'))).body).map((p: { name: string }) => p.name).sort();
+    const there = JSON.parse((await remote.as('ada')('GET', '/projects.json')).body).map((p: { name: string }) => p.name).sort();
+    expect(here).toEqual(there);
   });
 });

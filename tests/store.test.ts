@@ -325,6 +325,42 @@ describe('derived data scoped to tables (D44)', () => {
     await a.close();
   });
 
+  it('a project\'s time-entry count survives writes to another project\'s entries (D134)', async () => {
+    const a = new SqliteStore(':memory:');
+    await importSeed(a, FIXTURE);
+    const firm = { id: 1, companyId: 1, firm: true, admin: true, name: 'firm' };
+    const [p1, p2] = (await a.all<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 2')).map((r) => Number(r.id));
+    const person = Number((await a.get<{ id: number }>('SELECT id FROM people ORDER BY id LIMIT 1'))!.id);
+    const entry = (project: number) => ({ project_id: project, person_id: person, date: '2026-11-02', hours: 1, description: 'x', private: 0, todo_item_id: null });
+    const ids = await a.write(async (w) => [await w.insert('time_entries', entry(p1), p1), await w.insert('time_entries', entry(p2), p2)]);
+    let reads = 0;
+    const get = a.get.bind(a);
+    a.get = (async (...args: Parameters<typeof get>) => { if (/COUNT\(\*\) AS n FROM time_entries/.test(args[0])) reads++; return get(...args); }) as typeof a.get;
+    const counts = async () => [await countProjectEntries(a, firm, p1), await countProjectEntries(a, firm, p2)];
+    expect(await counts()).toEqual([1, 1]);
+    expect(reads).toBe(2);
+    await counts();
+    expect(reads).toBe(2); // kept
+    // A write to project 1's entries: project 2's count is still kept, project 1's is read again.
+    await a.write((w) => w.insert('time_entries', entry(p1), p1));
+    expect(await counts()).toEqual([2, 1]);
+    expect(reads).toBe(3);
+    await a.write((w) => w.update('time_entries', ids[1], { hours: 3 }, p2));
+    expect(await counts()).toEqual([2, 1]);
+    expect(reads).toBe(4);
+    await a.write((w) => w.remove('time_entries', ids[0], p1));
+    expect(await counts()).toEqual([1, 1]);
+    expect(reads).toBe(5);
+    // A write whose project is unknown, or that moves an entry, drops every project's count.
+    await a.write((w) => w.update('time_entries', ids[1], { project_id: p1 }, p2));
+    expect(await counts()).toEqual([2, 0]);
+    expect(reads).toBe(7);
+    await a.write((w) => w.update('time_entries', ids[1], { hours: 2 }, undefined));
+    await counts();
+    expect(reads).toBe(9);
+    await a.close();
+  });
+
   it('names in records follow a rename at once (creator, responsible party, author)', async () => {
     const h = await harness();
     const { project, person } = await fx(h);

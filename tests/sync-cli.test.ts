@@ -15,9 +15,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'electron', 'cli.ts');
 
 interface Done { code: number | null; stdout: string; stderr: string }
-function run(args: string[]): Promise<Done> {
+function run(args: string[], env: Record<string, string> = {}): Promise<Done> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '', stderr = '';
     child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
     child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
@@ -103,10 +103,31 @@ describe('bivouac serve --remote / bivouac sync', () => {
     expect(bad.stderr).toMatch(/refused these credentials/);
     const ok = await run(['serve', '--port', '0', '--data-dir', dir, '--remote', proxy.url, '--remote-user', 'ada', '--remote-password', password('ada')]);
     expect(ok.code).toBe(1);
-    expect(ok.stderr).toMatch(/holds local work/);
+    expect(ok.stderr).toMatch(/holds the demo account/);
     const standalone = await run(['sync', '--data-dir', dir]);
     expect(standalone.code).toBe(2);
     expect(standalone.stderr).toMatch(/not connected/);
+  }, 120_000);
+
+  it('an own account (first-run setup): its project must be on the remote (a plain server cannot create one), then it connects', async () => {
+    const own = (d: string, project: string) => run(['setup', '--data-dir', d, '--firm', 'Solo', '--first-name', 'Ada', '--last-name', 'Solo', '--user', 'ada', '--project', project], { BIVOUAC_PASSWORD: 'solo-pass-123' });
+    const lonely = join(tmp, 'own-new');
+    expect((await own(lonely, 'Brand new')).code).toBe(0);
+    const refused = await run(['serve', '--port', '0', '--data-dir', lonely, '--remote', proxy.url, '--remote-user', 'ada', '--remote-password', password('ada')]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/holds local work that cannot be pushed .*project "Brand new": not on the remote/);
+    const matched = join(tmp, 'own-matched');
+    expect((await own(matched, 'Alpha Ascent')).code).toBe(0);
+    const s = await start(['--data-dir', matched, '--remote', proxy.url, '--remote-user', 'ada', '--remote-password', password('ada'), '--sync-interval', '0']);
+    try {
+      const token = readFileSync(join(matched, 'api-token'), 'utf8').trim();
+      const projects = await (await fetch(`${s.url}/projects.xml`, { headers: { authorization: `Basic ${Buffer.from(`${token}:X`).toString('base64')}` } })).text();
+      expect(projects.match(/<name>Alpha Ascent<\/name>/g)).toHaveLength(1);
+      expect(projects).toContain('Base Camp Logistics');
+    } finally {
+      await s.stop();
+    }
+    expect(await remote.store.all("SELECT id FROM projects WHERE name = 'Alpha Ascent'")).toHaveLength(1);
   }, 120_000);
 });
 

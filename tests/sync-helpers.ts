@@ -105,7 +105,8 @@ export async function startProxy(target: string, faults: Faults = {}): Promise<P
       const f = proxy.faults;
       if (f.down) { req.socket.destroy(); return; }
       if (f.hang) { hanging.add(res); return; }
-      if (f.plain && (path.startsWith('/sync/') || path.endsWith('.json') || path === '/health')) {
+      // A plain server has no project-create route either (a Bivouac team server lets administrators create projects).
+      if (f.plain && (path.startsWith('/sync/') || path.endsWith('.json') || path === '/health' || (method === 'POST' && path === '/projects.xml'))) {
         res.writeHead(404, { 'content-type': 'application/xml; charset=utf-8' });
         res.end('<?xml version="1.0" encoding="UTF-8"?>\n<errors><error>No such route</error></errors>');
         seen.push({ method, path, status: 404 });

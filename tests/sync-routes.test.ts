@@ -9,7 +9,7 @@ import { SqliteStore } from '../electron/store/sqlite.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { SyncEngine } from '../electron/sync/engine.ts';
 import { FIXTURE } from './helpers.ts';
-import { loc, password, startRemote, startReplica, type Remote, type Replica } from './sync-helpers.ts';
+import { loc, password, startProxy, startRemote, startReplica, type Remote, type Replica } from './sync-helpers.ts';
 
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 const closers: (() => Promise<void>)[] = [];
@@ -27,7 +27,7 @@ async function standalone() {
       headers: { host: '127.0.0.1', authorization: basic(who, password(who as 'ada')) } });
     return { status: r.statusCode, json: () => JSON.parse(r.body) as Record<string, unknown> & { errors?: string[] } };
   };
-  return { store, req };
+  return { store, req, app };
 }
 
 describe('local /sync/* routes', () => {
@@ -48,9 +48,14 @@ describe('local /sync/* routes', () => {
     const wrong = await s.req('ada', 'PUT', '/sync/remote', { url: remote.url, user: 'ada', password: 'nope' });
     expect(wrong.status).toBe(422);
     expect(wrong.json().errors![0]).toMatch(/refused these credentials/);
-    const localWork = await s.req('ada', 'PUT', '/sync/remote', { url: remote.url, user: 'ada', password: password('ada') });
+    // Local work that a plain server cannot take (a project it does not have): refused (tests/sync-adopt.test.ts has the rest).
+    const plain = await startProxy(remote.url, { plain: true });
+    closers.push(() => plain.close());
+    const made = await s.app.inject({ method: 'POST', url: '/projects.xml', payload: '<project><name>Only here</name></project>', headers: { host: '127.0.0.1', authorization: basic('ada', password('ada')) } });
+    expect(made.statusCode).toBe(201);
+    const localWork = await s.req('ada', 'PUT', '/sync/remote', { url: plain.url, user: 'ada', password: password('ada') });
     expect(localWork.status).toBe(409);
-    expect(localWork.json().errors![0]).toMatch(/local work/);
+    expect(localWork.json().errors![0]).toMatch(/local work .*project "Only here"/);
     expect((await s.req('ada', 'GET', '/sync/status')).json()).toMatchObject({ state: 'local', remote: null });
     expect(await s.store.all('SELECT * FROM sync_state')).toEqual([]);
   });

@@ -69,6 +69,34 @@ describe('binding beyond loopback', () => {
   }, 30_000);
 });
 
+describe('behind a load balancer', () => {
+  // A balancer keeps idle connections to its backends and reuses them (nginx upstream keepalive, a
+  // cloud balancer's 60 s idle timeout). If the backend closes an idle connection first, a request the
+  // balancer sends on it at that moment is lost (a 502 for the client): the backend's keep-alive must
+  // outlive the balancer's (bench:team's 100-client run lost requests this way with 5 s).
+  const keepAlive = (url: string) => new Promise<string | undefined>((res, rej) => {
+    const u = new URL(url);
+    const r = request({ host: u.hostname, port: u.port, path: '/health' }, (m) => { m.resume(); res(m.headers['keep-alive'] as string | undefined); });
+    r.on('error', rej);
+    r.end();
+  });
+  it('a team server (behind a proxy, or on the network) keeps idle connections longer than a balancer\'s 60 s; the local service keeps 5 s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bivouac-keepalive-'));
+    const team = await start(['--port', '0', '--data-dir', join(dir, 'a'), '--seed', fixture, '--trust-proxy', 'loopback']);
+    const local = await start(['--port', '0', '--data-dir', join(dir, 'b'), '--seed', fixture]);
+    try {
+      expect(team.url).toBeDefined();
+      const t = Number(/timeout=(\d+)/.exec((await keepAlive(team.url!)) ?? '')?.[1]);
+      expect(t).toBeGreaterThan(60);
+      expect(await keepAlive(local.url!)).toMatch(/timeout=5\b/);
+    } finally {
+      team.kill();
+      local.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
 describe('housekeeping', () => {
   let a: Account;
   freshAccount((x) => { a = x; });

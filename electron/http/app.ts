@@ -47,6 +47,11 @@ export interface AppOptions {
   readonly uiDir?: string | null;
   readonly logLevel?: string;
   readonly requestTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open (default 5 s). A team server behind a load
+   * balancer needs longer than the balancer's own idle timeout (D140).
+   */
+  readonly keepAliveMs?: number;
   /** Called after the first-run setup created the account (docs/setup.md). */
   readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
@@ -204,7 +209,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logLevel && opts.logLevel !== 'silent' ? { level: opts.logLevel } : false,
     requestTimeout: opts.requestTimeoutMs ?? 30_000,
     connectionTimeout: 0,
-    keepAliveTimeout: 5_000,
+    keepAliveTimeout: opts.keepAliveMs ?? 5_000,
     // `//projects/7.xml` is `/projects/7.xml` (§2.1); nothing else is rewritten.
     rewriteUrl: (req) => (req.url ?? '/').replace(/^\/{2,}/, '/'),
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 },

@@ -74,6 +74,13 @@ export interface AuthOptions {
 
 export class Authenticator {
   private readonly cache = new Map<string, Verified>();
+  /**
+   * Checks under way, by header digest: concurrent requests with the same credentials share one
+   * (D130). Ten connections opening at once otherwise ran ten scrypt derivations of 16 MiB each on the
+   * thread pool, and glibc keeps that memory in the threads' arenas (+70 MB RSS for good). Only the
+   * check is shared: the guard still sees every request, and a finished check is not remembered.
+   */
+  private readonly pending = new Map<string, Promise<PersonAuthRow | undefined>>();
   private readonly db: Queryable;
   private readonly max: number;
   private readonly verify: typeof verifyPassword;
@@ -123,7 +130,12 @@ export class Authenticator {
     const cred = decodeBasic(header);
     if (!cred) return null;
     await this.guard?.before(cred.user, addr);
-    const row = await this.check(cred.user, cred.pass);
+    let check = this.pending.get(key);
+    if (!check) {
+      check = this.check(cred.user, cred.pass).finally(() => this.pending.delete(key));
+      this.pending.set(key, check);
+    }
+    const row = await check;
     if (!row) {
       await this.guard?.failed(cred.user, addr);
       return null;

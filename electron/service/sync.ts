@@ -14,7 +14,8 @@ export interface SyncStatus {
   rejected: number;
   /** Unresolved conflicts. */
   conflicts: number;
-  progress: { done: number; total: number } | null;
+  /** While syncing (docs/sync-client.md §4, D163); `phase`: pulling or pushing. */
+  progress: { done: number; total: number; phase?: 'pull' | 'push' } | null;
   remote: { url: string; user: string | null; kind: 'team' | 'plain' | null } | null;
   error: string | null;
   /** Aliases the desktop shell reads (docs/desktop-shell.md): lastSuccessAt and error. */
@@ -48,7 +49,12 @@ export interface SyncPort {
   status(): Promise<SyncStatus>;
   /** One sync now (joins one already running); rejects with the reason when it failed. */
   run(): Promise<void>;
-  connect(url: string, auth: RemoteCredentials): Promise<void>;
+  /**
+   * Connect; a directory holding local work has it checked and pushed up, or is refused (409) with
+   * everything that blocks it, unchanged (D150). `caller`: the local person asking (becomes the
+   * remote person when no user name or e-mail matches).
+   */
+  connect(url: string, auth: RemoteCredentials, o?: { caller?: number | null }): Promise<void>;
   disconnect(): Promise<void>;
   conflicts(): Promise<ConflictView[]>;
   resolve(id: number, keep: 'mine' | 'theirs'): Promise<ConflictView>;

@@ -17,7 +17,7 @@ export type ChangeOp = 'insert' | 'update' | 'delete';
 export const MEMBERS = 'project_members';
 
 /** Project of a record being logged: a project's own id, else what the Writer was given. */
-const scope = (table: string, id: number, projectId?: number | null): number | null =>
+export const scope = (table: string, id: number, projectId?: number | null): number | null =>
   table === 'projects' ? id : projectId ?? null;
 
 export async function nextSeq(q: Queryable): Promise<number> {
@@ -27,26 +27,35 @@ export async function nextSeq(q: Queryable): Promise<number> {
 
 const COMMENTABLE: Readonly<Record<string, string>> = { Post: 'posts', Milestone: 'milestones', TodoItem: 'todo_items' };
 
+/** The columns of a row that name the records whose computed fields follow it (see parentsFrom). */
+export const PARENT_COLUMNS: Readonly<Record<string, string>> = {
+  comments: 'commentable_type, commentable_id', todo_items: 'todo_list_id', posts: 'category_id',
+};
+
 /**
  * Records whose computed fields follow this one: a comment's parent (comments-count, commented-at),
  * an item's list (counts, embedded items), a post's category (elements-count), and the project
- * (last-changed-on). Read from the row as it is when the change is logged (the Writer logs a delete
- * before deleting the row).
+ * (last-changed-on), from the row's PARENT_COLUMNS (undefined: the row does not exist).
  */
-async function parentsOf(q: Queryable, table: string, id: number, projectId: number | null): Promise<{ tbl: string; id: number }[]> {
+export function parentsFrom(table: string, row: Row | undefined, projectId: number | null): { tbl: string; id: number }[] {
   const out: { tbl: string; id: number }[] = [];
-  if (table === 'comments') {
-    const r = await q.get<{ t: string; p: number }>('SELECT commentable_type AS t, commentable_id AS p FROM comments WHERE id = ?', [id]);
-    if (r && COMMENTABLE[r.t]) out.push({ tbl: COMMENTABLE[r.t], id: Number(r.p) });
-  } else if (table === 'todo_items') {
-    const r = await q.get<{ p: number }>('SELECT todo_list_id AS p FROM todo_items WHERE id = ?', [id]);
-    if (r) out.push({ tbl: 'todo_lists', id: Number(r.p) });
-  } else if (table === 'posts') {
-    const r = await q.get<{ p: number | null }>('SELECT category_id AS p FROM posts WHERE id = ?', [id]);
-    if (r?.p) out.push({ tbl: 'categories', id: Number(r.p) });
+  if (row && table === 'comments') {
+    const t = COMMENTABLE[String(row.commentable_type)];
+    if (t && row.commentable_id !== null && row.commentable_id !== undefined) out.push({ tbl: t, id: Number(row.commentable_id) });
+  } else if (row && table === 'todo_items') {
+    if (row.todo_list_id !== null && row.todo_list_id !== undefined) out.push({ tbl: 'todo_lists', id: Number(row.todo_list_id) });
+  } else if (row && table === 'posts') {
+    if (row.category_id) out.push({ tbl: 'categories', id: Number(row.category_id) });
   }
   if (projectId && table !== 'projects') out.push({ tbl: 'projects', id: projectId });
   return out;
+}
+
+/** parentsFrom, reading the row as it is when the change is logged (the Writer logs a delete before deleting the row). */
+async function parentsOf(q: Queryable, table: string, id: number, projectId: number | null): Promise<{ tbl: string; id: number }[]> {
+  const cols = PARENT_COLUMNS[table];
+  const row = cols ? await q.get(`SELECT ${cols} FROM ${table} WHERE id = ?`, [id]) : undefined;
+  return parentsFrom(table, row, projectId);
 }
 
 /**
@@ -97,27 +106,27 @@ async function insideItem(q: Queryable, id: number): Promise<{ tbl: string; id: 
  * After an update: when `private` changed, or a todo item moved to another list (which may be private),
  * log the records inside too (their visibility changed with it).
  */
-export async function cascade(q: Queryable, table: string, id: number, values: Row, at: string, projectId?: number | null): Promise<void> {
-  const inside = 'private' in values ? await dependents(q, table, id)
-    : table === 'todo_items' && 'todo_list_id' in values ? await insideItem(q, id) : [];
-  for (const d of inside) await appendChange(q, d.tbl, d.id, 'update', at, projectId, null, false);
+export async function cascade(w: Queryable & Pick<Writer, 'logChange'>, table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
+  const inside = 'private' in values ? await dependents(w, table, id)
+    : table === 'todo_items' && 'todo_list_id' in values ? await insideItem(w, id) : [];
+  for (const d of inside) await w.logChange(d.tbl, d.id, 'update', projectId);
   // The new parent of a moved item or re-categorised post (the old one was logged with the change).
-  if (table === 'todo_items' && values.todo_list_id) await appendChange(q, 'todo_lists', Number(values.todo_list_id), 'update', at, projectId, null, false);
-  if (table === 'posts' && values.category_id) await appendChange(q, 'categories', Number(values.category_id), 'update', at, projectId, null, false);
+  if (table === 'todo_items' && values.todo_list_id) await w.logChange('todo_lists', Number(values.todo_list_id), 'update', projectId);
+  if (table === 'posts' && values.category_id) await w.logChange('categories', Number(values.category_id), 'update', projectId);
 }
 
 /** Make a person a member of a project, through the transaction and the feed. */
 export async function addMember(w: Writer, projectId: number, personId: number): Promise<void> {
   if (await w.get('SELECT 1 AS x FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId])) return;
   await w.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [projectId, personId]);
-  await appendChange(w, MEMBERS, projectId, 'insert', w.now, projectId, personId);
+  await w.logChange(MEMBERS, projectId, 'insert', projectId, personId);
   w.touch(projectId);
 }
 
 export async function removeMember(w: Writer, projectId: number, personId: number): Promise<void> {
   const r = await w.run('DELETE FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId]);
   if (!r.changes) return;
-  await appendChange(w, MEMBERS, projectId, 'delete', w.now, projectId, personId);
+  await w.logChange(MEMBERS, projectId, 'delete', projectId, personId);
   w.touch(projectId);
 }
 

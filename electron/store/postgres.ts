@@ -14,7 +14,7 @@
 import pg from 'pg';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import { DerivedCache } from './derived.ts';
-import { appendChange, cascade, type ChangeOp } from './feed.ts';
+import { cascade, parentsFrom, scope, PARENT_COLUMNS, type ChangeOp } from './feed.ts';
 import { StoreUnavailable, StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
@@ -213,6 +213,15 @@ export class PgStore implements Store {
     }
   }
 
+  /** A statement already in `$n` form with any parameters (arrays included), mapping connection failures. */
+  async raw(on: Runner, sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+    try {
+      return await on.query(sql, params as unknown[]);
+    } catch (e) {
+      throw unavailableOr(e);
+    }
+  }
+
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> {
     return (await this.query<T>(this.pool, sql, params)).rows;
   }
@@ -237,8 +246,7 @@ export class PgStore implements Store {
         try {
           await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
           const out = await fn(w);
-          await w.finish();
-          await client.query('COMMIT');
+          await w.commit();
           return out;
         } catch (e) {
           try {
@@ -304,10 +312,49 @@ export function redact(url: string): string {
   return url.replace(/(\/\/[^:/@]+):[^@/]*@/, '$1:***@');
 }
 
+/**
+ * `$n` parameters of a statement as SQL literals (integers, escaped strings, arrays of them), so the
+ * statement can go in one simple-protocol batch with COMMIT. Only for values the Writer itself makes.
+ */
+function inline(c: pg.PoolClient, sql: string, params: readonly unknown[]): string {
+  const lit = (v: unknown): string => {
+    if (v === null || v === undefined) return 'NULL';
+    if (typeof v === 'number') {
+      if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
+      return String(v);
+    }
+    if (typeof v === 'string') return c.escapeLiteral(v);
+    if (Array.isArray(v)) return `ARRAY[${v.map(lit).join(', ')}]`;
+    throw new Error(`cannot inline ${typeof v}`);
+  };
+  return sql.replace(/\$(\d+)/g, (_, n: string) => lit(params[Number(n) - 1]));
+}
+
+/** A feed entry waiting for the commit (PgWriter.commit writes them all in one statement). */
+interface Pending {
+  readonly tbl: string;
+  readonly id: number;
+  readonly op: ChangeOp;
+  readonly project: number | null;
+  readonly person: number | null;
+  /** The row's `version` becomes this entry's sequence number (records the Writer wrote itself). */
+  readonly version: boolean;
+}
+
+/**
+ * The Writer on PostgreSQL (D140): each call is ONE round trip (the row, with RETURNING of the
+ * columns that name its parents); the change feed entries, row versions, project stamps and the
+ * commit counter are kept in memory and written by commit() in one statement sent with COMMIT.
+ * The feed's contract is the same as store/feed.ts's appendChange on SQLite: one entry per record
+ * (the latest), its parents logged after it, version = the record's sequence number, numbers from
+ * `feed_clock` (whose row lock, now taken at the end, keeps them in commit order).
+ */
 class PgWriter implements Writer {
   private readonly projects = new Set<number>();
   /** Tables that got explicit ids: their identity sequence is moved past them at commit. */
   private readonly explicit = new Set<string>();
+  /** Feed entries in the order they were (last) logged, one per record and person. */
+  private readonly feed = new Map<string, Pending>();
   private readonly s: PgStore;
   private readonly c: pg.PoolClient;
   readonly now: string;
@@ -329,53 +376,104 @@ class PgWriter implements Writer {
     return { changes: (await this.s.query(this.c, sql, params)).rowCount ?? 0 };
   }
 
-  private log(table: string, id: number, op: ChangeOp, projectId?: number | null): Promise<number> {
-    return appendChange(this, table, id, op, this.now, projectId);
+  /** Queue a feed entry, replacing the record's earlier one in this transaction (it moves to the end). */
+  private note(tbl: string, id: number, op: ChangeOp, project: number | null, person: number | null, version: boolean): void {
+    const k = `${tbl}:${id}:${person ?? 0}`;
+    const prev = this.feed.get(k);
+    this.feed.delete(k);
+    this.feed.set(k, { tbl, id, op, project, person, version: version || (prev?.version ?? false) });
   }
 
-  // The same steps as SqliteWriter (the feed logic is store/feed.ts, shared): the row, its feed
-  // entry (the sequence number from feed_clock), its version.
+  /** The record's entry, then one for each parent (as appendChange does). */
+  private log(table: string, id: number, op: ChangeOp, projectId: number | null | undefined, row: Row | undefined): void {
+    const pid = scope(table, id, projectId);
+    this.note(table, id, op, pid, null, true);
+    for (const p of parentsFrom(table, row, pid)) this.note(p.tbl, p.id, 'update', pid, null, false);
+  }
+
+  async logChange(table: string, id: number, op: ChangeOp, projectId?: number | null, personId: number | null = null): Promise<void> {
+    this.note(table, id, op, scope(table, id, projectId), personId, false);
+  }
+
   async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
     const cols = Object.keys(values);
     if (cols.includes('id')) this.explicit.add(table);
-    const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING id`;
+    const parents = PARENT_COLUMNS[table];
+    const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING id${parents ? `, ${parents}` : ''}`;
     const r = await this.s.query<{ id: number }>(this.c, sql, cols.map((c) => values[c] as Param));
     const id = Number(r.rows[0].id);
-    const v = await this.log(table, id, 'insert', projectId);
-    await this.s.query(this.c, `UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
+    this.log(table, id, 'insert', projectId, r.rows[0]);
     if (projectId) this.projects.add(projectId);
     return id;
   }
 
   async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
     const cols = Object.keys(values);
-    const v = await this.log(table, id, 'update', projectId);
-    const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
-    await this.s.query(this.c, `UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
-    await cascade(this, table, id, values, this.now, projectId);
+    const parents = PARENT_COLUMNS[table];
+    const params = [...cols.map((c) => values[c] as Param), id];
+    let before: Row | undefined;
+    if (!cols.length) {
+      before = parents ? await this.get(`SELECT ${parents} FROM ${table} WHERE id = ?`, [id]) : undefined;
+    } else if (parents) {
+      // The parents as they were before the change (an item moved to another list logs its old list
+      // here, its new one in cascade): the FROM row is read from the statement's snapshot.
+      const old = parents.split(', ').map((c) => `o.${c}`).join(', ');
+      before = (await this.s.query(this.c, `UPDATE ${table} AS t SET ${cols.map((c) => `${c} = ?`).join(', ')}
+        FROM (SELECT ${parents} FROM ${table} WHERE id = ?) AS o WHERE t.id = ? RETURNING ${old}`, [...params, id])).rows[0];
+    } else {
+      await this.s.query(this.c, `UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, params);
+    }
+    this.log(table, id, 'update', projectId, before);
+    await cascade(this, table, id, values, projectId);
     if (projectId) this.projects.add(projectId);
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
-    await this.s.query(this.c, `DELETE FROM ${table} WHERE id = ?`, [id]);
-    await this.log(table, id, 'delete', projectId);
+    const parents = PARENT_COLUMNS[table];
+    const r = await this.s.query(this.c, `DELETE FROM ${table} WHERE id = ?${parents ? ` RETURNING ${parents}` : ''}`, [id]);
+    this.log(table, id, 'delete', projectId, r.rows[0]);
     if (projectId) this.projects.add(projectId);
   }
 
   touch(projectId: number): void { this.projects.add(projectId); }
 
   /**
-   * Move sequences past explicit ids, then stamp the projects' last-changed-on and count the commit
-   * in one round trip (round trips inside the write lock are what write throughput costs, D51).
+   * Move sequences past explicit ids, then in ONE round trip: one statement that takes the block of
+   * sequence numbers from feed_clock (its row lock is held from here to COMMIT), replaces the records'
+   * feed entries, sets their rows' versions, stamps the projects' last-changed-on and counts the
+   * commit, followed by COMMIT itself (a simple-protocol batch: the values are inlined as literals,
+   * escaped by the driver; if the statement fails, COMMIT is not run and write() rolls back).
    */
-  async finish(): Promise<void> {
+  async commit(): Promise<void> {
     for (const t of this.explicit) {
       await this.s.query(this.c, `SELECT setval(pg_get_serial_sequence('${t}', 'id'), GREATEST(m, COALESCE(pg_sequence_last_value(pg_get_serial_sequence('${t}', 'id')::regclass), 1)))
         FROM (SELECT MAX(id) AS m FROM ${t}) x WHERE m IS NOT NULL`);
     }
-    const ids = [...this.projects];
-    const stamp = ids.length ? `WITH stamped AS (UPDATE projects SET last_changed_on = ? WHERE id IN (${ids.map(() => '?').join(', ')})) ` : '';
-    await this.s.query(this.c, `${stamp}UPDATE commit_counter SET n = n + 1 WHERE id = 1`, ids.length ? [this.now, ...ids] : []);
+    const stamp = [...this.projects];
+    const entries = [...this.feed.values()];
+    if (!entries.length) {
+      const stamped = stamp.length ? 'WITH stamped AS (UPDATE projects SET last_changed_on = $1 WHERE id = ANY($2::bigint[])) ' : '';
+      await this.s.raw(this.c, `${inline(this.c, `${stamped}UPDATE commit_counter SET n = n + 1 WHERE id = 1`, stamp.length ? [this.now, stamp] : [])}; COMMIT`, []);
+      return;
+    }
+    // $1 count, $2..$8 the entries as arrays, $9 now, $10 projects to stamp.
+    const versioned = [...new Set(entries.filter((e) => e.version && e.tbl !== 'projects').map((e) => e.tbl))];
+    const versions = versioned.map((t, i) => `, v${i} AS (UPDATE ${t} AS t SET version = clock.base + e.k FROM e, clock
+      WHERE e.tbl = '${t}' AND e.ver = 1 AND t.id = e.record_id)`).join('');
+    const sql = `WITH clock AS (UPDATE feed_clock SET seq = seq + $1 WHERE id = 1 RETURNING seq - $1 AS base),
+      e AS (SELECT * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::int[])
+        AS x(k, tbl, record_id, op, project_id, person_id, ver)),
+      gone AS (DELETE FROM changes c USING e WHERE c.tbl = e.tbl AND c.record_id = e.record_id AND COALESCE(c.person_id, 0) = COALESCE(e.person_id, 0)),
+      added AS (INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id)
+        SELECT clock.base + e.k, e.tbl, e.record_id, e.op, $9, e.project_id, e.person_id FROM e, clock)${versions},
+      stamped AS (UPDATE projects AS p SET
+          last_changed_on = CASE WHEN p.id = ANY($10::bigint[]) THEN $9 ELSE p.last_changed_on END,
+          version = COALESCE((SELECT clock.base + e.k FROM e, clock WHERE e.tbl = 'projects' AND e.ver = 1 AND e.record_id = p.id), p.version)
+        WHERE p.id = ANY($10::bigint[]) OR p.id IN (SELECT e.record_id FROM e WHERE e.tbl = 'projects' AND e.ver = 1))
+      UPDATE commit_counter SET n = n + 1 WHERE id = 1`;
+    await this.s.raw(this.c, `${inline(this.c, sql, [
+      entries.length, entries.map((_, i) => i + 1), entries.map((e) => e.tbl), entries.map((e) => e.id), entries.map((e) => e.op),
+      entries.map((e) => e.project), entries.map((e) => e.person), entries.map((e) => (e.version ? 1 : 0)), this.now, stamp,
+    ])}; COMMIT`, []);
   }
-
 }

@@ -185,7 +185,12 @@ export class SqliteStore implements Store {
       this.sampleVersion();
       if (!tables) return `${this.commits}:${this.version}`;
       let t = `${this.version}:${this.tableCommits.get('*') ?? 0}`;
-      for (const name of tables) t += `:${this.tableCommits.get(name) ?? 0}`;
+      for (const name of tables) {
+        t += `:${this.tableCommits.get(name) ?? 0}`;
+        // `table@project` (D134): that project's rows, and any write to the table whose project is unknown.
+        const at = name.indexOf('@');
+        if (at > 0) t += `:${this.tableCommits.get(`${name.slice(0, at)}@*`) ?? 0}`;
+      }
       return t;
     };
     return this.derived.memo(key, token(), compute, token);
@@ -214,7 +219,11 @@ export class SqliteStore implements Store {
 
 class SqliteWriter implements Writer {
   private readonly projects = new Set<number>();
-  /** Tables this transaction changed; `*` for statements run as SQL text (any table). */
+  /**
+   * Tables this transaction changed; `*` for statements run as SQL text (any table). Each record write
+   * also names `table@project` (or `table@*` when the project is not known, or may change), so a memo
+   * of one project's rows survives writes to another's (D134).
+   */
   readonly tables = new Set<string>();
   private readonly s: SqliteStore;
   readonly now: string;
@@ -242,6 +251,7 @@ class SqliteWriter implements Writer {
     const cols = Object.keys(values);
     const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
     this.tables.add(table);
+    this.scoped(table, values.project_id ?? projectId);
     const id = this.s.runSync(sql, cols.map((c) => values[c] as Param)).lastId;
     const v = await this.log(table, id, 'insert', projectId);
     this.s.runSync(`UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
@@ -253,20 +263,31 @@ class SqliteWriter implements Writer {
   async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
     const cols = Object.keys(values);
     this.tables.add(table);
+    this.scoped(table, 'project_id' in values ? null : projectId);
     const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
-    await cascade(this.s, table, id, values, this.now, projectId);
+    await cascade(this, table, id, values, projectId);
     if (projectId) this.projects.add(projectId);
     this.outbox?.update(table, id, values);
   }
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
     this.tables.add(table);
+    this.scoped(table, projectId);
     await this.log(table, id, 'delete', projectId); // first: the feed reads the row's parents
     this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
     if (projectId) this.projects.add(projectId);
     this.outbox?.remove(table, id);
+  }
+
+  private scoped(table: string, projectId: unknown): void {
+    const p = Number(projectId);
+    this.tables.add(Number.isSafeInteger(p) && p > 0 ? `${table}@${p}` : `${table}@*`);
+  }
+
+  async logChange(table: string, id: number, op: ChangeOp, projectId?: number | null, personId: number | null = null): Promise<void> {
+    await appendChange(this.s, table, id, op, this.now, projectId, personId, false);
   }
 
   touch(projectId: number): void { this.projects.add(projectId); }

@@ -35,6 +35,11 @@ export interface Writer extends Queryable {
   insert(table: string, values: Row, projectId?: number | null): Promise<number>;
   update(table: string, id: number, values: Row, projectId?: number | null): Promise<void>;
   remove(table: string, id: number, projectId?: number | null): Promise<void>;
+  /**
+   * A feed entry for a record this call did not write itself (membership, records whose visibility
+   * follows a changed one), replacing its previous entry; no entries for its parents (store/feed.ts).
+   */
+  logChange(table: string, id: number, op: 'insert' | 'update' | 'delete', projectId?: number | null, personId?: number | null): Promise<void>;
   /** Count a change inside a project without changing a row of it (reorders that move nothing). */
   touch(projectId: number): void;
   /** The transaction's timestamp (second precision, UTC). */

@@ -14,11 +14,15 @@ import { decodeCollection, resourceOfTable, type WireRow } from '../../shared/sy
 import { dependencies, ready } from '../../shared/sync/schedule.ts';
 import { parseXml } from '../../shared/codec/in.ts';
 import * as q from '../store/queries/replica.ts';
+import { lastChangeSeq } from '../store/queries/changes.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
 import { Remote, RemoteError, RemoteUnreachable, errorMessage, remoteNow, type FeedChange, type RemoteAuth } from './remote.ts';
 import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
+import { status as setupStatus } from '../service/setup.ts';
+import { blockedTime, matchAccount, matchCategories, type Matching } from '../../shared/sync/adopt.ts';
+import { refResource } from '../../shared/sync/ids.ts';
 
 
 export interface EngineOptions {
@@ -75,6 +79,8 @@ type DeepSlice = (remoteId: number) => boolean;
 const NO_DEEP: DeepSlice = () => false;
 interface Scan { items: Pulled[]; scopes: Set<string>; members: Map<number, Set<number>> }
 interface Pending { cols: Set<string>; created: boolean; deleted: boolean }
+/** Local work checked for pushing on connect (D150). */
+interface Adoption { m: Matching; categories: Map<number, number>; seq: number; meUserName: string | null }
 
 const add = (out: Scan, resource: ResourceKey, rows: WireRow[], scope: string): void => {
   out.scopes.add(scope);
@@ -108,7 +114,7 @@ export class SyncEngine implements SyncPort {
   private retryAt = 0;
   private state: SyncState = 'idle';
   private error: string | null = null;
-  private progress: { done: number; total: number } | null = null;
+  private progress: { done: number; total: number; phase: 'pull' | 'push' } | null = null;
   private kind: 'team' | 'plain' | null = null;
   private stopped = false;
 
@@ -127,7 +133,8 @@ export class SyncEngine implements SyncPort {
   async resume(): Promise<boolean> {
     const st = await q.state(this.store);
     const url = st.get('url');
-    if (!url) return false;
+    // A disconnected replica keeps recording its outbox (D151).
+    if (!url) { this.store.recordOutbox = st.has('was_url'); return false; }
     const token = await this.readToken();
     if (!token) return false;
     this.remote = new Remote({ url, auth: { token }, timeoutMs: this.o.timeoutMs });
@@ -139,7 +146,7 @@ export class SyncEngine implements SyncPort {
    * Connect to a remote: check the credentials at once (nothing changes when they fail), keep the
    * remote API token (never the password), then clone what that person can see.
    */
-  async connect(url: string, auth: RemoteAuth): Promise<void> {
+  async connect(url: string, auth: RemoteAuth, o: { caller?: number | null } = {}): Promise<void> {
     let u: URL;
     try {
       u = new URL(url);
@@ -161,43 +168,159 @@ export class SyncEngine implements SyncPort {
     if (!token) throw new ConnectError(422, 'The remote does not show this person\'s API token on /me.xml: connect with a token instead');
     const st = await q.state(this.store);
     const selfRemote = Number(me.id);
+    // What this directory is to this remote (D150): checked in full before anything changes.
+    let adopt: Adoption | null = null;
     if (st.get('url')) {
       if (st.get('url') !== probe.url || Number(st.get('self_remote')) !== selfRemote) {
         throw new ConnectError(409, `This data directory is a replica of ${st.get('url')} (another account or person): disconnect it first or use an empty data directory`);
       }
+    } else if (st.get('was_url') === probe.url) {
+      // A disconnected replica: the same person resumes (its pending work is pushed by the sync below).
+      if (Number(st.get('was_self')) !== selfRemote) {
+        throw new ConnectError(409, `This data directory was a replica of ${probe.url} as ${st.get('was_user') || 'another person'}: its records are that person's copy of this remote, and pushing them as someone else would duplicate them. Connect as ${st.get('was_user') || 'that person'}, or use an empty data directory; nothing was changed`);
+      }
     } else if (!(await this.store.isEmpty())) {
-      throw new ConnectError(409, 'This data directory holds local work that is not linked to a remote: connect an empty data directory (bivouac serve --data-dir NEW --remote …); nothing was changed');
+      if ((await setupStatus(this.store)).demo) {
+        throw new ConnectError(409, 'This data directory holds the demo account, whose sample data is not pushed to a remote: connect an empty data directory (bivouac serve --data-dir NEW --remote …); nothing was changed');
+      }
+      adopt = await this.planAdoption(probe, me, o.caller ?? null);
     }
     const pwHash = 'password' in auth ? await hashPassword(auth.password) : null;
     await this.writeToken(token);
-    await this.store.write(async (w) => {
-      w.outbox?.mute();
-      await q.setState(w, 'url', probe.url);
-      await q.setState(w, 'user', 'user' in auth ? auth.user : String(me.user_name ?? ''));
-      await q.setState(w, 'self_remote', String(selfRemote));
-      if (!st.get('client')) await q.setState(w, 'client', randomBytes(8).toString('hex'));
-      if (pwHash) await q.setState(w, 'password_hash', pwHash);
-    });
+    try {
+      await this.store.write(async (w) => {
+        w.outbox?.mute();
+        if (adopt) await this.adopt(w, adopt, pwHash);
+        for (const k of ['was_url', 'was_self', 'was_user']) await q.setState(w, k, null);
+        await q.setState(w, 'url', probe.url);
+        await q.setState(w, 'user', 'user' in auth ? auth.user : String(me.user_name ?? ''));
+        await q.setState(w, 'self_remote', String(selfRemote));
+        if (!st.get('client') || adopt) await q.setState(w, 'client', randomBytes(8).toString('hex'));
+        if (pwHash) await q.setState(w, 'password_hash', pwHash);
+      });
+    } catch (e) {
+      if (adopt) { await this.vault.remove(); this.memToken = null; } // nothing was linked: no token either
+      throw e;
+    }
     this.remote = new Remote({ url: probe.url, auth: { token }, timeoutMs: this.o.timeoutMs });
     this.store.recordOutbox = true;
     this.retryAt = 0;
-    await this.run();
+    try {
+      await this.run();
+    } catch (e) {
+      // Linked: the connect stands and the clone (or the push of adopted work) goes on when the remote
+      // answers again; the status says why it stopped. A refusal (4xx) still fails the connect.
+      if (!(e instanceof Backoff || e instanceof RemoteUnreachable || (e instanceof RemoteError && (e.status >= 500 || e.status === 429)))) throw e;
+    }
   }
 
-  /** Forget the remote (its token file and sync state); local data stays, standalone. */
+  /**
+   * Forget the remote's token; local data stays, standalone. The sync state (id map, shadows,
+   * outbox, cursor) is kept and the outbox goes on recording (D151): reconnecting the same person
+   * to the same remote resumes and pushes what was done meanwhile.
+   */
   async disconnect(): Promise<void> {
     this.stop();
     await this.running?.catch(() => undefined);
     this.remote = null;
-    this.store.recordOutbox = false;
     await this.store.write(async (w) => {
       w.outbox?.mute();
-      await q.clearState(w);
+      const st = await q.state(w);
+      if (!st.get('url')) return;
+      await q.setState(w, 'was_url', st.get('url')!);
+      await q.setState(w, 'was_self', st.get('self_remote') ?? '');
+      await q.setState(w, 'was_user', st.get('user') ?? '');
+      for (const k of ['url', 'self_remote', 'user']) await q.setState(w, k, null);
     });
+    this.store.recordOutbox = (await q.state(this.store)).has('was_url');
     await this.vault.remove();
     this.memToken = null;
     this.state = 'idle';
     this.error = null;
+  }
+
+  /**
+   * Check that this directory's local work can all be pushed to the remote (D150), reading only;
+   * a ConnectError (409) lists everything that blocks it.
+   */
+  private async planAdoption(remote: Remote, me: WireRow, caller: number | null): Promise<Adoption> {
+    try {
+      // Any local write from here to the link is seen (the change feed's sequence) and refuses the link.
+      const seq = await lastChangeSeq(this.store);
+      const caps = await remote.capabilities();
+      const companies = await remote.list('company', '/companies.xml');
+      const people: WireRow[] = [];
+      for (const c of companies) people.push(...await remote.list('person', `/contacts/people/${c.id}`));
+      const projects = await remote.list('project', '/projects.xml');
+      const local = { companies: await q.allRows(this.store, 'companies'), people: await q.allRows(this.store, 'people'), projects: await q.allRows(this.store, 'projects'), caller };
+      const admin = String(me.administrator) === 'true' || Number(me.administrator) === 1;
+      const m = matchAccount(local, { me, companies, people, projects, canCreateProjects: (caps.feed || caps.idempotency) && admin });
+      const cats = new Map<number, WireRow[]>();
+      const members = new Map<number, Set<number>>();
+      for (const P of new Set(m.projects.values())) {
+        cats.set(P, await remote.list('category', `/projects/${P}/categories.xml`));
+        const set = new Set<number>();
+        for (const c of await remote.list('company', `/projects/${P}/companies.xml`)) {
+          for (const p of await remote.list('person', `/projects/${P}/contacts/people/${c.id}`)) set.add(Number(p.id));
+        }
+        members.set(P, set);
+      }
+      const categories = matchCategories(await q.allRows(this.store, 'categories'), m.projects, cats);
+      const personName = (id: number) => {
+        const p = local.people.find((x) => Number(x.id) === id);
+        return p ? `${String(p.first_name ?? '')} ${String(p.last_name ?? '')}`.trim() || String(p.user_name ?? id) : `person ${id}`;
+      };
+      const projectName = (id: number) => String(local.projects.find((x) => Number(x.id) === id)?.name ?? id);
+      const blocks = [...m.blocks, ...blockedTime(await q.allRows(this.store, 'time_entries'), m, Number(me.id), members, personName, projectName)];
+      if (blocks.length) {
+        throw new ConnectError(409, `This data directory holds local work that cannot be pushed to ${remote.url}, so nothing was changed: ${blocks.join('; ')}`);
+      }
+      return { m, categories, seq, meUserName: typeof me.user_name === 'string' && me.user_name ? me.user_name : null };
+    } catch (e) {
+      if (e instanceof RemoteUnreachable) throw new ConnectError(502, `Remote is unreachable: ${e.message}`);
+      if (e instanceof RemoteError) throw new ConnectError(502, `The remote failed while the local work was checked (nothing was changed): ${e.message}`);
+      throw e;
+    }
+  }
+
+  /**
+   * Link the checked local work to the remote (one transaction, with the new sync state): the
+   * matched records go into the id map, everything else in the projects into the outbox as
+   * creates, parents before children (lists and items in their local order); the normal push
+   * sends them. References to people or companies with no match are left out (cleared remotely).
+   */
+  private async adopt(w: Writer, a: Adoption, pwHash: string | null): Promise<void> {
+    const { m } = a;
+    if (await lastChangeSeq(w) !== a.seq) {
+      throw new ConnectError(409, 'The local data changed while it was being checked against the remote, so nothing was changed: connect again');
+    }
+    await q.forgetRemote(w);
+    const maps: [ResourceKey, Map<number, number>][] = [['company', m.companies], ['person', m.people], ['project', m.projects], ['category', a.categories]];
+    for (const [res, map] of maps) for (const [l, r] of map) await q.mapId(w, res, l, r);
+    if (m.me !== null && pwHash) await q.setPersonSecrets(w, m.me, (await q.personSecrets(w, m.me))?.token ?? newToken(), pwHash);
+    await q.lockOthers(w, m.me, a.meUserName);
+    const create = new Set(m.create);
+    for (const res of ['project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'] as const) {
+      const R = RESOURCES[res];
+      const cols = new Set([...writableFields(R, 'create').map((f) => column(f.name)), 'project_id', 'todo_list_id', 'commentable_type', 'commentable_id', 'responsible_party_type']);
+      for (const row of await q.allRows(w, R.table)) {
+        const id = Number(row.id);
+        if (res === 'project' ? !create.has(id) : res === 'category' && a.categories.has(id)) continue;
+        const v: WireRow = {};
+        for (const c of cols) if (c in row) v[c] = row[c];
+        for (const c of Object.keys(v)) {
+          const ref = refResource(c, v);
+          if ((ref === 'person' && !m.people.has(Number(v[c]))) || (ref === 'company' && !m.companies.has(Number(v[c])))) {
+            v[c] = null;
+            if (c === 'responsible_party_id') v.responsible_party_type = null;
+          }
+        }
+        await q.appendOutbox(w, w.now, [{ t: R.table, id, op: 'insert', v }]);
+        if ((res === 'todoItem' || res === 'milestone') && Number(row.completed) === 1) {
+          await q.appendOutbox(w, w.now, [{ t: R.table, id, op: 'update', v: { completed: 1 } }]);
+        }
+      }
+    }
   }
 
   private memToken: string | null = null;
@@ -493,7 +616,7 @@ export class SyncEngine implements SyncPort {
   }
 
   private report(phase: 'pull' | 'push', done: number, total: number): void {
-    this.progress = { done, total };
+    this.progress = { done, total, phase };
     this.o.onProgress?.({ phase, done, total });
   }
 
@@ -837,7 +960,12 @@ export class SyncEngine implements SyncPort {
       if (status === 404 && step.kind === 'delete' && inDoubt) status = 200;
       const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, remoteNow(res?.headers) ?? Date.now(), status === null ? netMessage : status >= 200 && status < 300 ? '' : errorMessage(status, body)); // no parse of a success
       if (outcome.kind === 'retry') throw new Backoff(outcome.afterMs, outcome.reason, status === null);
-      if (outcome.kind === 'rejected') return { kind: 'rejected', step, status: outcome.status, message: outcome.message };
+      if (outcome.kind === 'rejected') {
+        const message = step.kind === 'create' && step.resource === 'project' && (outcome.status === 404 || outcome.status === 405)
+          ? `The remote cannot create projects (${outcome.status}: ${outcome.message}): a plain server has no project-create route. The project and what it held were removed here and are kept in the conflict log; create the project on the remote, then add the work there`
+          : outcome.message;
+        return { kind: 'rejected', step, status: outcome.status, message };
+      }
       if (step.kind === 'create') {
         const m = /(\d+)(?:\.xml)?$/.exec(res!.headers.get('location') ?? '');
         let rid = m ? Number(m[1]) : NaN;

@@ -22,6 +22,30 @@ describe('sync panel', () => {
     expect(screen.getByText('PUT /posts/31.xml')).toBeTruthy();
   });
 
+  it('connecting a directory with local work: the push of that work shows its progress, a refusal its message as is', async () => {
+    vi.spyOn(api, 'syncConflicts').mockResolvedValue([]);
+    vi.spyOn(api, 'syncRejected').mockResolvedValue([]);
+    const base = { lastSuccessAt: null, pending: 10, rejected: 0, conflicts: 0, error: null, lastSyncedAt: null, message: null };
+    vi.spyOn(api, 'syncStatus').mockResolvedValue({ ...base, state: 'syncing', progress: { done: 3, total: 10, phase: 'push' },
+      remote: { url: 'http://team.example', user: 'ada', kind: 'team' } });
+    let finish: (v: never) => void = () => undefined;
+    vi.spyOn(api, 'connectRemote').mockReturnValueOnce(new Promise((_ok, no) => { finish = no; }));
+    render(<SyncPanel />);
+    fireEvent.change(screen.getByLabelText('Server URL'), { target: { value: 'http://team.example' } });
+    fireEvent.change(screen.getByLabelText('User name'), { target: { value: 'ada' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'pw' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    const bar = await screen.findByRole('progressbar', { name: 'Sync progress' }, { timeout: 3000 });
+    expect(bar.getAttribute('value')).toBe('3');
+    expect(bar.getAttribute('max')).toBe('10');
+    expect(screen.getByText(/Syncing 3 of 10/)).toBeTruthy();
+    const msg = 'This data directory holds local work that cannot be pushed to http://team.example, so nothing was changed: project "X": not on the remote';
+    vi.spyOn(api, 'syncStatus').mockResolvedValue({ ...base, pending: 0, state: 'local', progress: null, remote: null });
+    finish(new ApiError(409, [msg]) as never);
+    await useSync.getState().refresh();
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(msg));
+  });
+
   it('a refused resolution shows the message and the conflict stays open', async () => {
     vi.spyOn(api, 'syncConflicts').mockResolvedValue([conflict]);
     vi.spyOn(api, 'syncRejected').mockResolvedValue([]);

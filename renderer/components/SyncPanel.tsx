@@ -47,11 +47,11 @@ export function TeamServer() {
             <button type="button" className="primary" onClick={() => void s.syncNow()} disabled={st.state === 'syncing'}>Sync now</button>
             <button type="button" onClick={() => void s.disconnect()}>Disconnect</button>
           </div>
-          <p className="hint">Disconnecting keeps your data on this computer; it stops syncing.</p>
+          <p className="hint">Disconnecting keeps your data on this computer; it stops syncing. Connecting again later sends what you did meanwhile.</p>
         </>
       ) : (
         <form onSubmit={(e) => void submit(e)} className="stack">
-          <p>Work offline here and sync with your team's Bivouac (or Basecamp Classic) server. Your password is checked once and never stored.</p>
+          <p>Work offline here and sync with your team's Bivouac (or Basecamp Classic) server. Your password is checked once and never stored. Work already on this computer is sent up to the server's projects of the same name; if it cannot all go, nothing is changed and you are told why.</p>
           <label>Server URL<input type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://team.example.com" /></label>
           <label>User name<input required value={user} onChange={(e) => setUser(e.target.value)} autoComplete="username" /></label>
           <label>Password<input type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" /></label>

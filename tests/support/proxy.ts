@@ -11,35 +11,42 @@ export function startProxy(backends: readonly string[], port = 0, host = '127.0.
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   let next = 0;
   const server: Server = createServer((req, res) => {
-    const t = targets[next++ % targets.length];
     let answered = false;
-    const up = request({
-      host: t.hostname, port: t.port, method: req.method, path: req.url, agent,
-      // As a reverse proxy does: the client's Host, address and scheme go in X-Forwarded-* (the
-      // servers run with --trust-proxy); Host becomes the backend's own.
-      headers: {
-        ...req.headers, host: `${t.hostname}:${t.port}`, 'x-forwarded-host': req.headers.host ?? '',
-        'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http',
-      },
-    }, (r) => {
-      answered = true;
-      res.writeHead(r.statusCode ?? 502, r.rawHeaders);
-      r.pipe(res);
-    });
-    // A backend may answer before it has read the whole body (413) and close: the write fails
-    // (EPIPE) but its answer is on the way; only a request that gets no answer at all is a 502.
-    up.on('error', (e) => {
-      setTimeout(() => {
-        if (answered) return;
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-        res.end(`proxy: ${e.message}`);
-      }, 500);
-    });
+    const chunks: Buffer[] = [];
+    // Like nginx's proxy_next_upstream for idempotent methods: a GET/HEAD sent on a reused keep-alive
+    // connection that the backend closed at that moment (no answer at all) is sent once more.
+    const retriable = req.method === 'GET' || req.method === 'HEAD';
+    const forward = (attempt: number): void => {
+      const t = targets[next++ % targets.length];
+      const up = request({
+        host: t.hostname, port: t.port, method: req.method, path: req.url, agent,
+        // As a reverse proxy does: the client's Host, address and scheme go in X-Forwarded-* (the
+        // servers run with --trust-proxy); Host becomes the backend's own.
+        headers: {
+          ...req.headers, host: `${t.hostname}:${t.port}`, 'x-forwarded-host': req.headers.host ?? '',
+          'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http',
+        },
+      }, (r) => {
+        answered = true;
+        res.writeHead(r.statusCode ?? 502, r.rawHeaders);
+        r.pipe(res);
+      });
+      // A backend may answer before it has read the whole body (413) and close: the write fails
+      // (EPIPE) but its answer is on the way; only a request that gets no answer at all is a 502.
+      up.on('error', (e) => {
+        if (!answered && retriable && up.reusedSocket && attempt === 0) { forward(1); return; }
+        setTimeout(() => {
+          if (answered) return;
+          if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+          res.end(`proxy: ${e.message}`);
+        }, 500);
+      });
+      up.end(Buffer.concat(chunks));
+    };
     // The body is read whole first and written in one go (bodies are at most a few MiB here): the
     // kernel takes it at once, so a backend that answers early (413) is rarely cut off mid-write.
-    const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => up.end(Buffer.concat(chunks)));
+    req.on('end', () => forward(0));
   });
   server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {

@@ -60,8 +60,8 @@ export function syncPlugin(engine: SyncPort) {
       const b = body(req);
       const url = typeof b.url === 'string' ? b.url : '';
       if (!url) throw new ApiError(422, ["url can't be blank"]);
-      if (typeof b.token === 'string' && b.token) await engine.connect(url, { token: b.token });
-      else if (typeof b.user === 'string' && typeof b.password === 'string' && b.user) await engine.connect(url, { user: b.user, password: b.password });
+      if (typeof b.token === 'string' && b.token) await engine.connect(url, { token: b.token }, { caller: req.caller?.id ?? null });
+      else if (typeof b.user === 'string' && typeof b.password === 'string' && b.user) await engine.connect(url, { user: b.user, password: b.password }, { caller: req.caller?.id ?? null });
       else throw new ApiError(422, ['Give {url, user, password} or {url, token}']);
       engine.start();
       return json(reply, 200, await engine.status());

@@ -66,7 +66,6 @@ export async function setState(db: Queryable, key: string, value: string | null)
   await db.run('DELETE FROM sync_state WHERE key = ?', [key]);
   if (value !== null) await db.run('INSERT INTO sync_state (key, value) VALUES (?, ?)', [key, value]);
 }
-export const clearState = (db: Queryable) => db.run('DELETE FROM sync_state');
 
 // ---- conflicts and rejected -----------------------------------------------------------------
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -119,6 +118,12 @@ export async function selfRemoteId(db: Queryable): Promise<number | null> {
   return r ? Number(r.value) : null;
 }
 
+/** The remote person of a disconnected replica (D151), null otherwise. */
+export async function formerSelfRemoteId(db: Queryable): Promise<number | null> {
+  const r = await db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'was_self'");
+  return r && r.value !== '' ? Number(r.value) : null;
+}
+
 type ShadowMap = Map<string, { row: WireRow; scope: string }>;
 const shadowRows = (rows: { resource: string; remote_id: number; scope: string; record: string }[], into: ShadowMap): ShadowMap => {
   for (const r of rows) into.set(`${r.resource}:${r.remote_id}`, { row: JSON.parse(r.record) as WireRow, scope: r.scope });
@@ -142,4 +147,24 @@ export async function shadowsByKeys(db: Queryable, keys: Iterable<string>, into:
 }
 export async function shadowsInScope(db: Queryable, prefix: string, into: ShadowMap = new Map()): Promise<ShadowMap> {
   return shadowRows(await db.all("SELECT resource, remote_id, scope, record FROM sync_shadow WHERE scope LIKE ? OR (resource = 'project' AND scope = 'projects')", [`${prefix}%`]), into);
+}
+
+// ---- adopting local work on connect (D150) ----------------------------------------------------
+/** Every row of a table, in the order its records are created on the remote (lists and items by position). */
+export const allRows = (db: Queryable, table: string) => db.all<WireRow & Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY ${
+  table === 'todo_items' ? 'todo_list_id, position, id' : table === 'todo_lists' ? 'project_id, position, id' : 'id'}`);
+export const appendOutbox = (db: Queryable, at: string, changes: RowChange[]) =>
+  db.run('INSERT INTO sync_outbox (at, changes) VALUES (?, ?)', [at, JSON.stringify(changes)]);
+/** Forget another remote's sync state (its ids mean nothing to the new one); local records stay. */
+export async function forgetRemote(db: Queryable): Promise<void> {
+  for (const t of ['sync_outbox', 'sync_ids', 'sync_shadow', 'sync_state', 'sync_conflicts', 'sync_rejected']) await db.run(`DELETE FROM ${t}`);
+}
+/**
+ * A replica is one person: nobody else signs in locally (no password, no token, no user name: the
+ * pull brings the remote's user names, which must not clash with local ones). The owner takes the
+ * remote user name at once.
+ */
+export async function lockOthers(db: Queryable, self: number | null, selfUserName: string | null): Promise<void> {
+  await db.run('UPDATE people SET password_hash = NULL, token = NULL, user_name = NULL WHERE id <> ?', [self ?? -1]);
+  if (self !== null && selfUserName) await db.run('UPDATE people SET user_name = ? WHERE id = ?', [selfUserName, self]);
 }
