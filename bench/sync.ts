@@ -100,8 +100,8 @@ async function deepPass(store: SqliteStore, dataDir: string, clone: { requests: 
   say(`(a full clone through the public routes: ${clone.requests} requests, ${ms(clone.ms)})`);
 }
 
-async function remoteEdits(n: number, tag: string): Promise<void> {
-  const items = await remoteStore.all<{ id: number }>('SELECT id FROM todo_items ORDER BY id LIMIT ?', [n]);
+async function remoteEdits(n: number, tag: string, offset = 0): Promise<void> {
+  const items = await remoteStore.all<{ id: number }>('SELECT id FROM todo_items ORDER BY id LIMIT ? OFFSET ?', [n, offset]);
   for (const it of items) {
     const r = await remoteApp.inject({ method: 'PUT', url: `/todo_items/${it.id}.xml`, payload: `<todo-item><content>${tag} ${it.id}</content></todo-item>`,
       headers: { host: '127.0.0.1', authorization: basic(ADA['user-name'], ADA.password) } });
@@ -130,12 +130,28 @@ for (const kind of only ? [] : ['team', 'plain'] as const) {
   const inc = { ms: performance.now() - t0, requests: r.engine.requests - before };
   const check = await r.store.all("SELECT id FROM todo_items WHERE content LIKE ?", [`${kind}-edit %`]);
   if (check.length !== 100) throw new Error(`incremental sync applied ${check.length} of 100 changes`);
+  // The team server's incremental sync again, 6 more times (other items each round: the load of a shared
+  // machine moves single figures a lot; the median is what the ratio uses, D170).
+  const incs = [inc.ms];
+  if (kind === 'team') {
+    for (let k = 1; k < 7; k++) {
+      await remoteEdits(100, `${kind}-edit${k}`, k * 100);
+      const t = performance.now();
+      await r.engine.run();
+      incs.push(performance.now() - t);
+      if ((await r.store.all('SELECT id FROM todo_items WHERE content LIKE ?', [`${kind}-edit${k} %`])).length !== 100) throw new Error('incremental sync');
+    }
+  }
+  incs.sort((a, b) => a - b);
+  const median = incs[Math.floor(incs.length / 2)];
   const full = await replica(url, `full-${kind}`);
-  say(`incremental sync of 100 remote changes: ${inc.requests} requests, ${ms(inc.ms)}`);
+  say(`incremental sync of 100 remote changes: ${inc.requests} requests, ${ms(inc.ms)}`
+    + (incs.length > 1 ? `; median of ${incs.length} rounds (100 other items each) ${ms(median)} (min ${ms(incs[0])}, max ${ms(incs[incs.length - 1])})` : ''));
+  inc.ms = median;
   results[`${kind}-inc`] = inc;
   results[`${kind}-full`] = full.clone;
   say(`full resync (fresh clone): ${full.clone.requests} requests, ${ms(full.clone.ms)}`);
-  say(`ratio full / incremental: ${(full.clone.requests / inc.requests).toFixed(1)}x fewer requests, ${(full.clone.ms / inc.ms).toFixed(1)}x less time`
+  say(`ratio full / incremental${incs.length > 1 ? ' (median)' : ''}: ${(full.clone.requests / inc.requests).toFixed(1)}x fewer requests, ${(full.clone.ms / inc.ms).toFixed(1)}x less time`
     + (kind === 'team' ? ' (goal >= 50x, >= 20x)' : ' (a plain server has no feed: a sync is a full scan, comments skipped when unchanged)'));
   if (kind === 'plain') await deepPass(r.store, join(tmp, 'clone-plain'), full.clone);
   await full.close();

@@ -102,6 +102,28 @@ describe('change feed', () => {
     expect(of(g.changes, 'post', post)[0].record!.comments_count).toBe(0);
   });
 
+  it('items=0: a todo list comes without its embedded items, everything else as its GET (D170)', async () => {
+    const list = locId(await a.h.req('fran', 'POST', `/projects/${a.pid}/todo_lists.xml`, '<todo-list><name>Bare</name></todo-list>'));
+    const c0 = (await feed('fran')).cursor;
+    const items: number[] = [];
+    for (const c of ['one', 'two']) items.push(locId(await a.h.req('fran', 'POST', `/todo_lists/${list}/todo_items.xml`, `<todo-item><content>${c}</content></todo-item>`)));
+    const r = await a.h.req('fran', 'GET', `/sync/changes.json?since=${c0}&limit=1000&items=0`);
+    expect(r.status, r.body).toBe(200);
+    const bare = (r.json() as Feed).changes;
+    const full = (await all('fran', c0)).changes;
+    expect(bare.map((c) => [c.resource, c.id, c.op])).toEqual(full.map((c) => [c.resource, c.id, c.op]));
+    const { todo_items: embedded, ...rest } = (await a.h.req('fran', 'GET', `/todo_lists/${list}.json`)).json() as Record<string, unknown>;
+    expect((embedded as unknown[]).length).toBe(2);
+    expect(of(full, 'todoList', list)[0].record!.todo_items).toEqual(embedded); // the default: as its GET
+    expect(of(bare, 'todoList', list)[0].record).toEqual(rest);
+    for (const id of items) expect(of(bare, 'todoItem', id)[0].record).toEqual((await a.h.req('fran', 'GET', `/todo_items/${id}.json`)).json());
+    const x = (await a.h.req('fran', 'GET', `/sync/changes.xml?since=${c0}&items=0`)).xml();
+    const listX = x.children.find((c) => text(c, 'resource') === 'todoList' && text(c, 'id') === String(list))!;
+    const recX = listX.children.find((c) => c.name === 'record')!.children[0];
+    expect(recX.name).toBe('todo-list');
+    expect(recX.children.some((c) => c.name === 'todo-items')).toBe(false);
+  });
+
   it('deletes are tombstones', async () => {
     const id = await newPost('fran', 'Doomed');
     const c = (await a.h.req('fran', 'POST', `/posts/${id}/comments.xml`, '<comment><body>c</body></comment>'));
@@ -235,7 +257,7 @@ describe('change feed', () => {
   });
 
   it('refuses malformed parameters with 400', async () => {
-    for (const q of ['since=abc', 'since=-1', 'limit=0', 'limit=1001', 'limit=x']) {
+    for (const q of ['since=abc', 'since=-1', 'limit=0', 'limit=1001', 'limit=x', 'items=2', 'items=no']) {
       const r = await a.h.req('fran', 'GET', `/sync/changes.json?${q}`);
       expect(r.status, q).toBe(400);
     }

@@ -45,25 +45,34 @@ export interface FeedPage { readonly cursor: number; readonly more: boolean; rea
 
 export const expired = (): ApiError => new ApiError(410, ['Cursor expired: resync in full']);
 
-/** `since`: absent or digits (0 = from the beginning). `limit`: 1..1000, default 500. */
-export function parseFeedQuery(since: string | undefined, limit: string | undefined): { since: number; limit: number } {
+/**
+ * `since`: absent or digits (0 = from the beginning). `limit`: 1..1000, default 500. `items`: absent
+ * or `1` (a todo list's record carries its `todo_items`, as its GET), `0` (it does not: D170).
+ */
+export function parseFeedQuery(since: string | undefined, limit: string | undefined, items?: string): { since: number; limit: number; items: boolean } {
   if (since !== undefined && !/^\d{1,16}$/.test(since)) throw badRequest('since must be a cursor (digits)');
   if (limit !== undefined && (!/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIMIT)) {
     throw badRequest(`limit must be 1..${MAX_LIMIT}`);
   }
-  return { since: Number(since ?? 0), limit: limit === undefined ? DEFAULT_LIMIT : Number(limit) };
+  if (items !== undefined && items !== '0' && items !== '1') throw badRequest('items must be 0 or 1');
+  return { since: Number(since ?? 0), limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), items: items !== '0' };
 }
 
-async function visible(ctx: Ctx, resource: ResourceKey, id: number): Promise<Row | null> {
+async function visible(ctx: Ctx, resource: ResourceKey, id: number, items = true): Promise<Row | null> {
   try {
-    return await GET_ONE[resource](ctx, id);
+    return await (resource === 'todoList' && !items ? todoLists.getBare : GET_ONE[resource])(ctx, id);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return null;
     throw e;
   }
 }
 
-export async function changes(ctx: Ctx, since: number, limit: number): Promise<FeedPage> {
+/**
+ * One page for the caller. `items` false: todo lists come without their embedded items (a sync client
+ * gets each item as its own entry; with them, 100 item edits spread over 30 lists sent every item of
+ * those lists: 93 % of the answer, D170).
+ */
+export async function changes(ctx: Ctx, since: number, limit: number, items = true): Promise<FeedPage> {
   // The clock first: every entry up to it is committed, so a cursor never skips one.
   const { clock, horizon } = await feedBounds(ctx.store);
   if (since > 0 && (since < horizon || since > clock)) throw expired();
@@ -81,7 +90,7 @@ export async function changes(ctx: Ctx, since: number, limit: number): Promise<F
     }
     const resource = resourceOf(r.tbl);
     if (!resource) continue;
-    const row = r.op === 'delete' ? null : await visible(ctx, resource, id);
+    const row = r.op === 'delete' ? null : await visible(ctx, resource, id, items);
     entries.push(row ? { seq, resource, id, op: 'upsert', row } : { seq, resource, id, op: 'delete' });
   }
   // What the client may not see inside the records it sees, as on every other route (D32).

@@ -107,6 +107,11 @@ export async function get(ctx: Ctx, id: number): Promise<Row> {
   return finish(l, await itemsOfList(ctx.store, ctx.caller, id));
 }
 
+/** One list without its items (the change feed's `items=0`: each item has its own entry; D170). */
+export async function getBare(ctx: Ctx, id: number): Promise<Row> {
+  return finish(await getVisible(ctx, id));
+}
+
 const checkMilestone = (db: Queryable, ctx: Ctx, projectId: number, v: Validated, stored?: Row): Promise<void> =>
   checkReferences(db, ctx.caller, R, projectId, v, stored);
 

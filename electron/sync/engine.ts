@@ -103,6 +103,22 @@ function scopeOf(res: ResourceKey, row: WireRow, P: number | null): string {
   }
 }
 
+/**
+ * The `resource:remoteId` keys an apply of these records looks up in the id map: each record, what
+ * its row references, and what its shadow (the merge base, in `prev`) references.
+ */
+function referencedKeys(items: readonly Pulled[], prev: ReadonlyMap<string, { row: WireRow }>): Set<string> {
+  const keys = new Set<string>();
+  const note: IdLookup = (r, id) => { keys.add(`${r}:${id}`); return undefined; };
+  for (const { resource, row } of items) {
+    keys.add(`${resource}:${row.id}`);
+    rewriteIds(row, note);
+    const base = prev.get(`${resource}:${row.id}`)?.row;
+    if (base) rewriteIds(base, note);
+  }
+  return keys;
+}
+
 export class SyncEngine implements SyncPort {
   private readonly store: Store;
   private readonly o: EngineOptions;
@@ -630,9 +646,13 @@ export class SyncEngine implements SyncPort {
     const round = Number(st.get('scan_round') ?? 0);
     const deep: DeepSlice = every === 0 ? NO_DEEP : (id) => id % every === round % every;
     const scan = feed ? await this.feed(remote, cursor, prev) : { ...(await this.scan(remote, prev, deep)), cursor: null, full: false, deletes: [] };
+    // An incremental feed pull of upserts alone (no delete, no new project, no resync) maps only the ids
+    // its records and their shadows name (O(changes)); anything else reads the whole id map (D170).
+    const mapped = scan.cursor !== null && !scan.full && !scan.deletes.length && !scan.members.size && !scan.scopes.size
+      ? referencedKeys(scan.items, prev) : null;
     await this.store.write(async (w) => {
       w.outbox?.mute();
-      const ctx = await this.applyContext(w);
+      const ctx = await this.applyContext(w, mapped);
       const seen = new Set<string>();
       for (const res of TABLE_ORDER) {
         for (const p of scan.items) if (p.resource === res) await this.applyOne(w, ctx, p, seen);
@@ -661,8 +681,9 @@ export class SyncEngine implements SyncPort {
     });
   }
 
-  private async applyContext(w: Writer) {
-    const ids = await q.idMap(w);
+  /** `mapped`: read only these `resource:remoteId` keys of the id map (null: all of it). */
+  private async applyContext(w: Writer, mapped: Set<string> | null = null) {
+    const ids = mapped ? await q.idsByRemote(w, mapped) : await q.idMap(w);
     const pending = new Map<string, Pending>();
     for (const e of await q.outbox(w)) {
       for (const c of e.changes) {

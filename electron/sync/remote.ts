@@ -145,7 +145,9 @@ export class Remote {
 
   /** One page of the change feed. A 410 (cursor too old) is a RemoteError with status 410. */
   async changes(since: string, limit = 500): Promise<{ cursor: string; more: boolean; clock: number | null; changes: FeedChange[] }> {
-    const path = `/sync/changes.json?since=${encodeURIComponent(since)}&limit=${limit}`;
+    // items=0: todo lists without their embedded items (the client reads items from their own entries and
+    // drops embedded ones anyway; an older server ignores the parameter). D170.
+    const path = `/sync/changes.json?since=${encodeURIComponent(since)}&limit=${limit}&items=0`;
     const r = await this.request('GET', path);
     if (r.status !== 200) throw new RemoteError(r.status, `GET ${path}: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'), remoteNow(r.headers));
     const j = JSON.parse(r.body) as { cursor: string; more: boolean; clock?: string; changes: { seq: number; resource: ResourceKey; id: number; op: FeedChange['op']; record?: unknown }[] };

@@ -36,6 +36,29 @@ export async function idMap(db: Queryable): Promise<{ toRemote: Map<string, numb
   }
   return { toRemote, toLocal };
 }
+/** The id-map rows of the given `resource:remoteId` keys only (an incremental pull maps O(changes); D170). */
+export async function idsByRemote(db: Queryable, keys: Iterable<string>): Promise<{ toRemote: Map<string, number>; toLocal: Map<string, number> }> {
+  const by = new Map<string, number[]>();
+  for (const k of keys) {
+    const [res, id] = k.split(':');
+    if (!by.has(res)) by.set(res, []);
+    by.get(res)!.push(Number(id));
+  }
+  const toRemote = new Map<string, number>();
+  const toLocal = new Map<string, number>();
+  for (const [res, ids] of by) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = await db.all<{ local_id: number; remote_id: number }>(
+        `SELECT local_id, remote_id FROM sync_ids WHERE resource = ? AND remote_id IN (${chunk.map(() => '?').join(', ')})`, [res, ...chunk]);
+      for (const r of rows) {
+        toRemote.set(`${res}:${r.local_id}`, Number(r.remote_id));
+        toLocal.set(`${res}:${r.remote_id}`, Number(r.local_id));
+      }
+    }
+  }
+  return { toRemote, toLocal };
+}
 export const mapId = (db: Queryable, resource: ResourceKey, local: number, remote: number) =>
   db.run('INSERT INTO sync_ids (resource, local_id, remote_id) VALUES (?, ?, ?)', [resource, local, remote]);
 export const unmapLocal = (db: Queryable, resource: ResourceKey, local: number) =>
