@@ -68,6 +68,11 @@ declare module 'fastify' {
     caller?: Caller; wantsJson?: boolean; changeToken?: string;
     /** Ends the store's pin of this request's token (D145): work it left running reads a fresh one. */
     unpin?: () => void;
+    /**
+     * The route's config, read once per request by the onRequest hook (Fastify's `routeOptions`
+     * getter builds a new object on every read).
+     */
+    routeCfg?: Partial<RouteConfig> & { public?: boolean; ui?: boolean };
     /** The request's Content-Type as sent (the framework is shown a neutral one, see app.ts). */
     bodyType?: string;
   }
@@ -92,15 +97,21 @@ export function route(app: FastifyInstance, path: string, spec: RouteSpec): void
 /** HEAD is answered like GET (Node leaves the body out). */
 const asMethod = (m: string): Method => (m === 'HEAD' ? 'GET' : m) as Method;
 
+/** The route's config, once per request (see `routeCfg`). */
+export function routeConfig(req: FastifyRequest): NonNullable<FastifyRequest['routeCfg']> {
+  return (req.routeCfg ??= req.routeOptions.config as NonNullable<FastifyRequest['routeCfg']>);
+}
+
 /** Checks that belong before the body is read: method (405) and path ids (404), §4.5. */
 export function preflight(req: FastifyRequest): ApiError | null {
-  const cfg = req.routeOptions.config as unknown as Partial<RouteConfig>;
+  const cfg = routeConfig(req);
   if (!cfg.allow) return null;
   if (!cfg.allow.includes(asMethod(req.method))) {
     return new ApiError(405, [`${req.method} is not allowed here`], { Allow: cfg.allow.join(', ') });
   }
   const params = req.params as Record<string, string>;
-  for (const [k, v] of Object.entries(params)) {
+  for (const k in params) {
+    const v = params[k];
     if (cfg.spec!.free?.includes(k)) continue;
     if (cfg.spec!.commaIs400 === k && v.includes(',')) return new ApiError(400, ['Only one message id may be given']);
     if (!isId(v)) return new ApiError(404, ['Record not found']);
@@ -167,7 +178,7 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
   }
   const caller = req.caller!;
   // Reads without a body may be answered from the cache of rendered responses.
-  const cacheable = method === 'GET' && !buf?.length;
+  const cacheable = method === 'GET' && !buf?.length && app.responses.enabled;
   const key = cacheable ? `${caller.id}\u0000${json ? 'j' : 'x'}\u0000${Math.floor(Date.now() / 86_400_000)}\u0000${req.url}` : '';
   const token = cacheable ? req.changeToken ?? await app.store.changeToken() : '';
   if (cacheable) {
@@ -176,7 +187,7 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
   }
   const params = req.params as Record<string, string>;
   const q = req.query as Record<string, string | string[] | undefined>;
-  const store = req.method === 'HEAD' ? readOnly(app.store, (req.routeOptions.config as unknown as RouteConfig).allow) : app.store;
+  const store = req.method === 'HEAD' ? readOnly(app.store, routeConfig(req).allow ?? METHODS) : app.store;
   const r: Req = {
     ctx: { store, caller },
     method, params, root,

@@ -70,6 +70,9 @@ export class ResponseCache {
     }
   }
 
+  /** False when the cache keeps nothing (0 bytes): callers skip building keys. */
+  get enabled(): boolean { return this.maxBytes > 0; }
+
   get size(): { entries: number; bytes: number; seen: number } {
     return { entries: this.map.size, bytes: this.bytes, seen: this.seen.size };
   }

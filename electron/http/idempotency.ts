@@ -2,12 +2,12 @@
 // POST/PUT/DELETE on resource routes and every method of an action route (action routes change
 // data on GET too, as the interface requires); HEAD never, resource GETs never.
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hash } from 'node:crypto';
 import { ApiError } from '../service/context.ts';
 import { claim, finish, validKey } from '../service/idempotency.ts';
 import type { Store } from '../store/types.ts';
-import { BODY_LIMIT, sendError, type RouteConfig } from './api.ts';
+import { BODY_LIMIT, routeConfig, sendError, type RouteConfig } from './api.ts';
 
 declare module 'fastify' {
   interface FastifyRequest { idemKey?: string }
@@ -36,26 +36,23 @@ async function bodyOf(req: FastifyRequest): Promise<Buffer> {
 }
 
 export function idempotency(app: FastifyInstance, store: Store): void {
-  app.addHook('preHandler', async (req, reply) => {
-    const key = req.headers['idempotency-key'];
-    if (key === undefined || !req.caller) return;
-    const cfg = req.routeOptions.config as unknown as Partial<RouteConfig>;
-    if (!isWrite(req, cfg)) return;
+  /** Claims the key; true when it answered the request itself (a replay or a refusal). */
+  const claimed = async (req: FastifyRequest, reply: FastifyReply, key: string | string[]): Promise<boolean> => {
     const json = req.wantsJson === true;
     if (typeof key !== 'string' || !validKey(key)) {
       sendError(reply, new ApiError(400, ['Idempotency-Key must be 1 to 255 visible ASCII characters']), json);
-      return reply;
+      return true;
     }
     const body = await bodyOf(req);
     const fingerprint = hash('sha256', Buffer.concat([Buffer.from(`${req.method} ${req.url}\n`), body]), 'base64');
-    const c = await claim(store, req.caller.id, key, fingerprint);
+    const c = await claim(store, req.caller!.id, key, fingerprint);
     if (c.kind === 'mismatch') {
       sendError(reply, new ApiError(422, ['Idempotency-Key was already used for a different request']), json);
-      return reply;
+      return true;
     }
     if (c.kind === 'running') {
       sendError(reply, new ApiError(409, ['A request with this Idempotency-Key is still being processed'], { 'Retry-After': '1' }), json);
-      return reply;
+      return true;
     }
     if (c.kind === 'replay') {
       const s = c.stored;
@@ -63,20 +60,27 @@ export function idempotency(app: FastifyInstance, store: Store): void {
       if (s.location) reply.header('Location', s.location);
       if (s.content_type) reply.type(s.content_type);
       reply.send(s.body ?? '');
-      return reply;
+      return true;
     }
     req.idemKey = key;
+    return false;
+  };
+
+  // Callback-style hooks: a request without the header (nearly all) passes without a promise (D122).
+  app.addHook('preHandler', (req, reply, done) => {
+    const key = req.headers['idempotency-key'];
+    if (key === undefined || !req.caller || !isWrite(req, routeConfig(req))) { done(); return; }
+    claimed(req, reply, key).then((answered) => { if (!answered) done(); }, done);
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.idemKey === undefined || !req.caller) return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.idemKey === undefined || !req.caller) { done(null, payload); return; }
     const key = req.idemKey;
     req.idemKey = undefined;
     const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
     const loc = reply.getHeader('location');
     const type = reply.getHeader('content-type');
-    await finish(store, req.caller.id, key, reply.statusCode, loc === undefined ? null : String(loc),
-      type === undefined ? null : String(type), body);
-    return payload;
+    finish(store, req.caller.id, key, reply.statusCode, loc === undefined ? null : String(loc),
+      type === undefined ? null : String(type), body).then(() => done(null, payload), (e: Error) => done(e));
   });
 }

@@ -17,11 +17,27 @@ type SqlValue = string | number | bigint | null;
 const bind = (params: readonly Param[]): SqlValue[] =>
   params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
 
+/**
+ * A function making a row object from a statement's array of values. Column names are the statement's
+ * own (our SQL), written into the code as JSON string literals; a later column of the same name wins,
+ * as with assignments. A column named `__proto__` (a literal would set the prototype) gets the loop.
+ */
+function rowMaker(cols: readonly string[]): (a: unknown[]) => Row {
+  if (cols.includes('__proto__')) {
+    return (a) => {
+      const o: Row = {};
+      for (let i = 0; i < cols.length; i++) o[cols[i]] = a[i];
+      return o;
+    };
+  }
+  return new Function('a', `return { ${cols.map((c, i) => `${JSON.stringify(c)}: a[${i}]`).join(', ')} };`) as (a: unknown[]) => Row;
+}
+
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly db: DatabaseSync;
   private readonly stmts = new Map<string, StatementSync>();
-  private readonly readers = new Map<string, { st: StatementSync; cols: string[] }>();
+  private readonly readers = new Map<string, { st: StatementSync; make: (a: unknown[]) => Row }>();
   private queue: Promise<unknown> = Promise.resolve();
   /** Write transactions this connection committed (PRAGMA data_version covers the others). */
   private commits = 0;
@@ -87,39 +103,33 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * A reading statement returns arrays, turned into rows here with its cached column names: 20 %
-   * faster than node:sqlite building the objects (50 todo items: 71 µs vs 90 µs).
+   * A reading statement returns arrays, turned into rows here: 20 % faster than node:sqlite building
+   * the objects (50 todo items: 71 µs vs 90 µs). The rows are made by an object literal compiled once
+   * per statement from its column names (one shape, no per-property transitions): 50 rows of 14 columns
+   * 14.4 -> 0.8 µs against a loop over the names (D124).
    */
-  private reader(sql: string): { st: StatementSync; cols: string[] } {
+  private reader(sql: string): { st: StatementSync; make: (a: unknown[]) => Row } {
     let r = this.readers.get(sql);
     if (!r) {
       const st = this.db.prepare(sql);
       st.setReturnArrays(true);
-      r = { st, cols: st.columns().map((c) => c.name) };
+      r = { st, make: rowMaker(st.columns().map((c) => c.name)) };
       this.readers.set(sql, r);
     }
     return r;
   }
 
   allSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T[] {
-    const { st, cols } = this.reader(sql);
+    const { st, make } = this.reader(sql);
     const rows = st.all(...bind(params)) as unknown as unknown[][];
     const out = new Array<T>(rows.length);
-    for (let k = 0; k < rows.length; k++) {
-      const a = rows[k];
-      const o: Row = {};
-      for (let i = 0; i < cols.length; i++) o[cols[i]] = a[i];
-      out[k] = o as T;
-    }
+    for (let k = 0; k < rows.length; k++) out[k] = make(rows[k]) as T;
     return out;
   }
   getSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T | undefined {
-    const { st, cols } = this.reader(sql);
+    const { st, make } = this.reader(sql);
     const a = st.get(...bind(params)) as unknown as unknown[] | undefined;
-    if (!a) return undefined;
-    const o: Row = {};
-    for (let i = 0; i < cols.length; i++) o[cols[i]] = a[i];
-    return o as T;
+    return a ? make(a) as T : undefined;
   }
   runSync(sql: string, params: readonly Param[] = []): { changes: number; lastId: number } {
     const r = this.stmt(sql).run(...bind(params));

@@ -9,19 +9,23 @@ import type { Queryable, Row, Store } from '../types.ts';
 export interface Names {
   readonly people: ReadonlyMap<number, string>;
   readonly companies: ReadonlyMap<number, string>;
+  /** Every person as SQL's `COALESCE(first_name, '') || ' ' || COALESCE(last_name, '')` (a time entry's person-name). */
+  readonly labels: ReadonlyMap<number, string>;
 }
 
 async function load(db: Queryable): Promise<Names> {
   const people = new Map<number, string>();
+  const labels = new Map<number, string>();
   for (const r of await db.all<{ id: number; first_name: string | null; last_name: string | null }>('SELECT id, first_name, last_name FROM people')) {
     // as SQL's `first_name || ' ' || last_name`: nil when either part is nil
     if (r.first_name !== null && r.last_name !== null) people.set(Number(r.id), `${r.first_name} ${r.last_name}`);
+    labels.set(Number(r.id), `${r.first_name ?? ''} ${r.last_name ?? ''}`);
   }
   const companies = new Map<number, string>();
   for (const r of await db.all<{ id: number; name: string | null }>('SELECT id, name FROM companies')) {
     if (r.name !== null) companies.set(Number(r.id), r.name);
   }
-  return { people, companies };
+  return { people, companies, labels };
 }
 
 const isStore = (db: Queryable): db is Store => typeof (db as Partial<Store>).memo === 'function';
@@ -56,5 +60,16 @@ export async function withPartyNames<T extends Row>(db: Queryable, rows: T[]): P
     (r as Row).creator_name = personNameOf(n, r.creator_id);
     (r as Row).responsible_party_name = partyNameOf(n, r);
   }
+  return rows;
+}
+
+/**
+ * Fill person_name of time entries from the name maps, as the LEFT JOIN on people it replaces gave it
+ * (`first last`, a part missing read as ''; ' ' without a person): 50 entries 122 -> 70 µs (D123).
+ */
+export async function withPersonLabels<T extends Row>(db: Queryable, rows: T[]): Promise<T[]> {
+  if (!rows.length) return rows;
+  const n = await names(db);
+  for (const r of rows) (r as Row).person_name = n.labels.get(Number(r.person_id)) ?? ' ';
   return rows;
 }

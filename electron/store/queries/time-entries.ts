@@ -9,11 +9,11 @@
 
 import type { Caller, Param, Queryable, Row, Store } from '../types.ts';
 import { projectVisible } from './access.ts';
+import { withPersonLabels } from './names.ts';
 
-const SELECT = `SELECT te.id, te.project_id, te.person_id,
-  COALESCE(pe.first_name, '') || ' ' || COALESCE(pe.last_name, '') AS person_name,
-  te.date, te.hours, te.description, te.todo_item_id, te.private
-  FROM time_entries te LEFT JOIN people pe ON pe.id = te.person_id`;
+// person_name comes from the store's name maps (withPersonLabels), not a join per row (D123).
+const SELECT = `SELECT te.id, te.project_id, te.person_id, te.date, te.hours, te.description, te.todo_item_id, te.private
+  FROM time_entries te`;
 
 const ORDER = 'ORDER BY te.date DESC, te.id DESC';
 
@@ -33,9 +33,10 @@ function clientFilter(c: Caller): string {
     WHERE ti.id = te.todo_item_id AND COALESCE(tl.private, 0) = 1))`;
 }
 
-export function getEntry(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export async function getEntry(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  return db.get(`${SELECT} WHERE te.id = ? AND ${entryVisible(c, p)}`, p);
+  const row = await db.get(`${SELECT} WHERE te.id = ? AND ${entryVisible(c, p)}`, p);
+  return row && (await withPersonLabels(db, [row]))[0];
 }
 
 /**
@@ -51,16 +52,16 @@ export function countProjectEntries(store: Store, c: Caller, projectId: number):
   }, c.firm ? [`time_entries@${projectId}`] : [`time_entries@${projectId}`, 'todo_items', 'todo_lists']);
 }
 
-export function listProjectEntries(db: Queryable, c: Caller, projectId: number, limit: number, offset: number): Promise<Row[]> {
+export async function listProjectEntries(db: Queryable, c: Caller, projectId: number, limit: number, offset: number): Promise<Row[]> {
   const p: Param[] = [projectId];
   const vis = entryVisible(c, p);
   p.push(limit, offset);
-  return db.all(`${SELECT} WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p);
+  return withPersonLabels(db, await db.all(`${SELECT} WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p));
 }
 
-export function listItemEntries(db: Queryable, c: Caller, itemId: number): Promise<Row[]> {
+export async function listItemEntries(db: Queryable, c: Caller, itemId: number): Promise<Row[]> {
   const p: Param[] = [itemId];
-  return db.all(`${SELECT} WHERE te.todo_item_id = ? AND ${entryVisible(c, p)} ${ORDER}`, p);
+  return withPersonLabels(db, await db.all(`${SELECT} WHERE te.todo_item_id = ? AND ${entryVisible(c, p)} ${ORDER}`, p));
 }
 
 /** Report filters (§8.10): every given one must match. Dates are `YYYY-MM-DD`, inclusive. */
@@ -73,7 +74,7 @@ export interface ReportFilter {
   readonly companyId?: number;
 }
 
-export function reportEntries(db: Queryable, c: Caller, f: ReportFilter): Promise<Row[]> {
+export async function reportEntries(db: Queryable, c: Caller, f: ReportFilter): Promise<Row[]> {
   const where: string[] = [];
   const p: Param[] = [];
   if (f.personId !== undefined) { where.push('te.person_id = ?'); p.push(f.personId); }
@@ -86,6 +87,6 @@ export function reportEntries(db: Queryable, c: Caller, f: ReportFilter): Promis
   if (f.from !== undefined) { where.push('te.date >= ?'); p.push(f.from); }
   if (f.to !== undefined) { where.push('te.date <= ?'); p.push(f.to); }
   where.push(entryVisible(c, p));
-  return db.all(`${SELECT} WHERE ${where.join(' AND ')} ${ORDER}`, p);
+  return withPersonLabels(db, await db.all(`${SELECT} WHERE ${where.join(' AND ')} ${ORDER}`, p));
 }
 

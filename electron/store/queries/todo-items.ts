@@ -28,15 +28,26 @@ function visible(c: Caller, p: Param[]): string {
   return `${projectVisible('i.project_id', c, p)} AND ${notPrivate('l.private', c)}`;
 }
 
+/**
+ * The statements of the two hottest reads, built once per kind of caller: the same string object each
+ * time, so the store's statement cache finds it without building and hashing ~600 characters (D122).
+ */
+const ONE_SQL: Readonly<Record<string, string>> = Object.fromEntries([[true, true], [false, true], [false, false]].map(([admin, firm]) => {
+  const c = { id: 0, companyId: 0, admin, firm, name: '' } satisfies Caller;
+  return [`${admin}:${firm}`, `${selectOne(c)} WHERE i.id = ? AND ${visible(c, [])}`];
+}));
+const LIST_SQL = `${SELECT_OF_LISTS} WHERE i.todo_list_id = ? ORDER BY i.position, i.id`;
+
 export async function getItem(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  const row = await db.get(`${selectOne(c)} WHERE i.id = ? AND ${visible(c, p)}`, p);
+  visible(c, p); // its parameters (the statement is ONE_SQL's)
+  const row = await db.get(ONE_SQL[`${c.admin}:${c.firm}`] ?? `${selectOne(c)} WHERE i.id = ? AND ${visible(c, [])}`, p);
   return row && (await withPartyNames(db, aliases([row])))[0];
 }
 
 /** All items of one list, by position (the list's visibility is checked by the caller). */
 export async function itemsOfList(db: Queryable, c: Caller, listId: number): Promise<Row[]> {
-  return finishMany(db, c, await db.all(`${SELECT_OF_LISTS} WHERE i.todo_list_id = ? ORDER BY i.position, i.id`, [listId]));
+  return finishMany(db, c, await db.all(LIST_SQL, [listId]));
 }
 
 /** Items of several lists in one query, grouped by list id, each group by position. */

@@ -1,0 +1,153 @@
+// The compiled record writers of shared/codec/out.ts (D120) against the generic field loop they
+// replaced, kept here as the reference: for every resource, every kind of viewer and rows of random
+// values (nulls, odd types, characters to escape and characters XML cannot hold), both must write the
+// very same document.
+
+import { describe, expect, it } from 'vitest';
+import { column, RESOURCES, type Field, type Resource } from '../shared/registry.ts';
+import { esc, formatFloat, xmlMany, xmlOne, XML_DECL, type Row, type View } from '../shared/codec/out.ts';
+import { rng, type Rng } from '../shared/sync/rng.ts';
+
+// ---- the reference: the generic writer as it was before D120 ------------------------------------
+// eslint-disable-next-line no-control-regex -- as in out.ts
+const ESC_RE = /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const TYPED = new Set(['integer', 'boolean', 'datetime', 'date', 'float']);
+const truthy = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 'true';
+function shown(fl: Field, row: Row, view: View, value: unknown): boolean {
+  switch (fl.show) {
+    case undefined: return true;
+    case 'firm': return view.firm;
+    case 'admin': return view.admin;
+    case 'adminOrSelf': return view.admin || row.id === view.callerId;
+    case 'me': return view.me === true && row.id === view.callerId;
+    case 'announcement': return view.admin || truthy(row.show_announcement);
+    case 'firmRecord': return truthy(row.firm);
+    case 'set': return value !== null && value !== undefined;
+  }
+}
+function nullText(type: Field['type']): string {
+  if (type === 'integer') return '0';
+  if (type === 'boolean' || type === 'untyped-boolean') return 'false';
+  return '';
+}
+function text(type: Field['type'], v: unknown): string {
+  switch (type) {
+    case 'string': case 'date': case 'datetime': return typeof v === 'string' ? v : String(v);
+    case 'integer': return typeof v === 'number' && Number.isInteger(v) ? String(v) : String(Math.trunc(Number(v)));
+    case 'boolean': case 'untyped-boolean': return truthy(v) ? 'true' : 'false';
+    case 'float': return formatFloat(Number(v));
+    default: return String(v);
+  }
+}
+function refFields(fields: readonly Field[], row: Row, view: View, indent: string): string {
+  let out = '';
+  for (const f of fields) {
+    const col = column(f.name);
+    const t0 = TYPED.has(f.type) ? ` type="${f.type}"` : f.type === 'array' ? ' type="array"' : '';
+    const open = `<${f.name}${t0}>`, close = `</${f.name}>`;
+    if (f.type === 'nested') {
+      const idv = row[`${col}_id`];
+      if (f.show === 'set' && (idv === null || idv === undefined)) continue;
+      const inner: Row = {};
+      for (const sub of f.fields!) inner[column(sub.name)] = row[`${col}_${column(sub.name)}`];
+      out += `${indent}<${f.name}>\n${refFields(f.fields!, inner, view, `${indent}  `)}${indent}</${f.name}>\n`;
+      continue;
+    }
+    const v = row[col];
+    if (f.show !== undefined && !shown(f, row, view, v)) continue;
+    if (f.type === 'array') {
+      const of = Object.values(RESOURCES).find((r) => r.element === f.of)!;
+      out += `${indent}${open}\n`;
+      for (const it of v as Row[]) out += refRecord(of.element, of.fields, it, view, `${indent}  `);
+      out += `${indent}${close}\n`;
+      continue;
+    }
+    if (v === null || v === undefined) {
+      out += f.nil ? `${indent}<${f.name}${t0} nil="true"></${f.name}>\n` : `${indent}${open}${nullText(f.type)}${close}\n`;
+      continue;
+    }
+    const t = text(f.type, v);
+    out += `${indent}${open}${ESC_RE.test(t) ? esc(t) : t}${close}\n`;
+  }
+  return out;
+}
+function refRecord(el: string, fields: readonly Field[], row: Row, view: View, indent: string): string {
+  return `${indent}<${el}>\n${refFields(fields, row, view, `${indent}  `)}${indent}</${el}>\n`;
+}
+
+// ---- random rows ----------------------------------------------------------------------------------
+const STRINGS = ['', 'plain', 'A & B <c> "q"', 'line\r\nbreak', 'nul\u0000here', 'bell\u0007', '\uD800lone', 'pair \u{1F600}', 'é ü', '\uFFFE', '  spaced  '];
+function value(g: Rng, f: Field): unknown {
+  const k = g.int(10);
+  if (k === 0) return null;
+  if (k === 1) return undefined;
+  switch (f.type) {
+    case 'integer': return g.pick([0, 1, 42, -3, 2 ** 40, '17', '4.9', 1.5, 'x']);
+    case 'float': return g.pick([0, 2, 1.5, 1.005, '3.25', -0.5, 12345.678]);
+    case 'boolean': case 'untyped-boolean': return g.pick([0, 1, true, false, '1', 'true', 'no']);
+    case 'date': return g.pick(['2024-03-04', '', 'bad<date']);
+    case 'datetime': return g.pick(['2024-03-04T05:06:07Z', 'x&y']);
+    default: return g.pick([...STRINGS, 7]);
+  }
+}
+function randomRow(g: Rng, r: Resource, depth = 0): Row {
+  const row: Row = {};
+  for (const f of r.fields) {
+    const col = column(f.name);
+    if (f.type === 'nested') {
+      row[`${col}_id`] = g.int(3) === 0 ? null : g.int(50);
+      for (const sub of f.fields ?? []) row[`${col}_${column(sub.name)}`] = value(g, sub);
+      continue;
+    }
+    if (f.type === 'array') {
+      const of = Object.values(RESOURCES).find((x) => x.element === f.of)!;
+      row[col] = depth > 0 ? [] : Array.from({ length: g.int(3) }, () => randomRow(g, of, depth + 1));
+      continue;
+    }
+    row[col] = value(g, f);
+  }
+  row.id = g.pick([1, 2, 3, null]);
+  row.show_announcement = g.pick([0, 1]);
+  row.firm = g.pick([0, 1, true]);
+  return row;
+}
+
+const VIEWS: View[] = [
+  { callerId: 1, firm: true, admin: true },
+  { callerId: 2, firm: true, admin: false },
+  { callerId: 3, firm: false, admin: false },
+  { callerId: 1, firm: true, admin: true, me: true },
+  { callerId: 2, firm: false, admin: false, me: true },
+];
+
+describe('compiled XML record writers (D120)', () => {
+  for (const r of Object.values(RESOURCES)) {
+    it(`write ${r.element} exactly as the generic writer, for every viewer and random rows`, () => {
+      const g = rng(r.element.length * 7919 + 1);
+      for (let k = 0; k < 300; k++) {
+        const rows = Array.from({ length: 1 + g.int(3) }, () => randomRow(g, r));
+        const view = g.pick(VIEWS);
+        expect(xmlOne(r, rows[0], view)).toBe(XML_DECL + refRecord(r.element, r.fields, rows[0], view, ''));
+        const many = xmlMany(r, rows, view);
+        expect(many).toBe(`${XML_DECL}<${r.collection} type="array">\n${rows.map((row) => refRecord(r.element, r.fields, row, view, '  ')).join('')}</${r.collection}>\n`);
+      }
+    });
+  }
+
+  it('keeps field subsets and element overrides apart (one writer per field list, element and indentation)', () => {
+    const r = RESOURCES.person;
+    const subset = r.fields.filter((f) => ['id', 'first-name'].includes(f.name));
+    const row = { id: 5, first_name: 'Ada', last_name: 'Admin' };
+    const view = VIEWS[0];
+    expect(xmlOne(r, row, view, subset, 'who')).toBe(`${XML_DECL}<who>\n  <first-name>Ada</first-name>\n  <id type="integer">5</id>\n</who>\n`);
+    expect(xmlOne(r, row, view, subset)).toBe(XML_DECL + refRecord('person', subset, row, view, ''));
+    expect(xmlMany(r, [row], view, { fields: subset })).toContain('  <person>\n    <first-name>Ada</first-name>');
+  });
+
+  it('never turns a value into code', () => {
+    const hostile = "'); throw new Error('x'); ('";
+    const x = xmlOne(RESOURCES.timeEntry, { id: 1, description: hostile, person_name: '${process}' }, VIEWS[0]);
+    expect(x).toContain(`<description>${hostile.replace(/"/g, '&quot;')}</description>`);
+    expect(x).toContain('<person-name>${process}</person-name>');
+  });
+});
