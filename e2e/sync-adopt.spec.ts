@@ -2,35 +2,15 @@
 // panel, a connect that cannot take the work is refused with the server's message as is (nothing
 // changed); as an administrator of a team server the work goes up and the directory is a replica.
 import { expect, test, type Page } from '@playwright/test';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { USERS } from './helpers.ts';
+import { freePort, node, root, start, stop } from './services.ts';
 
-const root = new URL('..', import.meta.url).pathname;
-const node = existsSync(join(root, 'node_modules/.bin/node')) ? join(root, 'node_modules/.bin/node') : process.execPath;
 const LOCAL = { user: 'ada', password: 'solo-pass-123' };
 
-const freePort = () => new Promise<number>((res, rej) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => { const a = s.address(); s.close(() => res(typeof a === 'object' && a ? a.port : 0)); });
-  s.on('error', rej);
-});
-async function start(args: string[], port: number): Promise<ChildProcess> {
-  const child = spawn(node, [join(root, 'electron/cli.ts'), 'serve', '--port', String(port), ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 200; i++) {
-    try { if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return child; } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`service on ${port} did not start`);
-}
-const stop = (c: ChildProcess | null) => new Promise<void>((res) => {
-  if (!c || c.exitCode !== null) { res(); return; }
-  c.once('exit', () => res());
-  c.kill('SIGTERM');
-});
 async function call<T>(base: string, who: { user: string; password: string }, method: string, path: string, body?: unknown): Promise<T> {
   const r = await fetch(base + path, { method, headers: { Authorization: `Basic ${Buffer.from(`${who.user}:${who.password}`).toString('base64')}`, Accept: 'application/json', 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);

@@ -2,36 +2,14 @@
 // server panel, against a slow remote (a proxy that delays every request and hides the sync extension,
 // so the clone is a plain-server scan that moves one company or project at a time).
 import { expect, test, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttp, request as httpRequest, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { USERS } from './helpers.ts';
-
-const root = new URL('..', import.meta.url).pathname;
-const node = existsSync(join(root, 'node_modules/.bin/node')) ? join(root, 'node_modules/.bin/node') : process.execPath;
-
-const freePort = () => new Promise<number>((res, rej) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => { const a = s.address(); s.close(() => res(typeof a === 'object' && a ? a.port : 0)); });
-  s.on('error', rej);
-});
-
-async function start(args: string[], port: number): Promise<ChildProcess> {
-  const child = spawn(node, [join(root, 'electron/cli.ts'), 'serve', '--port', String(port), ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 200; i++) {
-    try { if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return child; } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`service on ${port} did not start`);
-}
-const stop = (c: ChildProcess | null) => new Promise<void>((res) => {
-  if (!c || c.exitCode !== null) { res(); return; }
-  c.once('exit', () => res());
-  c.kill('SIGTERM');
-});
+import { freePort, root, start, stop } from './services.ts';
 
 /** A slow plain server: every request waits `delayMs`; /sync/* and the .json twins answer 404. */
 function slowPlainProxy(target: number, delayMs: number): Promise<Server> {
