@@ -1,9 +1,10 @@
 // Extra service processes for the sync e2e specs (a team server, an empty local service): started
 // from the real CLI on a free port, stopped with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 
 export const root = new URL('..', import.meta.url).pathname;
 /** Node 24 from the devDependency when it is there (the CLI is TypeScript). */
@@ -30,3 +31,17 @@ export const stop = (c: ChildProcess | null) => new Promise<void>((res) => {
   c.once('exit', () => res());
   c.kill('SIGTERM');
 });
+
+/** A JSON API call as `who` (Basic auth); throws on a non-2xx answer with its body. */
+export async function call<T>(base: string, who: { user: string; password: string }, method: string, path: string, body?: unknown): Promise<T> {
+  const r = await fetch(base + path, { method, headers: { Authorization: `Basic ${Buffer.from(`${who.user}:${who.password}`).toString('base64')}`, Accept: 'application/json', 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  const t = await r.text();
+  return (t ? JSON.parse(t) : null) as T;
+}
+
+/** A screenshot into docs/screens/NAME.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(join(root, 'docs/screens'), { recursive: true });
+  await page.screenshot({ path: join(root, `docs/screens/${name}.png`) });
+}

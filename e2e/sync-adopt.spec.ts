@@ -1,26 +1,15 @@
 // Connecting a data directory that already holds your own work (issue #8, D150): from the Team server
 // panel, a connect that cannot take the work is refused with the server's message as is (nothing
 // changed); as an administrator of a team server the work goes up and the directory is a replica.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { USERS } from './helpers.ts';
-import { freePort, node, root, start, stop } from './services.ts';
+import { call, freePort, node, root, shot, start, stop } from './services.ts';
 
 const LOCAL = { user: 'ada', password: 'solo-pass-123' };
-
-async function call<T>(base: string, who: { user: string; password: string }, method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(base + path, { method, headers: { Authorization: `Basic ${Buffer.from(`${who.user}:${who.password}`).toString('base64')}`, Accept: 'application/json', 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  const t = await r.text();
-  return (t ? JSON.parse(t) : null) as T;
-}
-async function shot(page: Page, name: string) {
-  mkdirSync(join(root, 'docs/screens'), { recursive: true });
-  await page.screenshot({ path: join(root, `docs/screens/${name}.png`) });
-}
 
 let teamDir = '';
 let localDir = '';

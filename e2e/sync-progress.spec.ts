@@ -1,15 +1,15 @@
 // The clone's progress as "n of m" (issue #8): the first-run "connect to a team server" and the Team
 // server panel, against a slow remote (a proxy that delays every request and hides the sync extension,
 // so the clone is a plain-server scan that moves one company or project at a time).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttp, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { USERS } from './helpers.ts';
-import { freePort, root, start, stop } from './services.ts';
+import { freePort, root, shot, start, stop } from './services.ts';
 
 /** A slow plain server: every request waits `delayMs`; /sync/* and the .json twins answer 404. */
 function slowPlainProxy(target: number, delayMs: number): Promise<Server> {
@@ -32,11 +32,6 @@ function slowPlainProxy(target: number, delayMs: number): Promise<Server> {
     }, delayMs));
   });
   return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)));
-}
-
-async function shot(page: Page, name: string) {
-  mkdirSync(join(root, 'docs/screens'), { recursive: true });
-  await page.screenshot({ path: join(root, `docs/screens/${name}.png`) });
 }
 
 let teamDir = '';

@@ -2,26 +2,15 @@
 // empty data directory, is the local service under test (the e2e's own service holds local work, which a
 // connect would push up: docs/sync-client.md §2.2; e2e/sync-adopt.spec.ts tests that). First run → connect, go offline, edit, come back,
 // see "synced"; a conflict made on both sides is resolved in the conflicts panel.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signIn, USERS } from './helpers.ts';
-import { freePort, root, start, stop } from './services.ts';
+import { call as callAs, freePort, root, shot, start, stop } from './services.ts';
 
-const basic = `Basic ${Buffer.from(`${USERS.ada.user}:${USERS.ada.password}`).toString('base64')}`;
-async function call<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(base + path, { method, headers: { Authorization: basic, Accept: 'application/json', 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  const t = await r.text();
-  return (t ? JSON.parse(t) : null) as T;
-}
-
-async function shot(page: Page, name: string) {
-  mkdirSync(join(root, 'docs/screens'), { recursive: true });
-  await page.screenshot({ path: join(root, `docs/screens/${name}.png`) });
-}
+const call = <T = unknown>(base: string, method: string, path: string, body?: unknown) => callAs<T>(base, USERS.ada, method, path, body);
 
 let teamDir = '';
 let localDir = '';

@@ -79,6 +79,17 @@ type DeepSlice = (remoteId: number) => boolean;
 const NO_DEEP: DeepSlice = () => false;
 interface Scan { items: Pulled[]; scopes: Set<string>; members: Map<number, Set<number>> }
 interface Pending { cols: Set<string>; created: boolean; deleted: boolean }
+/** Fold an outbox entry's row changes into `into`, per record (`table:id`): created, deleted, columns written. */
+function addPending(into: Map<string, Pending>, changes: readonly { t: string; id: number; op: string; v?: Record<string, unknown> | null }[]): void {
+  for (const c of changes) {
+    const k = `${c.t}:${c.id}`;
+    const p = into.get(k) ?? { cols: new Set<string>(), created: false, deleted: false };
+    if (c.op === 'insert') p.created = true;
+    else if (c.op === 'delete') p.deleted = true;
+    else for (const col of Object.keys(c.v ?? {})) p.cols.add(col);
+    into.set(k, p);
+  }
+}
 /** Local work checked for pushing on connect (D150). */
 interface Adoption { m: Matching; categories: Map<number, number>; seq: number; meUserName: string | null }
 
@@ -685,16 +696,7 @@ export class SyncEngine implements SyncPort {
   private async applyContext(w: Writer, mapped: Set<string> | null = null) {
     const ids = mapped ? await q.idsByRemote(w, mapped) : await q.idMap(w);
     const pending = new Map<string, Pending>();
-    for (const e of await q.outbox(w)) {
-      for (const c of e.changes) {
-        const k = `${c.t}:${c.id}`;
-        const p = pending.get(k) ?? { cols: new Set<string>(), created: false, deleted: false };
-        if (c.op === 'insert') p.created = true;
-        else if (c.op === 'delete') p.deleted = true;
-        else for (const col of Object.keys(c.v ?? {})) p.cols.add(col);
-        pending.set(k, p);
-      }
-    }
+    for (const e of await q.outbox(w)) addPending(pending, e.changes);
     const st = await q.state(w);
     return { ids, pending, selfRemote: Number(st.get('self_remote')), passwordHash: st.get('password_hash') ?? null, now: w.now };
   }
@@ -1040,14 +1042,7 @@ export class SyncEngine implements SyncPort {
       await q.outboxDone(w, entry.seq);
       // The rejected entry no longer counts as pending for the restore.
       const mine = new Map<string, Pending>();
-      for (const c of entry.changes) {
-        const k = `${c.t}:${c.id}`;
-        const p = mine.get(k) ?? { cols: new Set<string>(), created: false, deleted: false };
-        if (c.op === 'insert') p.created = true;
-        else if (c.op === 'delete') p.deleted = true;
-        else for (const col of Object.keys(c.v ?? {})) p.cols.add(col);
-        mine.set(k, p);
-      }
+      addPending(mine, entry.changes);
       const records = [...mine.entries()].map(([k, p]) => ({ t: k.split(':')[0], id: Number(k.split(':')[1]), p }))
         .filter((r) => resourceOfTable(r.t))
         .sort((a, b) => HIERARCHY.indexOf(resourceOfTable(a.t)!) - HIERARCHY.indexOf(resourceOfTable(b.t)!));
