@@ -104,12 +104,15 @@ export function routeConfig(req: FastifyRequest): NonNullable<FastifyRequest['ro
 
 /** Checks that belong before the body is read: method (405) and path ids (404), §4.5. */
 export function preflight(req: FastifyRequest): ApiError | null {
-  const cfg = routeConfig(req);
+  return preflightOf(routeConfig(req), req.method, req.params as Record<string, string>);
+}
+
+/** `preflight` of a route's config, a method and path params (also used by the thin path, http/fast.ts). */
+export function preflightOf(cfg: Partial<RouteConfig>, reqMethod: string, params: Readonly<Record<string, string>>): ApiError | null {
   if (!cfg.allow) return null;
-  if (!cfg.allow.includes(asMethod(req.method))) {
-    return new ApiError(405, [`${req.method} is not allowed here`], { Allow: cfg.allow.join(', ') });
+  if (!cfg.allow.includes(asMethod(reqMethod))) {
+    return new ApiError(405, [`${reqMethod} is not allowed here`], { Allow: cfg.allow.join(', ') });
   }
-  const params = req.params as Record<string, string>;
   for (const k in params) {
     const v = params[k];
     if (cfg.spec!.free?.includes(k)) continue;
@@ -176,21 +179,52 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
     buf = Buffer.isBuffer(req.body) ? req.body : method === 'GET' ? await readRaw(req) : undefined;
     root = parseBody(buf, req.bodyType);
   }
-  const caller = req.caller!;
+  write(reply, await answer(app.store, app.responses, {
+    caller: req.caller!, handler, method, params: req.params as Record<string, string>,
+    query: req.query as Record<string, string | string[] | undefined>, root, json, url: req.url,
+    changeToken: req.changeToken, bodyLength: buf?.length ?? 0,
+    readOnly: req.method === 'HEAD' ? routeConfig(req).allow ?? METHODS : null,
+  }));
+}
+
+/** A request as `answer` needs it: who asks, which handler, and what the client sent. */
+export interface Asked {
+  readonly caller: Caller;
+  readonly handler: Handler;
+  /** The method the handler answers (HEAD is GET). */
+  readonly method: Method;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string | string[] | undefined>>;
+  readonly root: XNode | null;
+  readonly json: boolean;
+  /** The request's URL (after `//` → `/`), query string included: part of the response cache's key. */
+  readonly url: string;
+  /** The change token read by the authentication, when it read one. */
+  readonly changeToken: string | undefined;
+  readonly bodyLength: number;
+  /** HEAD: the store is read-only, and a write is refused with these methods in Allow. */
+  readonly readOnly: readonly Method[] | null;
+}
+
+/**
+ * The answer of a route's handler, as status, headers and body: the response cache, the handler,
+ * redaction and rendering. Fastify's route handler (`dispatch`) and the thin path for GET
+ * (http/fast.ts) both answer through it.
+ */
+export async function answer(store: Store, responses: ResponseCache, a: Asked): Promise<Rendered> {
+  const { caller, method, params, json } = a;
   // Reads without a body may be answered from the cache of rendered responses.
-  const cacheable = method === 'GET' && !buf?.length && app.responses.enabled;
-  const key = cacheable ? `${caller.id}\u0000${json ? 'j' : 'x'}\u0000${Math.floor(Date.now() / 86_400_000)}\u0000${req.url}` : '';
-  const token = cacheable ? req.changeToken ?? await app.store.changeToken() : '';
+  const cacheable = method === 'GET' && !a.bodyLength && responses.enabled;
+  const key = cacheable ? `${caller.id}\u0000${json ? 'j' : 'x'}\u0000${Math.floor(Date.now() / 86_400_000)}\u0000${a.url}` : '';
+  const token = cacheable ? a.changeToken ?? await store.changeToken() : '';
   if (cacheable) {
-    const hit = app.responses.get(key, token);
-    if (hit) return write(reply, hit);
+    const hit = responses.get(key, token);
+    if (hit) return hit;
   }
-  const params = req.params as Record<string, string>;
-  const q = req.query as Record<string, string | string[] | undefined>;
-  const store = req.method === 'HEAD' ? readOnly(app.store, routeConfig(req).allow ?? METHODS) : app.store;
+  const q = a.query;
   const r: Req = {
-    ctx: { store, caller },
-    method, params, root,
+    ctx: { store: a.readOnly ? readOnly(store, a.readOnly) : store, caller },
+    method, params, root: a.root,
     id: (name) => Number(params[name]),
     query(name, raw = false) {
       const v = q[name];
@@ -198,13 +232,13 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
       return first === '' && !raw ? undefined : first;
     },
   };
-  const answer = await handler(r);
+  const answer = await a.handler(r);
   // What a client may not see inside the records it sees (D32): one place for every route and format.
   if (answer.kind === 'one') await redact(r.ctx, answer.resource, [answer.row], answer.fields);
   else if (answer.kind === 'many') await redact(r.ctx, answer.resource, answer.rows, answer.fields);
   const out = render(caller, answer, json);
-  if (cacheable && out.status === 200) app.responses.set(key, token, out);
-  write(reply, out);
+  if (cacheable && out.status === 200) responses.set(key, token, out);
+  return out;
 }
 
 function write(reply: FastifyReply, r: Rendered): void {

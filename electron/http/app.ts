@@ -2,16 +2,17 @@
 // order the contract gives (§4.5): local security (Host, Origin), authentication (401), route
 // and method (404/405), body size (413, Fastify's body limit), then the handlers.
 
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { xmlErrors } from '../../shared/codec/out.ts';
-import { ApiError } from '../service/context.ts';
+import { ApiError, type Caller } from '../service/context.ts';
 import { Authenticator } from '../service/auth.ts';
 import { AuthLimiter, RateLimiter, type GuardOptions, type RateOptions } from '../service/limits.ts';
 import { StoreUnavailable, type Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, routeConfig, sendError } from './api.ts';
+import { ThinPath } from './fast.ts';
 import { uiPlugin } from './ui.ts';
 import { ClassicResponse } from './headers.ts';
 import { ResponseCache } from './cache.ts';
@@ -36,6 +37,13 @@ import { idempotency } from './idempotency.ts';
 export const API_PLUGINS = {
   projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync,
 } as const;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The thin path for GETs (http/fast.ts), null when off. */
+    thinPath: ThinPath | null;
+  }
+}
 
 export interface AppOptions {
   readonly store: Store;
@@ -68,6 +76,11 @@ export interface AppOptions {
   readonly authGuard?: boolean | GuardOptions;
   /** Per-person request rate (D63). Off by default (the contract's local service has none). */
   readonly rateLimit?: RateOptions | null;
+  /**
+   * Answer GETs of resource routes on the thin path in front of Fastify (http/fast.ts, D190). On by
+   * default; the same bytes either way (tests/fast-path.test.ts compares them).
+   */
+  readonly thinPath?: boolean;
 }
 
 /** Seconds a client should wait before retrying while the database is unavailable. */
@@ -76,6 +89,24 @@ const unavailable = (): ApiError => new ApiError(503, ['The database is unavaila
 
 /** Log levels at which Fastify logs every request (each then gets a child logger with its id). */
 const REQUEST_LEVELS = new Set(['trace', 'debug', 'info']);
+
+/** The router's options: Fastify's and the thin path's (http/fast.ts), which must match alike. */
+const ROUTER_OPTIONS = { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 };
+/** `//projects/7.xml` is `/projects/7.xml` (§2.1); nothing else is rewritten. */
+const rewriteUrl = (url: string): string => url.replace(/^\/{2,}/, '/');
+const unauthenticated = (): ApiError => new ApiError(401, ['Authentication required: HTTP Basic with user name and password, or token:X']);
+
+/** The API error a thrown error answers as (the error handler's rule, but for 413); a 500 is logged. */
+function failure(err: unknown, log: FastifyBaseLogger): ApiError {
+  if (err instanceof ApiError) return err;
+  // The database is restarting or out of reach: the client may retry; the store reconnects by itself.
+  if (err instanceof StoreUnavailable) return unavailable();
+  const e = err as { statusCode?: number; code?: string; message: string };
+  const status = e.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new ApiError(status === 415 ? 400 : status, [e.message]);
+  log.error(err);
+  return new ApiError(500, ['Internal server error']);
+}
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const LOOPBACK_BIND = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -210,9 +241,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     requestTimeout: opts.requestTimeoutMs ?? 30_000,
     connectionTimeout: 0,
     keepAliveTimeout: opts.keepAliveMs ?? 5_000,
-    // `//projects/7.xml` is `/projects/7.xml` (§2.1); nothing else is rewritten.
-    rewriteUrl: (req) => (req.url ?? '/').replace(/^\/{2,}/, '/'),
-    routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 },
+    rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
+    routerOptions: { ...ROUTER_OPTIONS },
     return503OnClosing: true,
     trustProxy: opts.trustProxy ?? false,
     clientErrorHandler: clientError,
@@ -236,6 +266,46 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const guard = opts.authGuard ? new AuthLimiter(opts.store, opts.authGuard === true ? {} : opts.authGuard) : null;
   const auth = new Authenticator(opts.store, 1024, { guard });
   const rate = opts.rateLimit ? new RateLimiter(opts.store, opts.rateLimit) : null;
+  const { store } = opts;
+
+  // The checks of every request, shared by the onRequest hook and the thin path (http/fast.ts).
+  /** Host, Origin and fetch metadata, in this order; `site` is not checked for the UI's own files. */
+  const local = (host: string | undefined, port: number | undefined, origin: string | undefined, site: string | undefined, ui = false): ApiError | null => {
+    if (!hostAllowed(host, bound, extraHosts, port)) return new ApiError(403, ['Host not allowed']);
+    if (!originAllowed(origin, host, tlsProxy)) return new ApiError(403, ['Cross-origin requests are not allowed']);
+    // The UI's own files stay loadable from anywhere (a link to the app works); the API does not.
+    if (!ui && !fetchSiteAllowed(site)) return new ApiError(403, ['Requests made by another site are not allowed']);
+    return null;
+  };
+  /** The caller of a request, with the change token read for it (which also serves the response cache). */
+  const identify = (authorization: string | undefined, token: string, ip: string | undefined): Promise<Caller | null> => {
+    const check = () => auth.authenticate(authorization, token, ip);
+    return store.pin ? store.pin(token, (unpin) => check().finally(unpin)) : check();
+  };
+
+  // GETs of resource routes without a body are answered in front of Fastify, by the same functions
+  // (http/fast.ts, D190); every other request goes to Fastify's own 'request' listener. Not behind a
+  // trusted proxy (the client's address and Host come from X-Forwarded-*, which Fastify reads).
+  if (opts.thinPath !== false && !opts.trustProxy) {
+    let closing = false;
+    const thin = new ThinPath({
+      store, responses: app.responses, routerOptions: ROUTER_OPTIONS, rewriteUrl,
+      local: (host, port, origin, site) => local(host, port, origin, site),
+      identify, unauthenticated, admit: rate ? (id) => rate.admit(id) : null,
+      failure: (err) => failure(err, app.log),
+      // While closing, Fastify answers 503; requests logged one by one are Fastify's to log.
+      open: () => !closing && !REQUEST_LEVELS.has(app.log.level),
+    });
+    // First of the preClose hooks: Fastify has just begun answering 503.
+    app.addHook('preClose', (done) => { closing = true; done(); });
+    // Before any route is declared: the thin path's router gets every route Fastify's gets.
+    app.addHook('onRoute', (route) => thin.see(route));
+    const server = app.server;
+    const fastifyListener = server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+    server.removeListener('request', fastifyListener);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => { if (!thin.handle(req, res)) fastifyListener(req, res); });
+    app.decorate('thinPath', thin);
+  } else app.decorate('thinPath', null);
 
   // Bodies are read as bytes whatever the Content-Type (§2.4): never a 415.
   app.removeAllContentTypeParsers();
@@ -254,27 +324,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Behind a trusted proxy, the Host the client asked for is X-Forwarded-Host (Fastify's req.host),
     // and the port it names is the proxy's, not this connection's.
     const host = opts.trustProxy ? req.host : req.headers.host;
-    if (!hostAllowed(host, bound, extraHosts, opts.trustProxy ? undefined : req.socket.localPort)) {
-      sendError(reply, new ApiError(403, ['Host not allowed']), req.wantsJson);
-      return reply;
-    }
-    if (!originAllowed(req.headers.origin, host, tlsProxy)) {
-      sendError(reply, new ApiError(403, ['Cross-origin requests are not allowed']), req.wantsJson);
-      return reply;
-    }
     const cfg = routeConfig(req);
-    // The UI's own files stay loadable from anywhere (a link to the app works); the API does not.
-    if (!cfg.ui && !fetchSiteAllowed(req.headers['sec-fetch-site'] as string | undefined)) {
-      sendError(reply, new ApiError(403, ['Requests made by another site are not allowed']), req.wantsJson);
+    const refused = local(host, opts.trustProxy ? undefined : req.socket.localPort, req.headers.origin,
+      req.headers['sec-fetch-site'] as string | undefined, cfg.ui === true);
+    if (refused) {
+      sendError(reply, refused, req.wantsJson);
       return reply;
     }
     if (cfg.public) return;
     // One read of the store's change token serves the credential cache and the response cache.
-    const token = req.changeToken = await opts.store.changeToken();
-    const check = () => auth.authenticate(req.headers.authorization, token, req.ip);
-    const caller = await (opts.store.pin ? opts.store.pin(token, (unpin) => check().finally(unpin)) : check());
+    const token = req.changeToken = await store.changeToken();
+    const caller = await identify(req.headers.authorization, token, req.ip);
     if (!caller) {
-      sendError(reply, new ApiError(401, ['Authentication required: HTTP Basic with user name and password, or token:X']), req.wantsJson);
+      sendError(reply, unauthenticated(), req.wantsJson);
       return reply;
     }
     req.caller = caller;
@@ -288,7 +350,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The token read above also serves the memos of the handler (D145): a callback hook, so the handler,
   // which Fastify calls from `done`, runs inside the pin.
-  const { store } = opts;
   if (store.pin) {
     app.addHook('preHandler', (req, _reply, done) => {
       if (req.changeToken === undefined) done();
@@ -307,12 +368,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((err, req, reply) => {
     const json = req.wantsJson === true;
-    if (err instanceof ApiError) return sendError(reply, err, json);
-    // The database is restarting or out of reach: the client may retry; the store reconnects by itself.
-    if (err instanceof StoreUnavailable) return sendError(reply, unavailable(), json);
-    const e = err as { statusCode?: number; code?: string; message: string };
-    const status = e.statusCode ?? 500;
-    if (status === 413) {
+    if (!(err instanceof ApiError) && !(err instanceof StoreUnavailable) && (err as { statusCode?: number }).statusCode === 413) {
       // The body is not read: let the client send it and read the 413 before the connection closes.
       const socket = req.raw.socket;
       socket.destroySoon = () => lingeringClose(socket);
@@ -320,12 +376,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       reply.header('Connection', 'close');
       return sendError(reply, new ApiError(413, ['Request body is too large (maximum is 1 MiB)']), json);
     }
-    if (status >= 400 && status < 500) {
-      const msg = e.message;
-      return sendError(reply, new ApiError(status === 415 ? 400 : status, [msg]), json);
-    }
-    req.log.error(err);
-    return sendError(reply, new ApiError(500, ['Internal server error']), json);
+    return sendError(reply, failure(err, req.log), json);
   });
 
   app.setNotFoundHandler((req, reply) => {

@@ -1,0 +1,218 @@
+// The thin path for GETs (electron/http/fast.ts, D190) answers the same bytes as Fastify's route: two
+// apps over one store, one with the thin path and one without, are asked the same requests over real
+// sockets, and their raw answers (status line, headers in order, body; `Date` aside) must be equal. Every
+// GET route the app declares, as an administrator, a firm person and a client, in XML and JSON (twin and
+// Accept), plus the error cases (401, 403 Host/Origin/fetch metadata, 404, 405) and the requests the thin
+// path leaves to Fastify.
+
+import { connect, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../electron/http/app.ts';
+import { generateDataset } from '../electron/service/dataset.ts';
+import type { Store } from '../electron/store/types.ts';
+import { collectRoutes } from '../scripts/api-docs.ts';
+import { defaultEngine, FIXTURE, seededStore, type Who } from './helpers.ts';
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+let store: Store;
+let thin: App;
+let slow: App;
+const ports = new Map<App, number>();
+
+beforeAll(async () => {
+  store = await seededStore(defaultEngine());
+  await generateDataset(store, { projects: 1, people: 1, posts: 12, comments: 30, todoItems: 24, timeEntries: 30, privateShare: 0.3, now: new Date('2026-06-01T12:00:00Z') });
+  thin = await buildApp({ store });
+  slow = await buildApp({ store, thinPath: false });
+  for (const app of [thin, slow]) {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    ports.set(app, (app.server.address() as AddressInfo).port);
+  }
+});
+afterAll(async () => {
+  await thin?.close();
+  await slow?.close();
+  await store?.close();
+});
+
+/** One request over a new connection; everything read until the answer is complete (or the server closes). */
+function exchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1');
+    const got: Buffer[] = [];
+    const done = () => { s.destroy(); resolve(Buffer.concat(got).toString('latin1')); };
+    s.on('error', reject);
+    s.setTimeout(5000, () => { s.destroy(); reject(new Error(`no complete answer to ${request.split('\r\n')[0]}: ${Buffer.concat(got).toString('latin1').slice(0, 200)}`)); });
+    s.on('data', (d: Buffer) => {
+      got.push(d);
+      const raw = Buffer.concat(got);
+      const end = raw.indexOf('\r\n\r\n');
+      const len = end < 0 ? null : /\r\ncontent-length:\s*(\d+)/i.exec(raw.subarray(0, end).toString('latin1'));
+      if (len && raw.length >= end + 4 + Number(len[1])) done();
+    });
+    s.on('end', done);
+    s.write(request);
+  });
+}
+
+const creds = new Map(FIXTURE.people.map((p) => [p.key, Buffer.from(`${p['user-name']}:${p.password}`).toString('base64')]));
+/** `{port}` in a header value is each server's own port. */
+type Headers = Record<string, string>;
+
+/** Ask both apps; the thin app's answer, with whether its thin path took the request. */
+async function both(path: string, who: Who | null, headers: Headers = {}, line = 'HTTP/1.1', body = ''): Promise<{ raw: string; status: number; taken: boolean }> {
+  const raws: string[] = [];
+  let taken = false;
+  for (const app of [thin, slow]) {
+    const port = ports.get(app)!;
+    const h: Headers = { Host: `127.0.0.1:${port}`, ...(who ? { Authorization: `Basic ${creds.get(who)}` } : {}), ...headers };
+    const before = thin.thinPath!.answered;
+    const raw = await exchange(port, `GET ${path} ${line}\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v.replace('{port}', String(port))}\r\n`).join('')}\r\n${body}`);
+    if (app === thin) taken = thin.thinPath!.answered === before + 1;
+    raws.push(raw.replace(/\r\nDate: [^\r]*/, '\r\nDate: -'));
+  }
+  expect(raws[0], `${who} GET ${path} ${JSON.stringify(headers)}`).toBe(raws[1]);
+  return { raw: raws[0], status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(raws[0])?.[1]), taken };
+}
+
+/** Ids to put in a route's path parameters, rows that belong together (a category of its project, an item of its list). */
+async function fill(url: string): Promise<string[]> {
+  const ids = async (sql: string) => (await store.all<{ a: number; b?: number }>(sql)).map((r) => [r.a, r.b] as const);
+  const pick = <T>(xs: readonly T[]): T[] => (xs.length > 1 ? [xs[0], xs[xs.length - 1]] : [...xs]);
+  const parent = /^\/(\w+)\/:parentId/.exec(url)?.[1];
+  const first = /^\/(\w+)\//.exec(url)?.[1];
+  let rows: (readonly [number, number | undefined])[];
+  if (url.includes(':categoryId')) rows = await ids('SELECT id AS b, project_id AS a FROM categories ORDER BY id');
+  else if (url.includes(':listId') && url.includes(':id')) rows = await ids('SELECT todo_list_id AS a, id AS b FROM todo_items ORDER BY id');
+  else if (url.includes(':listId')) rows = await ids('SELECT id AS a FROM todo_lists ORDER BY id');
+  else if (url.includes(':projectId')) rows = await ids('SELECT id AS a FROM projects ORDER BY id');
+  else if (url.includes(':companyId')) rows = await ids('SELECT id AS a FROM companies ORDER BY id');
+  else if (url.includes(':todoId')) rows = await ids('SELECT id AS a FROM todo_items ORDER BY id');
+  else if (parent) rows = await ids(`SELECT id AS a FROM ${parent} ORDER BY id`);
+  else if (url.includes(':id')) rows = await ids(`SELECT id AS a FROM ${first} ORDER BY id`);
+  else return [url];
+  expect(rows.length, url).toBeGreaterThan(0);
+  const paths = pick(rows).map(([a, b]) => {
+    let n = 0;
+    return url.replace(/:\w+/g, () => String(n++ === 0 ? a : b));
+  });
+  // An id that does not exist and one that is not an id (404 before the handler).
+  return [...paths, url.replace(/:\w+/g, '999999'), url.replace(/:\w+/, 'x1')];
+}
+
+describe('the thin path answers the bytes Fastify answers', () => {
+  it('for every GET route, as an administrator, a firm person and a client, in XML and JSON', async () => {
+    const routes = thin.thinPath!.routes();
+    // Every API route with GET (collected from the plugins alone) is taken by the thin path, with its .json twin.
+    const api = (await collectRoutes()).flatMap(([, rows]) => rows).filter((r) => r.style === 'R');
+    for (const r of api) {
+      for (const url of r.json ? [r.path, r.path.replace(/\.xml$/, '.json')] : [r.path]) {
+        expect(routes.find((x) => x.url === url), url).toEqual({ url, thin: true });
+      }
+    }
+    let asked = 0, taken = 0;
+    for (const route of routes) {
+      // The change stream never ends: Fastify's (docs/changes-stream.md).
+      if (route.url === '/changes/stream') { expect(route.thin).toBe(false); continue; }
+      // Routes the thin path does not take (action routes, some of which change data on GET) are asked
+      // once, with ids that do not exist.
+      for (const path of route.thin ? await fill(route.url) : [route.url.replace(/:\w+/g, '999999')]) {
+        for (const who of ['ada', 'fran', 'cleo'] as const) {
+          const formats: Headers[] = path.endsWith('.json') ? [{}] : [{}, { Accept: 'application/json' }, { Accept: 'application/xml, application/json;q=0.5' }];
+          for (const h of formats) {
+            const r = await both(path, who, h);
+            asked++;
+            if (r.taken) taken++;
+            expect([path, r.taken], r.raw.slice(0, 300)).toEqual([path, route.thin]);
+          }
+        }
+      }
+    }
+    expect(taken).toBeGreaterThan(1000);
+    expect(asked).toBeGreaterThan(taken);
+  }, 120_000);
+
+  it('answers from the response cache alike (a read asked for again), queries and the //path rewrite', async () => {
+    const item = (await store.all<{ id: number }>('SELECT id FROM todo_items ORDER BY id'))[0].id;
+    const project = (await store.all<{ id: number }>('SELECT id FROM projects ORDER BY id'))[0].id;
+    for (let i = 0; i < 3; i++) {
+      for (const path of [`/todo_items/${item}.xml`, `/todo_items/${item}.json`, '/me.xml', `//todo_items/${item}.xml`,
+        `/projects/${project}/time_entries.xml?page=1`, `/projects/${project}/time_entries.xml?page=2&page=3`,
+        '/time_entries/report.xml?from=20250101&to=20261231', `/time_entries/report.xml?subject_id=&filter[project_id]=${project}`,
+        '/projects.xml?a=%ZZ', '/people/%31.xml', '/people/01.xml', '/todo_items.xml?responsible_party=&completed=true']) {
+        expect((await both(path, 'fran')).taken, path).toBe(true);
+      }
+    }
+  });
+
+  it('refuses alike: 401, 403 Host, Origin and fetch metadata, 404 and 405', async () => {
+    const cases: [string, Who | null, Headers, number][] = [
+      ['/me.xml', null, {}, 401],
+      ['/me.json', null, {}, 401],
+      ['/me.xml', null, { Authorization: `Basic ${Buffer.from('ada:wrong').toString('base64')}` }, 401],
+      ['/me.xml', null, { Authorization: 'Bearer x' }, 401],
+      ['/me.xml', 'ada', { Host: 'evil.example' }, 403],
+      ['/me.xml', 'ada', { Host: '127.0.0.1:1' }, 403],
+      ['/me.json', 'ada', { Host: '[::1]evil' }, 403],
+      ['/me.xml', 'ada', { Origin: 'http://evil.example' }, 403],
+      ['/me.xml', 'ada', { Origin: 'https://127.0.0.1:{port}' }, 403],
+      ['/me.xml', 'ada', { Origin: 'http://127.0.0.1:{port}' }, 200],
+      ['/me.xml', 'ada', { 'Sec-Fetch-Site': 'cross-site' }, 403],
+      ['/me.xml', 'ada', { 'Sec-Fetch-Site': 'same-site', Accept: 'application/json' }, 403],
+      ['/me.xml', 'ada', { 'Sec-Fetch-Site': 'same-origin' }, 200],
+      ['/me.xml', 'ada', { 'Sec-Fetch-Site': 'none' }, 200],
+      ['/me.xml', null, { 'Sec-Fetch-Site': 'cross-site' }, 403],
+      ['/people/0.xml', 'ada', {}, 404],
+      ['/people/99999999999999999.xml', 'ada', {}, 404],
+      ['/projects/1/todo_lists/999.xml', 'ada', {}, 404],
+      ['/no/such/route.xml', 'ada', {}, 404],
+      ['/me.xml/', 'ada', {}, 404],
+      ['/ME.xml', 'ada', {}, 404],
+      [`/people/${'1'.repeat(300)}.xml`, 'ada', {}, 404],
+      ['/people/%E0%A4%A.xml', 'ada', {}, 400],
+    ];
+    for (const [path, who, h, status] of cases) expect([path, h, (await both(path, who, h)).status]).toEqual([path, h, status]);
+    // 405: a resource route without GET, through the thin path too (after authentication, as in Fastify).
+    const item = (await store.all<{ id: number }>('SELECT id FROM todo_items ORDER BY id'))[0].id;
+    const r405 = await both(`/todo_items/${item}/complete.xml`, 'ada');
+    expect([r405.status, r405.taken]).toEqual([405, true]);
+    expect(r405.raw).toMatch(/\r\nAllow: PUT\r\n/);
+    expect((await both(`/todo_items/${item}/complete.json`, null)).status).toBe(401);
+  });
+
+  it('leaves to Fastify what it does not take, with the same answer', async () => {
+    const leave: [string, Headers, string?][] = [
+      ['/health', {}],
+      ['/projects.xml', { 'Content-Length': '0' }],
+      ['/projects.xml', { 'Content-Length': '5' }, 'hello'],
+      ['/projects.xml', { 'Transfer-Encoding': 'chunked' }, '0\r\n\r\n'],
+      ['/todos/list/1', {}],
+      ['/sync/status', {}],
+      ['/', {}],
+    ];
+    for (const [path, h, body] of leave) {
+      const r = await both(path, 'ada', h, 'HTTP/1.1', body);
+      expect([path, r.taken]).toEqual([path, false]);
+    }
+    // HTTP/1.0 and Connection: close are the thin path's too, and answered alike.
+    expect((await both('/me.xml', 'ada', {}, 'HTTP/1.0')).taken).toBe(true);
+    const close = await both('/me.xml', 'ada', { Connection: 'close' });
+    expect([close.taken, close.raw.includes('\r\nConnection: close\r\n')]).toEqual([true, true]);
+    // Conventional capitalisation and the Status header on the thin path's answers.
+    expect(close.raw).toMatch(/^HTTP\/1\.1 200 OK\r\nContent-Type: application\/xml; charset=utf-8\r\nStatus: 200\r\nContent-Length: \d+\r\nDate: -\r\n/);
+  });
+});
+
+describe('what the thin path leaves to Fastify', () => {
+  it('a request logged one by one (level info) and any request behind a trusted proxy', async () => {
+    for (const o of [{ logLevel: 'info' }, { trustProxy: true }]) {
+      const app = await buildApp({ store, ...o });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (app.server.address() as AddressInfo).port;
+      const raw = await exchange(port, `GET /me.xml HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Basic ${creds.get('ada')}\r\n\r\n`);
+      expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(app.thinPath?.answered ?? 0).toBe(0);
+      await app.close();
+    }
+  });
+});
