@@ -5,7 +5,8 @@
 // ROUNDS=N (default 1): each path is measured N times, interleaved with the bare route, and the medians
 // are printed. BASE=DIR: also runs the service of another checkout (e.g. `git archive REF | tar -x -C DIR`
 // with a node_modules link), interleaved with this one on the same data: before/after in one run.
-// CACHE=MB: the response cache's size (default 0: off).
+// PAIRED=1: with BASE, both are loaded at the same time (same machine load for both; the throughput
+// ratios then mean little, CPU per request is the figure). CACHE=MB: the response cache (default 0: off).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -40,8 +41,10 @@ for (const p of process.argv.slice(2)) {
   const runs: { bc: number; br: number; s: Awaited<ReturnType<typeof m>>; b: Awaited<ReturnType<typeof m>> | null }[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const b1 = await m(bare.child, `${bare.base}/bare.xml`);
-    const s = await m(svc.child, `${svc.base}${p}`);
-    const b = base ? await m(base.child, `${base.base}${p}`) : null;
+    // PAIRED=1: this tree and BASE under load at the same time (both see the same machine).
+    const [s, b] = process.env.PAIRED && base
+      ? await Promise.all([m(svc.child, `${svc.base}${p}`), m(base.child, `${base.base}${p}`)])
+      : [await m(svc.child, `${svc.base}${p}`), base ? await m(base.child, `${base.base}${p}`) : null];
     const b2 = await m(bare.child, `${bare.base}/bare.xml`);
     runs.push({ bc: (b1.cpu + b2.cpu) / 2, br: (b1.rate + b2.rate) / 2, s, b });
   }
