@@ -274,7 +274,8 @@ const todoItem: Resource = {
   ],
   internal: [{ column: 'project_id', sql: 'INTEGER NOT NULL REFERENCES projects(id)' }],
   indexes: {
-    todo_items_list: 'todo_list_id, position',
+    // A list's ids and versions in order, index-only (the rows come from the row cache, D185).
+    todo_items_list: 'todo_list_id, position, id, version',
     // A list's completed/uncompleted counts are index-only seeks (D44).
     todo_items_list_done: 'todo_list_id, completed',
     todo_items_party: 'responsible_party_type, responsible_party_id, completed',
@@ -323,7 +324,8 @@ const timeEntry: Resource = {
     { name: 'private', type: 'boolean', firmOnly: true },
   ],
   indexes: {
-    time_entries_project: 'project_id, date',
+    // A page's ids and versions in order, index-only for firm callers (D185).
+    time_entries_project: 'project_id, date, id, version',
     time_entries_person: 'person_id, date',
     time_entries_item: 'todo_item_id',
     time_entries_date: 'date',
