@@ -121,7 +121,14 @@ describe('lists answered from kept records follow every change (D185)', () => {
     const id = Number(/(\d+)$/.exec(String(created.headers.location))![1]);
     const mine = async (who: 'ada' | 'cleo' = 'ada') => (await items(who, list)).find((c) => Number(text(c, 'id')) === id)!;
     for (let k = 0; k < 2; k++) expect(text(await mine(), 'content')).toBe('Rope check'); // the second from kept texts
-    const pages = [`/todo_lists/${list}/todo_items.xml`, `/projects/${f.project.alpha}/time_entries.xml`];
+    const pages = [`/todo_lists/${list}/todo_items.xml`, `/projects/${f.project.alpha}/time_entries.xml`, `/projects/${f.project.alpha}/posts.xml`];
+    await sameAsUncached(pages);
+    const post = await h.req('ada', 'POST', `/projects/${f.project.alpha}/posts.xml`, '<post><title>Weather</title><body>Storm\n\ncoming</body></post>');
+    expect(post.status).toBe(201);
+    const postId = Number(/(\d+)(?:\.xml)?$/.exec(String(post.headers.location))![1]);
+    await sameAsUncached(pages);
+    expect((await h.req('ada', 'PUT', `/posts/${postId}.xml`, '<post><body>Storm passed</body></post>')).status).toBe(200);
+    expect((await h.req('ada', 'POST', `/posts/${postId}/comments.xml`, '<comment><body>Good</body></comment>')).status).toBe(201);
     await sameAsUncached(pages);
 
     expect((await h.req('ada', 'PUT', `/todo_items/${id}.xml`, '<todo-item><content>Rope checked</content></todo-item>')).status).toBe(200);
