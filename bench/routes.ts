@@ -7,6 +7,7 @@
 // with a node_modules link), interleaved with this one on the same data: before/after in one run.
 // PAIRED=1: with BASE, both are loaded at the same time (same machine load for both; the throughput
 // ratios then mean little, CPU per request is the figure). CACHE=MB: the response cache (default 0: off).
+// ARGS=more arguments for `bivouac serve`.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -23,7 +24,7 @@ function start(args: string[], re: RegExp, cwd = process.cwd()): Promise<{ child
   return new Promise((res) => { let out = ''; child.stdout!.on('data', (d: Buffer) => { out += d; const m = re.exec(out); if (m) res({ child, base: m[1] }); }); });
 }
 const serve = (cwd: string) => start([join(cwd, 'electron/bin.ts'), 'serve', '--port', '0', '--data-dir', process.env.DIR ?? '/tmp/prof-data', '--no-demo', '--log-level', 'warn',
-  '--response-cache', process.env.CACHE ?? '0'], /running at (http:\/\/[^/\s]+)/, cwd);
+  '--response-cache', process.env.CACHE ?? '0', ...(process.env.ARGS ?? '').split(' ').filter(Boolean)], /running at (http:\/\/[^/\s]+)/, cwd);
 const bare = await start(['bench/api.ts', '--bare'], /listening (\d+)/);
 bare.base = `http://127.0.0.1:${bare.base}`;
 const svc = await serve(process.cwd());

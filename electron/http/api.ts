@@ -13,6 +13,7 @@ import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
 import { redact } from '../service/redact.ts';
 import type { Store } from '../store/types.ts';
 import type { ResponseCache, Rendered } from './cache.ts';
+import type { FragmentCache } from './fragments.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -76,7 +77,7 @@ declare module 'fastify' {
     /** The request's Content-Type as sent (the framework is shown a neutral one, see app.ts). */
     bodyType?: string;
   }
-  interface FastifyInstance { store: Store; responses: ResponseCache }
+  interface FastifyInstance { store: Store; responses: ResponseCache; fragments: FragmentCache }
 }
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -179,13 +180,16 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
     buf = Buffer.isBuffer(req.body) ? req.body : method === 'GET' ? await readRaw(req) : undefined;
     root = parseBody(buf, req.bodyType);
   }
-  write(reply, await answer(app.store, app.responses, {
+  write(reply, await answer(app, {
     caller: req.caller!, handler, method, params: req.params as Record<string, string>,
     query: req.query as Record<string, string | string[] | undefined>, root, json, url: req.url,
     changeToken: req.changeToken, bodyLength: buf?.length ?? 0,
     readOnly: req.method === 'HEAD' ? routeConfig(req).allow ?? METHODS : null,
   }));
 }
+
+/** What `answer` reads of the app: the store and the caches (a FastifyInstance has them). */
+export type Answerer = Pick<FastifyInstance, 'store' | 'responses' | 'fragments'>;
 
 /** A request as `answer` needs it: who asks, which handler, and what the client sent. */
 export interface Asked {
@@ -211,7 +215,8 @@ export interface Asked {
  * redaction and rendering. Fastify's route handler (`dispatch`) and the thin path for GET
  * (http/fast.ts) both answer through it.
  */
-export async function answer(store: Store, responses: ResponseCache, a: Asked): Promise<Rendered> {
+export async function answer(app: Answerer, a: Asked): Promise<Rendered> {
+  const { store, responses } = app;
   const { caller, method, params, json } = a;
   // Reads without a body may be answered from the cache of rendered responses.
   const cacheable = method === 'GET' && !a.bodyLength && responses.enabled;
@@ -236,7 +241,7 @@ export async function answer(store: Store, responses: ResponseCache, a: Asked): 
   // What a client may not see inside the records it sees (D32): one place for every route and format.
   if (answer.kind === 'one') await redact(r.ctx, answer.resource, [answer.row], answer.fields);
   else if (answer.kind === 'many') await redact(r.ctx, answer.resource, answer.rows, answer.fields);
-  const out = render(caller, answer, json);
+  const out = render(caller, answer, json, app.fragments);
   if (cacheable && out.status === 200) responses.set(key, token, out);
   return out;
 }
@@ -248,8 +253,8 @@ function write(reply: FastifyReply, r: Rendered): void {
   reply.send(r.body);
 }
 
-/** Turn a handler's reply into status, headers and body, as XML or JSON. */
-export function render(caller: Caller, out: Reply, json: boolean): Rendered {
+/** Turn a handler's reply into status, headers and body, as XML or JSON; lists from kept records when `frags` has them (D185). */
+export function render(caller: Caller, out: Reply, json: boolean, frags?: FragmentCache): Rendered {
   if (out.kind === 'empty') return { status: 200, headers: {}, type: null, body: '' };
   if (out.kind === 'custom') {
     return json
@@ -263,15 +268,17 @@ export function render(caller: Caller, out: Reply, json: boolean): Rendered {
     let data: WireRecord | WireRecord[];
     if (out.kind === 'one') data = jsonOne(out.resource, out.row, view, out.fields);
     else if (out.kind === 'many') {
-      data = jsonMany(out.resource, out.rows, view, out.fields);
       if (out.attrs?.count !== undefined) headers['X-Count'] = String(out.attrs.count);
       if (out.attrs?.['continued-at'] !== undefined) headers['X-Continued-At'] = String(out.attrs['continued-at']);
+      const kept = frags?.jsonMany(out.resource, out.rows, view, out.fields);
+      if (kept !== undefined) return { status, headers, type: 'application/json; charset=utf-8', body: kept };
+      data = jsonMany(out.resource, out.rows, view, out.fields);
     } else data = jsonPlain(out.entries);
     return { status, headers, type: 'application/json; charset=utf-8', body: JSON.stringify(data) };
   }
   let body: string;
   if (out.kind === 'one') body = xmlOne(out.resource, out.row, view, out.fields, out.element);
-  else if (out.kind === 'many') body = xmlMany(out.resource, out.rows, view, out);
+  else if (out.kind === 'many') body = frags?.xmlMany(out.resource, out.rows, view, out) ?? xmlMany(out.resource, out.rows, view, out);
   else body = xmlPlain(out.root, out.entries);
   return { status, headers, type: 'application/xml; charset=utf-8', body };
 }

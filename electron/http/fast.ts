@@ -22,9 +22,8 @@ import { createRequire } from 'node:module';
 import type { RouteOptions } from 'fastify';
 import { xmlErrors } from '../../shared/codec/out.ts';
 import type { ApiError, Caller } from '../service/context.ts';
-import type { Store } from '../store/types.ts';
-import { answer, preflightOf, prefersJson, type Handler, type RouteConfig, type RouteSpec } from './api.ts';
-import type { Rendered, ResponseCache } from './cache.ts';
+import { answer, preflightOf, prefersJson, type Answerer, type Handler, type RouteConfig, type RouteSpec } from './api.ts';
+import type { Rendered } from './cache.ts';
 
 // The router and content-type parser of the Fastify installed (resolved from Fastify's own folder: the
 // same copy, hence the same matching and decoding of paths and query strings).
@@ -55,8 +54,8 @@ interface Entry { readonly cfg: RouteConfig; readonly thin: boolean; readonly ge
 
 /** What the thin path shares with the app's hooks (app.ts): the same functions, not copies. */
 export interface ThinDeps {
-  readonly store: Store;
-  readonly responses: ResponseCache;
+  /** The app (its store and caches, as `answer` reads them). */
+  readonly app: Answerer;
   /** Fastify's router options (`routerOptions`). */
   readonly routerOptions: Record<string, unknown>;
   /** Fastify's `rewriteUrl`. */
@@ -132,7 +131,8 @@ export class ThinPath {
     try {
       const local = d.local(h.host, req.socket.localPort, h.origin, h['sec-fetch-site'] as string | undefined);
       if (local) { this.error(res, local, json); return; }
-      const token = await d.store.changeToken();
+      const { store } = d.app;
+      const token = await store.changeToken();
       const caller = await d.identify(h.authorization, token, req.socket.remoteAddress);
       if (!caller) { this.error(res, d.unauthenticated(), json); return; }
       if (d.admit) await d.admit(caller.id);
@@ -145,10 +145,9 @@ export class ThinPath {
       } as const;
       // The handler runs inside the store's pin of the token read above (D145), released when the
       // response is done, as the app's preHandler/onResponse hooks do.
-      const { store } = d;
       const out = store.pin
-        ? await store.pin(token, (unpin) => { res.once('close', unpin); return answer(store, d.responses, asked); })
-        : await answer(store, d.responses, asked);
+        ? await store.pin(token, (unpin) => { res.once('close', unpin); return answer(d.app, asked); })
+        : await answer(d.app, asked);
       this.write(res, out);
     } catch (err) {
       if (res.headersSent) { res.destroy(); return; }
