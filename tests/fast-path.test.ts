@@ -204,6 +204,36 @@ describe('the thin path answers the bytes Fastify answers', () => {
 });
 
 describe('what the thin path leaves to Fastify', () => {
+  it("while the app closes, a GET gets Fastify's 503, as without the thin path", async () => {
+    const raws: string[] = [];
+    for (const thinPath of [true, false]) {
+      const app = await buildApp({ store, thinPath });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (app.server.address() as AddressInfo).port;
+      const head = `Host: 127.0.0.1:${port}\r\nAuthorization: Basic ${creds.get('ada')}\r\n`;
+      // A write in flight (its body not all sent) keeps the connection busy while close() begins; a GET
+      // pipelined behind it arrives after.
+      const s = connect(port, '127.0.0.1');
+      const got: Buffer[] = [];
+      s.on('data', (d: Buffer) => got.push(d));
+      const ended = new Promise<void>((resolve) => s.on('close', () => resolve()));
+      const body = '<project><name>Closing</name></project>';
+      s.write(`POST /projects.xml HTTP/1.1\r\n${head}Content-Type: application/xml\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+      await new Promise((r) => setTimeout(r, 50));
+      const closed = app.close();
+      s.write(`${body.slice(10)}GET /me.xml HTTP/1.1\r\n${head}\r\n`);
+      await ended;
+      await closed;
+      const answers = Buffer.concat(got).toString('latin1').replace(/\r\nDate: [^\r]*/g, '').replace(/<id type="integer">\d+<\/id>|\/projects\/\d+\.xml|<created-on[^<]*<\/created-on>|<last-changed-on[^<]*<\/last-changed-on>/g, '');
+      const second = answers.slice(answers.indexOf('HTTP/1.1', 1));
+      expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(second).toContain('\r\nConnection: close\r\n');
+      raws.push(answers);
+      if (thinPath) expect(app.thinPath!.answered).toBe(0);
+    }
+    expect(raws[0]).toBe(raws[1]);
+  });
+
   it('a request logged one by one (level info) and any request behind a trusted proxy', async () => {
     for (const o of [{ logLevel: 'info' }, { trustProxy: true }]) {
       const app = await buildApp({ store, ...o });
