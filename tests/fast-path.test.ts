@@ -211,17 +211,23 @@ describe('what the thin path leaves to Fastify', () => {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const port = (app.server.address() as AddressInfo).port;
       const head = `Host: 127.0.0.1:${port}\r\nAuthorization: Basic ${creds.get('ada')}\r\n`;
-      // A write in flight (its body not all sent) keeps the connection busy while close() begins; a GET
-      // pipelined behind it arrives after.
+      // A write in flight (held in the store's write queue) keeps the connection busy while close()
+      // begins; a GET pipelined behind it arrives after, and its answer follows the write's.
+      let release = (): void => undefined;
+      const holding = store.write(() => new Promise<void>((r) => { release = r; }));
       const s = connect(port, '127.0.0.1');
       const got: Buffer[] = [];
       s.on('data', (d: Buffer) => got.push(d));
       const ended = new Promise<void>((resolve) => s.on('close', () => resolve()));
       const body = '<project><name>Closing</name></project>';
-      s.write(`POST /projects.xml HTTP/1.1\r\n${head}Content-Type: application/xml\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
-      await new Promise((r) => setTimeout(r, 50));
+      s.write(`POST /projects.xml HTTP/1.1\r\n${head}Content-Type: application/xml\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      await new Promise((r) => setTimeout(r, 100));
       const closed = app.close();
-      s.write(`${body.slice(10)}GET /me.xml HTTP/1.1\r\n${head}\r\n`);
+      while (app.server.listening) await new Promise((r) => setTimeout(r, 5));
+      s.write(`GET /me.xml HTTP/1.1\r\n${head}\r\n`);
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      await holding;
       await ended;
       await closed;
       const answers = Buffer.concat(got).toString('latin1').replace(/\r\nDate: [^\r]*/g, '').replace(/<id type="integer">\d+<\/id>|\/projects\/\d+\.xml|<created-on[^<]*<\/created-on>|<last-changed-on[^<]*<\/last-changed-on>/g, '');
