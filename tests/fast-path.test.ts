@@ -139,7 +139,8 @@ describe('the thin path answers the bytes Fastify answers', () => {
       for (const path of [`/todo_items/${item}.xml`, `/todo_items/${item}.json`, '/me.xml', `//todo_items/${item}.xml`,
         `/projects/${project}/time_entries.xml?page=1`, `/projects/${project}/time_entries.xml?page=2&page=3`,
         '/time_entries/report.xml?from=20250101&to=20261231', `/time_entries/report.xml?subject_id=&filter[project_id]=${project}`,
-        '/projects.xml?a=%ZZ', '/people/%31.xml', '/people/01.xml', '/todo_items.xml?responsible_party=&completed=true']) {
+        '/projects.xml?a=%ZZ', '/people/%31.xml', '/people/01.xml', '/todo_items.xml?responsible_party=&completed=true',
+        'http://elsewhere.example/me.xml', '/me.xml;x=1', '/me.xml#frag']) {
         expect((await both(path, 'fran')).taken, path).toBe(true);
       }
     }
