@@ -37,7 +37,7 @@ function drive(port: number, path: string, count: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const s: Socket = connect(port, '127.0.0.1');
     let left = count;
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     s.setNoDelay(true);
     s.on('error', reject);
     s.on('connect', () => s.write(request));
