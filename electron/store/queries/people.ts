@@ -2,8 +2,14 @@
 
 import type { Caller, Param, Queryable, Row, Store } from '../types.ts';
 import { perCaller } from './access.ts';
+import { column, RESOURCES } from '../../../shared/registry.ts';
 
-const SELECT = `SELECT pe.*, CASE WHEN c.firm = 1 THEN 0 ELSE pe.company_id END AS client_id
+/**
+ * The person's stored fields as the registry lists them: not `pe.*`, which also read the password hash
+ * and the version into every answer's row for nothing (D198).
+ */
+const COLS = RESOURCES.person.fields.filter((f) => f.stored).map((f) => `pe.${column(f.name)}`).join(', ');
+const SELECT = `SELECT ${COLS}, CASE WHEN c.firm = 1 THEN 0 ELSE pe.company_id END AS client_id
   FROM people pe JOIN companies c ON c.id = pe.company_id`;
 
 /** Firm people see everyone; a client sees the firm's people and their own company's. */
