@@ -19,7 +19,7 @@ interface Plan {
   /** Names to blank: the id column, the type column of a party (else null), the kind, the name column. */
   readonly names: readonly { readonly id: string; readonly type: string | null; readonly kind: 'person' | 'company' | 'party'; readonly name: string }[];
   /** Array fields holding records of another resource: the column and that resource's plan. */
-  readonly nested: readonly { readonly col: string; readonly fields: readonly Field[] }[];
+  readonly nested: readonly { readonly col: string; readonly plan: Plan }[];
   /** Whether this plan or a nested one shows a name. */
   readonly hasNames: boolean;
 }
@@ -41,17 +41,19 @@ function makePlan(fields: readonly Field[], depth = 0): Plan {
       names.push({ id: n.id, type: n.kind === 'party' ? n.id.replace(/_id$/, '_type') : null, kind: n.kind, name: n.name ?? col });
     }
     const inner = f.type === 'array' && f.of ? byElement(f.of) : undefined;
-    if (inner) {
-      nested.push({ col, fields: inner.fields });
-      if (depth < 8 && makePlan(inner.fields, depth + 1).hasNames) hasNames = true;
+    if (inner && depth < 8) {
+      const plan = makePlan(inner.fields, depth + 1);
+      nested.push({ col, plan });
+      if (plan.hasNames) hasNames = true;
     }
   }
   return { milestones, names, nested, hasNames };
 }
 
-/** The plans of every resource's own fields, made once (derived from the registry's constants). */
-const PLANS: ReadonlyMap<readonly Field[], Plan> = new Map(Object.values(RESOURCES).map((r) => [r.fields, makePlan(r.fields)]));
-const planOf = (fields: readonly Field[]): Plan => PLANS.get(fields) ?? makePlan(fields);
+/** The plan of every resource's own fields, made once (derived from the registry's constants). */
+const PLANS: Readonly<Record<string, Plan>> = Object.fromEntries(Object.values(RESOURCES).map((r) => [r.key, makePlan(r.fields)]));
+/** Other field lists (a post's summary form) are planned when used. */
+const planOf = (r: Resource, fields: readonly Field[]): Plan => (fields === r.fields ? PLANS[r.key] : undefined) ?? makePlan(fields);
 
 /** Every (plan, row) pair of these rows, nested arrays of records (a list's todo-items) included. */
 function walk(plan: Plan, rows: readonly Row[], visit: (plan: Plan, row: Row) => void): void {
@@ -59,7 +61,7 @@ function walk(plan: Plan, rows: readonly Row[], visit: (plan: Plan, row: Row) =>
     visit(plan, row);
     for (const n of plan.nested) {
       const value = row[n.col];
-      if (Array.isArray(value)) walk(planOf(n.fields), value as Row[], visit);
+      if (Array.isArray(value)) walk(n.plan, value as Row[], visit);
     }
   }
 }
@@ -67,7 +69,7 @@ function walk(plan: Plan, rows: readonly Row[], visit: (plan: Plan, row: Row) =>
 /** Remove from `rows` (of resource `r`, rendered with `fields`) what the caller may not see. */
 export async function redact(ctx: Ctx, r: Resource, rows: readonly Row[], fields: readonly Field[] = r.fields): Promise<void> {
   if (ctx.caller.firm || rows.length === 0) return;
-  const plan = planOf(fields);
+  const plan = planOf(r, fields);
   let milestones: number[] | undefined;
   walk(plan, rows, (p, row) => {
     for (const col of p.milestones) {
