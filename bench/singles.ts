@@ -6,6 +6,8 @@
 // node_modules link), both trees run in the same process, interleaved, over the same data file: the figure
 // per (tree, read) is the minimum over rounds of the mean CPU µs per call (the machine is shared). --check
 // compares both trees' XML and JSON answers (or error status) for every sampled record and caller, byte for byte.
+// --baseline-data-dir: a copy of the data for the baseline, when the trees' schemas differ (an index: each
+// tree brings the file in line with its registry when it opens it).
 // A tool for finding what costs; end-to-end figures come from bench/routes.ts and bench/api.ts.
 
 import { join, dirname, resolve } from 'node:path';
@@ -14,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 
 const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, baseline: { type: 'string' }, rounds: { type: 'string' }, check: { type: 'boolean' }, n: { type: 'string' }, only: { type: 'string' }, who: { type: 'string' } } });
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, baseline: { type: 'string' }, 'baseline-data-dir': { type: 'string' }, rounds: { type: 'string' }, check: { type: 'boolean' }, n: { type: 'string' }, only: { type: 'string' }, who: { type: 'string' } } });
 const dir = values['data-dir'] ?? '/tmp/prof-data';
 const ROUNDS = Number(values.rounds ?? 12);
 const N = Number(values.n ?? 300);
@@ -27,7 +29,7 @@ interface Tree {
   answer: (ctx: { store: unknown; caller: Caller }, one: { row: Row; resource: unknown; me?: boolean }, json: boolean) => Promise<string>;
 }
 
-async function load(root: string, name: string): Promise<Tree> {
+async function load(root: string, name: string, dir: string): Promise<Tree> {
   const m = (p: string) => import(join(root, p));
   const { SqliteStore } = await m('electron/store/sqlite.ts');
   const { DB_FILE } = await m('electron/server.ts');
@@ -61,8 +63,8 @@ async function load(root: string, name: string): Promise<Tree> {
   };
 }
 
-const trees = [await load(HERE, 'this tree')];
-if (values.baseline) trees.push(await load(resolve(values.baseline), 'baseline'));
+const trees = [await load(HERE, 'this tree', dir)];
+if (values.baseline) trees.push(await load(resolve(values.baseline), 'baseline', values['baseline-data-dir'] ?? dir));
 
 // ids: a sample of every table, the same for both trees
 const { DatabaseSync } = await import('node:sqlite');
