@@ -7,7 +7,7 @@
 // with a node_modules link), interleaved with this one on the same data: before/after in one run.
 // PAIRED=1: with BASE, both are loaded at the same time (same machine load for both; the throughput
 // ratios then mean little, CPU per request is the figure). CACHE=MB: the response cache (default 0: off).
-// ARGS=more arguments for `bivouac serve`.
+// ARGS=more arguments for `bivouac serve`, AS=user name of the fixture person asking (default: the administrator).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const fixture = JSON.parse(readFileSync('tests/fixtures/account.json', 'utf8'));
-const admin = fixture.people.find((p: any) => p.administrator);
+const admin = fixture.people.find((p: any) => (process.env.AS ? p['user-name'] === process.env.AS : p.administrator));
 const auth = `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}`;
 const cpu = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10000; };
 function start(args: string[], re: RegExp, cwd = process.cwd()): Promise<{ child: ChildProcess; base: string }> {
