@@ -119,7 +119,8 @@ export class ThinPath {
     const found = this.router.find('GET', url);
     if (found === null || !found.store.thin) return false;
     this.answered++;
-    void this.run(req, res, url, found);
+    // run() answers its own errors; should writing that answer fail too, the connection is cut (logged).
+    this.run(req, res, url, found).catch((e: unknown) => { this.deps.failure(e); res.destroy(); });
     return true;
   }
 
