@@ -232,6 +232,7 @@ describe('WAL checkpoints in a worker thread (D180)', () => {
       const s = new SqliteStore(${JSON.stringify(join(dir, 'db.sqlite'))});
       s.db.exec('CREATE TABLE t (x)');
       for (let i = 0; i < 100; i++) await s.write(async (w) => { await w.run('INSERT INTO t VALUES (?)', [i]); });
+      while (s.checkpointer.stats().passes === 0 && !s.checkpointer.stats().failed) await new Promise((r) => setTimeout(r, 5));
       console.log('written', s.checkpointer.stats().failed);`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
     expect(r.stderr).toBe('');

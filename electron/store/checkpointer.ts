@@ -141,18 +141,21 @@ export class Checkpointer {
     const data: CheckpointWorkerData = { path: this.path, state: this.s.buffer as SharedArrayBuffer, every: this.every, maxPasses: this.maxPasses };
     let w: Worker;
     try {
-      w = new Worker(this.url, { workerData: data, stdout: false, stderr: false });
+      // The worker inherits the process's Node options, but `--input-type` (a script given with -e)
+      // makes Node refuse to load a worker from a file.
+      const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+      w = new Worker(this.url, { workerData: data, execArgv });
     } catch (e) {
       this.fail(e);
       return null;
     }
-    w.unref(); // never keeps the process alive
     w.on('message', () => this.release());
     w.on('error', (e) => this.fail(e));
     this.exited = new Promise<void>((resolve) => w.once('exit', (code) => {
       if (!this.closing) this.fail(new Error(`the checkpoint worker ended (exit code ${code})`));
       resolve();
     }));
+    w.unref(); // never keeps the process alive (after the listeners: adding one refs the worker again)
     this.worker = w;
     return w;
   }
