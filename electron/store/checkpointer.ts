@@ -66,8 +66,8 @@ export class Checkpointer {
   constructor(path: string, onFailure: (e: unknown) => void, opts: CheckpointerOptions = {}) {
     this.path = path;
     this.onFailure = onFailure;
-    this.every = opts.every ?? 16;
-    this.maxPasses = opts.maxPasses ?? 4;
+    this.every = opts.every ?? 32;
+    this.maxPasses = opts.maxPasses ?? 3;
     this.gateAfter = opts.gateAfter ?? 100;
     this.url = opts.workerUrl ?? defaultWorkerUrl();
   }
