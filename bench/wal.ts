@@ -1,4 +1,4 @@
-// node bench/wal.ts [--data-dir DIR] [--duration S] [--rounds N] [--every MS] [--skip-mixed]
+// node bench/wal.ts [--data-dir DIR] [--duration S] [--rounds N] [--every MS] [--skip-mixed] [--skip-writes]
 // Who checkpoints SQLite's WAL, side by side in one run (D180): SQLite itself inside the COMMIT that
 // crosses 1,000 pages (`sqlite`) against the checkpoint worker (`worker`), in alternating rounds.
 //   1. In-process: the bench's dataset (a fresh copy per run), writes with a pause of --every ms after
@@ -22,7 +22,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: {
-  'data-dir': { type: 'string' }, duration: { type: 'string' }, rounds: { type: 'string' }, every: { type: 'string' }, 'skip-mixed': { type: 'boolean' },
+  'data-dir': { type: 'string' }, duration: { type: 'string' }, rounds: { type: 'string' }, every: { type: 'string' }, 'skip-mixed': { type: 'boolean' }, 'skip-writes': { type: 'boolean' },
 } });
 const duration = Number(values.duration ?? 10);
 const rounds = Number(values.rounds ?? 2);
@@ -121,7 +121,7 @@ const f = (x: number, d = 2) => x.toFixed(d);
 process.stdout.write(`\n== 1. in-process: a write every ${every} ms for ${duration} s (bench dataset, a fresh copy per run)\n`);
 process.stdout.write('| round | checkpoint | writes | write p50 ms | p99 ms | max ms | > 5 ms | COMMIT p99 ms | max ms | > 5 ms | event loop p99 ms | max ms | WAL high-water (frames) | passes | waited | load avg (1/5/15) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n');
 const writeRuns: WriteRun[] = [];
-for (let r = 1; r <= rounds; r++) {
+for (let r = 1; r <= (values['skip-writes'] ? 0 : rounds); r++) {
   for (const mode of r % 2 ? MODES : [...MODES].reverse()) {
     const x = await writeRun(mode);
     writeRuns.push(x);
