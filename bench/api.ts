@@ -126,6 +126,9 @@ async function main(): Promise<void> {
     const docRows = await entryRows.listProjectEntries(store, benchCaller, busy.project_id, 50, 0);
     const { mixedPools, mixedRun } = await import('./mixed.ts');
     const pools = await mixedPools(store);
+    // Different records each request (D185): every list with items, every project's first five pages.
+    const allLists = (await store.all<{ id: number }>('SELECT DISTINCT todo_list_id AS id FROM todo_items ORDER BY todo_list_id')).map((r) => Number(r.id));
+    const entryProjects = (await store.all<{ id: number }>('SELECT project_id AS id FROM time_entries GROUP BY project_id HAVING COUNT(*) >= 250 ORDER BY project_id')).map((r) => Number(r.id));
     await store.close();
 
     // ---- 2. cold start (median of 3), the last server stays up
@@ -138,9 +141,12 @@ async function main(): Promise<void> {
       else { service = s; children.push(s.child); }
     }
     const cold = median(starts);
-    // The same service with its response cache off: every request runs its queries and renders.
+    // The same service with its response cache off: every request runs its queries and renders (from
+    // the rows and rendered records it keeps by version, D185), and with that record cache off as well.
     const raw = await startService(dir, ['--response-cache', '0']);
     children.push(raw.child);
+    const plain = await startService(dir, ['--response-cache', '0', '--record-cache', '0']);
+    children.push(plain.child);
     let baseline: { child: ChildProcess; base: string } | null = null;
     if (baselineRef && baseTree) {
       baseline = await startService(baseDir, ['--response-cache', '0'], baseTree);
@@ -149,7 +155,7 @@ async function main(): Promise<void> {
     }
     const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
     type Svc = { base: string; child: ChildProcess };
-    const services: [string, Svc][] = [['cache off', raw], ['cached', service], ...(baseline ? [[`before (${baselineRef}), cache off`, baseline] as [string, Svc]] : [])];
+    const services: [string, Svc][] = [['cache off', raw], ['cache and record cache off', plain], ['cached', service], ...(baseline ? [[`before (${baselineRef}), cache off`, baseline] as [string, Svc]] : [])];
     log(`cold start to /health: ${starts.map((m) => m.toFixed(0)).join(', ')} ms (median ${cold.toFixed(0)})`);
 
     // ---- 3. bare route
@@ -199,12 +205,21 @@ async function main(): Promise<void> {
     const show = (x: Awaited<ReturnType<typeof compare>>) =>
       `${x.ratio.toFixed(2)}; CPU ${x.cpuRatio.toFixed(2)} (${fmt(x.r.requests.average)} vs ${fmt(x.ref)} req/s; ${x.cpu.toFixed(0)} vs ${x.refCpu.toFixed(0)} µs CPU per request; p50 ${x.r.latency.p50} ms, p99 ${x.r.latency.p99} ms)`;
 
-    const targets: { label: string; path: string; kind: 'one' | 'list' }[] = [
+    /** A path per request, in turn (autocannon's request hook). */
+    const rotating = (paths: readonly string[]) => {
+      let k = 0;
+      return [{ setupRequest: (req: CannonRequest): CannonRequest => ({ ...req, method: 'GET', path: paths[k++ % paths.length], headers }) }];
+    };
+    const lists = allLists.map((id) => `/todo_lists/${id}/todo_items.xml`);
+    const pages = entryProjects.flatMap((p) => [1, 2, 3, 4, 5].map((n) => `/projects/${p}/time_entries.xml?page=${n}`));
+    const targets: { label: string; path: string; kind: 'one' | 'list'; paths?: string[] }[] = [
       { label: 'todo item', path: `/todo_items/${item}.xml`, kind: 'one' },
       { label: 'post', path: `/posts/${post}.xml`, kind: 'one' },
       { label: 'time entry', path: `/time_entries/${entry}.xml`, kind: 'one' },
       { label: '50-item todo list', path: `/todo_lists/${list}/todo_items.xml`, kind: 'list' },
       { label: 'time entries page (50)', path: `/projects/${busy.project_id}/time_entries.xml?page=2`, kind: 'list' },
+      { label: `todo lists, a different one each request (${lists.length} lists, ~${Math.round(c.todoItems / Math.max(1, lists.length))} items each)`, path: lists[0], kind: 'list', paths: lists },
+      { label: `time entries pages (50), a different one each request (${pages.length} pages)`, path: pages[0], kind: 'list', paths: pages },
     ];
     let worstP99 = 0;
     const apiRows: Row[] = [];
@@ -218,8 +233,12 @@ async function main(): Promise<void> {
           log(`skip ${t.label}: ${t.path} does not answer 200`);
           break;
         }
-        await run(`${svc.base}${t.path}`, 1, headers); // warm-up
-        const x = await compare(svc, () => run(`${svc.base}${t.path}`, DURATION, headers));
+        const go = (duration: number) => (t.paths
+          ? autocannon({ url: svc.base, connections: 10, duration, requests: rotating(t.paths) })
+          : run(`${svc.base}${t.path}`, duration, headers));
+        await go(1); // warm-up
+        const x = await compare(svc, () => go(DURATION));
+        if (t.paths && (x.r.non2xx || x.r.errors || x.r.timeouts)) notes.push(`${t.label} (${mode}): ${x.r.non2xx} non-2xx, ${x.r.errors} errors, ${x.r.timeouts} timeouts`);
         const goal = t.kind === 'one' ? 0.5 : 0.25;
         worstP99 = Math.max(worstP99, x.r.latency.p99);
         log(`${t.label} (${mode}) ${t.path}: ${show(x)}`);

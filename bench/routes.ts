@@ -1,7 +1,8 @@
 // node bench/routes.ts [PATH…] — CPU per request of API paths against the bare Fastify route, side by side.
 // A tool for finding what costs while working (ratios per path, one process each, response cache off);
 // the figures that count come from bench/api.ts. DIR=data directory (default: bench/profile.ts's dataset
-// at /tmp/prof-data, made by `node bench/profile.ts --data-dir /tmp/prof-data`), D=seconds per run.
+// at /tmp/prof-data, made by `node bench/profile.ts --data-dir /tmp/prof-data`), D=seconds per run,
+// ARGS=more arguments for `bivouac serve`.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -18,7 +19,7 @@ function start(args: string[], re: RegExp): Promise<{ child: ChildProcess; base:
 }
 const bare = await start(['bench/api.ts', '--bare'], /listening (\d+)/);
 bare.base = `http://127.0.0.1:${bare.base}`;
-const svc = await start(['electron/bin.ts', 'serve', '--port', '0', '--data-dir', process.env.DIR ?? '/tmp/prof-data', '--no-demo', '--log-level', 'warn', '--response-cache', '0'], /running at (http:\/\/[^/\s]+)/);
+const svc = await start(['electron/bin.ts', 'serve', '--port', '0', '--data-dir', process.env.DIR ?? '/tmp/prof-data', '--no-demo', '--log-level', 'warn', '--response-cache', '0', ...(process.env.ARGS ?? '').split(' ').filter(Boolean)], /running at (http:\/\/[^/\s]+)/);
 const D = Number(process.env.D ?? 4);
 async function m(c: ChildProcess, url: string) {
   await autocannon({ url, connections: 10, duration: 1, headers: { authorization: auth } });

@@ -34,6 +34,12 @@ export interface Field {
   readonly nil?: boolean;
   /** Stored in the resource's table (column = snake_case name); otherwise computed by queries. */
   readonly stored?: boolean;
+  /**
+   * Computed from the record's own stored columns only (an alias, a rendering of its body, a
+   * constant): it changes only when the record does. Other computed fields (counts, names) depend on
+   * other records; caches of rendered records key on their values (D185).
+   */
+  readonly fromRow?: boolean;
   /** Writable: W on create and update, C on create only. Absent = read-only. */
   readonly write?: 'W' | 'C';
   /** Who may write it: others' values are ignored (private) or refused (admin, see service). */
@@ -121,7 +127,7 @@ const RESPONSIBLE: Field[] = [
 ];
 const COMPLETION: Field[] = [
   dt('completed-at', { ...S, show: 'set' }),
-  dt('completed-on', { show: 'set' }),
+  dt('completed-on', { show: 'set', fromRow: true }),
   int('completer-id', { ...S, show: 'set' }),
   str('completer-name', { show: 'set', nameOf: { id: 'completer_id', kind: 'person' } }),
 ];
@@ -196,11 +202,11 @@ const post: Resource = {
   key: 'post', element: 'post', collection: 'posts', recordNames: ['post'], table: 'posts',
   location: (n) => `/posts/${n}.xml`,
   fields: [
-    int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
+    int('attachments-count', { fromRow: true }), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
     str('body', { ...S, write: 'W', inputKind: 'string', default: '' }),
     int('category-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'postCategory', default: null }),
     dt('commented-at', { nil: true }), int('comments-count'),
-    str('display-body'), str('display-extended-body', { nil: true }),
+    str('display-body', { fromRow: true }), str('display-extended-body', { nil: true, fromRow: true }),
     str('extended-body', { ...S, write: 'W', inputKind: 'string', default: '' }),
     id,
     // 0 when none, never nil (as real Basecamp sent); stored as NULL.
@@ -214,7 +220,8 @@ const post: Resource = {
     { name: 'category-id', type: 'integer' }, { name: 'milestone-id', type: 'integer' },
     { name: 'use-textile', type: 'boolean' }, { name: 'private', type: 'boolean', firmOnly: true },
   ],
-  indexes: { posts_project: 'project_id, posted_on', posts_category: 'category_id', posts_milestone: 'milestone_id' },
+  // posts_project: a page's ids and versions in order, index-only for firm callers (D185).
+  indexes: { posts_project: 'project_id, posted_on, id, version', posts_category: 'category_id', posts_milestone: 'milestone_id' },
   references: { project_id: 'projects' },
 };
 
@@ -229,11 +236,11 @@ const comment: Resource = {
   key: 'comment', element: 'comment', collection: 'comments', recordNames: ['comment'], table: 'comments',
   location: (n) => `/comments/${n}.xml`,
   fields: [
-    int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
+    int('attachments-count', { fromRow: true }), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
     str('body', { ...S, write: 'W', inputKind: 'string', required: true }),
     int('commentable-id', S), str('commentable-type', { ...S, values: ['Post', 'Milestone', 'TodoItem'] }),
-    dt('created-at', S), str('emailed-from', { nil: true }), id,
-    int('post-id', { show: 'set' }), dt('posted-on'), privateField,
+    dt('created-at', S), str('emailed-from', { nil: true, fromRow: true }), id,
+    int('post-id', { show: 'set', fromRow: true }), dt('posted-on', { fromRow: true }), privateField,
   ],
   template: [{ name: 'body', type: 'string' }, { name: 'private', type: 'boolean', firmOnly: true }],
   internal: [{ column: 'project_id', sql: 'INTEGER NOT NULL REFERENCES projects(id)' }],
@@ -264,7 +271,7 @@ const todoItem: Resource = {
     int('comments-count'), dt('commented-at', { nil: true }),
     bool('completed', { ...S, default: false }), ...COMPLETION,
     str('content', { ...S, write: 'W', inputKind: 'string', required: true }),
-    dt('created-at', S), dt('created-on'), int('creator-id', S), str('creator-name', { nameOf: { id: 'creator_id', kind: 'person' } }),
+    dt('created-at', S), dt('created-on', { fromRow: true }), int('creator-id', S), str('creator-name', { nameOf: { id: 'creator_id', kind: 'person' } }),
     dt('due-at', { ...S, write: 'W', inputKind: 'datetime', default: null, show: 'set' }),
     id, int('position', S), ...RESPONSIBLE,
     int('todo-list-id', S), dt('updated-at', S),
@@ -274,7 +281,8 @@ const todoItem: Resource = {
   ],
   internal: [{ column: 'project_id', sql: 'INTEGER NOT NULL REFERENCES projects(id)' }],
   indexes: {
-    todo_items_list: 'todo_list_id, position',
+    // A list's ids and versions in order, index-only (the rows come from the row cache, D185).
+    todo_items_list: 'todo_list_id, position, id, version',
     // A list's completed/uncompleted counts are index-only seeks (D44).
     todo_items_list_done: 'todo_list_id, completed',
     todo_items_party: 'responsible_party_type, responsible_party_id, completed',
@@ -323,7 +331,8 @@ const timeEntry: Resource = {
     { name: 'private', type: 'boolean', firmOnly: true },
   ],
   indexes: {
-    time_entries_project: 'project_id, date',
+    // A page's ids and versions in order, index-only for firm callers (D185).
+    time_entries_project: 'project_id, date, id, version',
     time_entries_person: 'person_id, date',
     time_entries_item: 'todo_item_id',
     time_entries_date: 'date',

@@ -95,6 +95,17 @@ describe('comments', () => {
     expect([ids(all), all.attrs.count]).toEqual([made, undefined]);
   });
 
+  it('a page of exactly 50 has no continued-at; one more comment adds it, and the count follows', async () => {
+    const p = await post();
+    const made: number[] = [];
+    for (let k = 0; k < 50; k++) made.push(await comment('posts', p, `n${k}`));
+    const full = (await h.req('fran', 'GET', `/posts/${p}/comments.xml`)).xml();
+    expect([full.children.length, full.attrs.count, full.attrs['continued-at']]).toEqual([50, '50', undefined]);
+    made.push(await comment('posts', p, 'one more'));
+    const more = (await h.req('fran', 'GET', `/posts/${p}/comments.xml`)).xml();
+    expect([more.children.length, more.attrs.count, more.attrs['continued-at']]).toEqual([50, '51', `/posts/${p}/comments.xml?threshold=${made[1]}`]);
+  });
+
   it('small pages have count and no continued-at', async () => {
     const p = await post();
     const a = await comment('posts', p);

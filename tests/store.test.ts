@@ -13,7 +13,9 @@ import { StoreVersionError, type Clock, type Store } from '../electron/store/typ
 import { column, RESOURCES } from '../shared/registry.ts';
 import { freshDatabase, pgSkipReason } from './pg.ts';
 import { importSeed } from '../electron/service/account.ts';
-import { countProjectEntries } from '../electron/store/queries/time-entries.ts';
+import { countProjectEntries, listProjectEntries } from '../electron/store/queries/time-entries.ts';
+import { itemsOfList } from '../electron/store/queries/todo-items.ts';
+import { withCommentStats } from '../electron/store/queries/fragments.ts';
 import { FIXTURE, fx, harness, locId, text } from './helpers.ts';
 
 const dirs: string[] = [];
@@ -279,6 +281,98 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       await add(b);
       await new Promise((r) => setTimeout(r, 2)); // SQLite samples data_version at most once per millisecond
       expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 2);
+    });
+  });
+
+  describe('rows and comment figures kept by the store (D185)', () => {
+    const firm = { id: 1, companyId: 1, firm: true, admin: true, name: 'x' };
+    const client = { id: 999, companyId: 999, firm: false, admin: false, name: 'c' };
+    /** A project with a list of three items and entries, through a Writer (as the services write). */
+    async function setup(s: Store) {
+      await importSeed(s, FIXTURE);
+      const person = Number((await s.get<{ id: number }>('SELECT id FROM people ORDER BY id LIMIT 1'))!.id);
+      return s.write(async (w) => {
+        const pid = Number((await w.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id);
+        const list = await w.insert('todo_lists', { project_id: pid, name: 'Kept', description: '', position: 99, private: 0, tracked: 0 }, pid);
+        const items: number[] = [];
+        for (const [k, content] of ['one', 'two', 'three'].entries()) {
+          items.push(await w.insert('todo_items', { todo_list_id: list, project_id: pid, content, position: k + 1, completed: 0, creator_id: person, created_at: w.now, updated_at: w.now }, pid));
+        }
+        return { pid, list, items, person };
+      });
+    }
+    const contents = async (s: Store, list: number) => (await itemsOfList(s, firm, list)).map((r) => r.content);
+    const counting = (s: Store) => {
+      const seen: string[] = [];
+      const all = s.all.bind(s);
+      s.all = (async (sql: string, p?: readonly unknown[]) => { seen.push(sql); return all(sql, p as never); }) as Store['all'];
+      return seen;
+    };
+
+    it('a list read again takes its rows from the cache, and shows a write through the Writer at once', async () => {
+      const s = await fresh();
+      const { list, items, pid } = await setup(s);
+      expect(await contents(s, list)).toEqual(['one', 'two', 'three']);
+      const seen = counting(s);
+      expect(await contents(s, list)).toEqual(['one', 'two', 'three']);
+      expect(seen.filter((q) => / IN \(/.test(q) && q.includes('FROM todo_items'))).toEqual([]); // no row read by id
+      await s.write((w) => w.update('todo_items', items[1], { content: 'two, edited' }, pid));
+      expect(await contents(s, list)).toEqual(['one', 'two, edited', 'three']);
+      // A row handed out is the caller's copy: changing it changes nothing kept.
+      const [first] = await itemsOfList(s, firm, list);
+      first.content = 'scribbled';
+      expect(await contents(s, list)).toEqual(['one', 'two, edited', 'three']);
+    });
+
+    it('shows a write made through another connection, also one the Writer did not make (no new version)', async () => {
+      const loc = await e.location();
+      const a = await e.open(loc);
+      const { list, items, pid } = await setup(a);
+      const b = await e.open(loc);
+      expect(await contents(a, list)).toEqual(['one', 'two', 'three']);
+      await b.write((w) => w.update('todo_items', items[0], { content: 'one, elsewhere' }, pid));
+      await new Promise((r) => setTimeout(r, 2)); // SQLite samples data_version at most once per millisecond
+      expect(await contents(a, list)).toEqual(['one, elsewhere', 'two', 'three']);
+      // SQL text run in a write (no version given to the row): the kept rows are dropped.
+      await a.write((w) => w.run('UPDATE todo_items SET content = ? WHERE id = ?', ['three, raw', items[2]]));
+      await new Promise((r) => setTimeout(r, 2));
+      expect(await contents(a, list)).toEqual(['one, elsewhere', 'two', 'three, raw']);
+    });
+
+    it('a page of time entries follows edits, and a deleted entry leaves the page', async () => {
+      const s = await fresh();
+      const { pid, person } = await setup(s);
+      const ids = await s.write(async (w) => {
+        const out: number[] = [];
+        for (let k = 0; k < 3; k++) out.push(await w.insert('time_entries', { project_id: pid, person_id: person, date: `2031-01-0${k + 1}`, hours: k + 1, description: `e${k}`, private: 0 }, pid));
+        return out;
+      });
+      const page = async () => (await listProjectEntries(s, firm, pid, 3, 0)).map((r) => r.description);
+      expect(await page()).toEqual(['e2', 'e1', 'e0']);
+      await s.write((w) => w.update('time_entries', ids[1], { description: 'e1, edited' }, pid));
+      expect(await page()).toEqual(['e2', 'e1, edited', 'e0']);
+      await s.write((w) => w.remove('time_entries', ids[2], pid));
+      expect((await page())[0]).toBe('e1, edited');
+    });
+
+    it('comment counts follow new, private and deleted comments, for firm people and clients alike', async () => {
+      const s = await fresh();
+      const { pid, items, list, person } = await setup(s);
+      const counts = async (c: typeof firm) => (await withCommentStats(s, c, 'TodoItem', await itemsOfList(s, firm, list))).map((r) => r.comments_count);
+      expect(await counts(firm)).toEqual([0, 0, 0]);
+      expect(await counts(client)).toEqual([0, 0, 0]);
+      const comment = (priv: number) => s.write((w) => w.insert('comments', { commentable_type: 'TodoItem', commentable_id: items[1], project_id: pid, author_id: person, body: 'b', private: priv, created_at: w.now }, pid));
+      await comment(0);
+      const hidden = await comment(1);
+      expect(await counts(firm)).toEqual([0, 2, 0]);
+      expect(await counts(client)).toEqual([0, 1, 0]);
+      // Read again: no counting query.
+      const seen = counting(s);
+      expect(await counts(firm)).toEqual([0, 2, 0]);
+      expect(seen.filter((q) => q.includes('COUNT(*) AS n'))).toEqual([]);
+      await s.write((w) => w.remove('comments', hidden, pid));
+      expect(await counts(firm)).toEqual([0, 1, 0]);
+      expect(await counts(client)).toEqual([0, 1, 0]);
     });
   });
 

@@ -14,6 +14,7 @@ import { StoreUnavailable, type Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, routeConfig, sendError } from './api.ts';
 import { uiPlugin } from './ui.ts';
 import { ClassicResponse } from './headers.ts';
+import { FragmentCache } from './fragments.ts';
 import { ResponseCache } from './cache.ts';
 import projects from './plugins/projects.ts';
 import people from './plugins/people.ts';
@@ -56,6 +57,8 @@ export interface AppOptions {
   readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
+  /** Bytes of rendered records kept for re-use in lists (D185; 0 turns it off). */
+  readonly fragmentCacheBytes?: number;
   /** The sync engine of a replica (issue #8): adds the local /sync/* routes. */
   readonly sync?: SyncPort | null;
   /**
@@ -233,6 +236,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('store', opts.store);
   app.decorate('responses', new ResponseCache(opts.responseCacheBytes));
+  app.decorate('fragments', new FragmentCache(opts.fragmentCacheBytes));
   const guard = opts.authGuard ? new AuthLimiter(opts.store, opts.authGuard === true ? {} : opts.authGuard) : null;
   const auth = new Authenticator(opts.store, 1024, { guard });
   const rate = opts.rateLimit ? new RateLimiter(opts.store, opts.rateLimit) : null;

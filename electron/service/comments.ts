@@ -8,6 +8,7 @@ import { toColumns, validate } from '../../shared/values.ts';
 import {
   commentIdsOf, countComments, getComment, getParent, isCommentOf, listComments, type CommentableType,
 } from '../store/queries/comments.ts';
+import { withCommentStats } from '../store/queries/fragments.ts';
 import { ApiError, badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Row, Writer } from '../store/types.ts';
@@ -35,16 +36,20 @@ const digits = (s: string): boolean => /^\d{1,16}$/.test(s) && Number(s) > 0 && 
 export async function page(ctx: Ctx, kind: Kind, parentId: number, threshold: string | undefined): Promise<Page> {
   if (threshold !== undefined && !/^\d+$/.test(threshold)) throw badRequest('threshold must be a comment id');
   const type = KINDS[kind];
-  await parent(ctx, type, parentId);
+  const p = await parent(ctx, type, parentId);
   let before: number | undefined;
   if (threshold !== undefined) {
     before = Number(threshold);
     if (!digits(threshold) || !(await isCommentOf(ctx.store, ctx.caller, type, parentId, before))) throw notFound('Comment');
   }
   const rows = await listComments(ctx.store, ctx.caller, type, parentId, { limit: PAGE, before });
-  const count = await countComments(ctx.store, ctx.caller, type, parentId);
+  // The parent's visible comments, as its comments-count (kept per project by the store, D185).
+  const [stats] = await withCommentStats<Row>(ctx.store, ctx.caller, type, [{ id: p.id, project_id: p.project_id }]);
+  const count = Number(stats.comments_count);
   const oldest = rows.length ? Number(rows[0].id) : undefined;
-  const older = oldest !== undefined && (await countComments(ctx.store, ctx.caller, type, parentId, oldest)) > 0;
+  // Without a threshold the page holds the newest comments: older ones exist when there are more.
+  const older = oldest !== undefined && (before === undefined ? count > rows.length
+    : (await countComments(ctx.store, ctx.caller, type, parentId, oldest)) > 0);
   return { rows, count, continuedAt: older ? `/${kind}/${parentId}/comments.xml?threshold=${oldest}` : undefined };
 }
 

@@ -436,9 +436,14 @@ class PgWriter implements Writer {
     this.now = now;
   }
 
+  /**
+   * SQL text run in a write counts for its table, and as `raw:<table>`: rows it changed did not get a
+   * new version, so caches keyed by versions (the row cache, D185) must start again.
+   */
   private wrote(sql: string): void {
     const t = writtenTable(sql);
     if (t) this.tables.add(t);
+    if (t && t !== '*') this.tables.add(`raw:${t}`);
   }
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> {
     this.wrote(sql);

@@ -222,7 +222,7 @@ function fieldTerms(fields: readonly Field[], indent: string, prefix: string, ne
 const writers = new WeakMap<readonly Field[], Map<string, RecordWriter>>();
 
 /** The compiled writer of one record element with these fields at this indentation. */
-function recordWriter(el: string, fields: readonly Field[], indent: string): RecordWriter {
+export function recordWriter(el: string, fields: readonly Field[], indent: string): RecordWriter {
   let byIndent = writers.get(fields);
   if (!byIndent) writers.set(fields, byIndent = new Map());
   const key = `${el}\u0000${indent}`;
@@ -250,13 +250,21 @@ export function xmlMany(
   r: Resource, rows: readonly Row[], view: View,
   opts: { fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number> } = {},
 ): string {
+  const frame = xmlManyFrame(r, opts);
+  let out = frame.head;
+  const write = recordWriter(frame.element, frame.fields, '  ');
+  for (let k = 0; k < rows.length; k++) out += write(rows[k], view);
+  return out + frame.tail;
+}
+
+/** What surrounds the records of a collection document, and how they are written (at indentation `'  '`). */
+export function xmlManyFrame(
+  r: Resource, opts: { fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number> } = {},
+): { head: string; tail: string; element: string; fields: readonly Field[] } {
   const root = opts.root ?? r.collection;
   let attrs = '';
   for (const [k, v] of Object.entries(opts.attrs ?? {})) attrs += ` ${k}="${esc(String(v))}"`;
-  let out = `${XML_DECL}<${root}${attrs} type="array">\n`;
-  const write = recordWriter(opts.element ?? r.element, opts.fields ?? r.fields, '  ');
-  for (let k = 0; k < rows.length; k++) out += write(rows[k], view);
-  return `${out}</${root}>\n`;
+  return { head: `${XML_DECL}<${root}${attrs} type="array">\n`, tail: `</${root}>\n`, element: opts.element ?? r.element, fields: opts.fields ?? r.fields };
 }
 
 /** A plain element holding typed scalars (count.xml, templates): [name, type, value|null]. */

@@ -63,6 +63,14 @@ export async function withPartyNames<T extends Row>(db: Queryable, rows: T[]): P
   return rows;
 }
 
+/** Fill author_name (posts, comments) from the name maps, as `first || ' ' || last` of a join gave it. */
+export async function withAuthorNames<T extends Row>(db: Queryable, rows: T[]): Promise<T[]> {
+  if (!rows.length) return rows;
+  const n = await names(db);
+  for (const r of rows) (r as Row).author_name = personNameOf(n, r.author_id);
+  return rows;
+}
+
 /**
  * Fill person_name of time entries from the name maps, as the LEFT JOIN on people it replaces gave it
  * (`first last`, a part missing read as ''; ' ' without a person): 50 entries 122 -> 70 µs (D123).

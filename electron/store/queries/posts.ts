@@ -3,14 +3,14 @@
 import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { commentColumns, withCommentStats } from './fragments.ts';
+import { withAuthorNames } from './names.ts';
+import { refsOf, rowSource, rowsOf } from './rows.ts';
 
 const COLS = `p.id, p.title, p.body, p.extended_body, p.category_id, p.milestone_id,
   p.use_textile, p.private, p.posted_on, p.project_id, p.author_id,
   pe.first_name || ' ' || pe.last_name AS author_name, 0 AS attachments_count`;
 const full = (c: Caller): string => `SELECT ${COLS}, ${commentColumns('Post', 'p.id', c)}
   FROM posts p JOIN people pe ON pe.id = p.author_id`;
-/** Lists get their comment columns from one grouped query (withCommentStats, D43). */
-const FULL_MANY = `SELECT ${COLS} FROM posts p JOIN people pe ON pe.id = p.author_id`;
 
 const SUMMARY = `SELECT p.id, p.title, p.posted_on, p.author_id, 0 AS attachments_count,
   pe.first_name || ' ' || pe.last_name AS author_name,
@@ -18,6 +18,9 @@ const SUMMARY = `SELECT p.id, p.title, p.posted_on, p.author_id, 0 AS attachment
   FROM posts p JOIN people pe ON pe.id = p.author_id LEFT JOIN categories cat ON cat.id = p.category_id`;
 
 const ORDER = 'ORDER BY p.posted_on DESC, p.id DESC';
+/** Full posts of a list: ids and versions from posts_project, rows from the row cache, author names from the name maps (D185). */
+const POST_ROWS = rowSource('posts', `SELECT p.id, p.title, p.body, p.extended_body, p.category_id, p.milestone_id,
+  p.use_textile, p.private, p.posted_on, p.project_id, p.author_id, 0 AS attachments_count, p.version FROM posts p`, 'p');
 
 export interface PostFilter {
   readonly categoryId?: number;
@@ -34,7 +37,8 @@ export async function listPosts(db: Queryable, c: Caller, projectId: number, f: 
   if (f.categoryId !== undefined) { where += ' AND p.category_id = ?'; p.push(f.categoryId); }
   let page = '';
   if (f.limit !== undefined) { page = ' LIMIT ? OFFSET ?'; p.push(f.limit, f.offset ?? 0); }
-  const rows = await db.all(`${f.summary ? SUMMARY : FULL_MANY} WHERE ${where} ${ORDER}${page}`, p);
+  const rows = f.summary ? await db.all(`${SUMMARY} WHERE ${where} ${ORDER}${page}`, p)
+    : await withAuthorNames(db, await rowsOf(db, POST_ROWS, refsOf(await db.all(`SELECT p.id, p.version FROM posts p WHERE ${where} ${ORDER}${page}`, p))));
   await withCommentStats(db, c, 'Post', rows);
   if (f.summary) for (const r of rows) delete r.comments_count; // the abbreviated form has commented-at only
   return rows;

@@ -10,6 +10,7 @@
 import type { Caller, Param, Queryable, Row, Store } from '../types.ts';
 import { projectVisible } from './access.ts';
 import { withPersonLabels } from './names.ts';
+import { refsOf, rowSource, rowsOf } from './rows.ts';
 
 // person_name comes from the store's name maps (withPersonLabels), not a join per row (D123).
 const SELECT = `SELECT te.id, te.project_id, te.person_id, te.date, te.hours, te.description, te.todo_item_id, te.private
@@ -52,11 +53,15 @@ export function countProjectEntries(store: Store, c: Caller, projectId: number):
   }, c.firm ? [`time_entries@${projectId}`] : [`time_entries@${projectId}`, 'todo_items', 'todo_lists']);
 }
 
+const ENTRY_ROWS = rowSource('time_entries', `${SELECT.replace(' FROM time_entries te', ', te.version FROM time_entries te')}`, 'te');
+
+/** A page of a project's entries: ids and versions in order, the rows from the store's row cache (D185). */
 export async function listProjectEntries(db: Queryable, c: Caller, projectId: number, limit: number, offset: number): Promise<Row[]> {
   const p: Param[] = [projectId];
   const vis = entryVisible(c, p);
   p.push(limit, offset);
-  return withPersonLabels(db, await db.all(`${SELECT} WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p));
+  const refs = refsOf(await db.all(`SELECT te.id, te.version FROM time_entries te WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p));
+  return withPersonLabels(db, await rowsOf(db, ENTRY_ROWS, refs));
 }
 
 export async function listItemEntries(db: Queryable, c: Caller, itemId: number): Promise<Row[]> {

@@ -5,6 +5,7 @@ import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { commentColumns, withCommentStats } from './fragments.ts';
 import { withPartyNames } from './names.ts';
+import { refsOf, rowSource, rowsOf } from './rows.ts';
 
 // Names come from the store's name maps (withPartyNames); lists get their comment columns from one
 // grouped query (withCommentStats), a single item from correlated subqueries (D43).
@@ -36,7 +37,9 @@ const ONE_SQL: Readonly<Record<string, string>> = Object.fromEntries([[true, tru
   const c = { id: 0, companyId: 0, admin, firm, name: '' } satisfies Caller;
   return [`${admin}:${firm}`, `${selectOne(c)} WHERE i.id = ? AND ${visible(c, [])}`];
 }));
-const LIST_SQL = `${SELECT_OF_LISTS} WHERE i.todo_list_id = ? ORDER BY i.position, i.id`;
+/** A list's items as ids and versions; the rows come from the store's row cache (D185). */
+const LIST_REFS_SQL = 'SELECT i.id, i.version FROM todo_items i WHERE i.todo_list_id = ? ORDER BY i.position, i.id';
+const ITEM_ROWS = rowSource('todo_items', `SELECT ${COLS}, i.version FROM todo_items i`, 'i');
 
 export async function getItem(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
@@ -47,7 +50,7 @@ export async function getItem(db: Queryable, c: Caller, id: number): Promise<Row
 
 /** All items of one list, by position (the list's visibility is checked by the caller). */
 export async function itemsOfList(db: Queryable, c: Caller, listId: number): Promise<Row[]> {
-  return finishMany(db, c, await db.all(LIST_SQL, [listId]));
+  return finishMany(db, c, await rowsOf(db, ITEM_ROWS, refsOf(await db.all(LIST_REFS_SQL, [listId]))));
 }
 
 /** Items of several lists in one query, grouped by list id, each group by position. */

@@ -1,0 +1,106 @@
+// Rows of the busiest lists (a list's todo items, a page of time entries), kept by the store instance
+// by id and version (D185). The list statement reads only `id, version` (index order, two integers a
+// row); the rows whose version the cache holds are copied from it, the others read by id in one
+// statement and kept. node:sqlite spends most of a 50-row read turning ~700 values into JavaScript
+// (82 µs, against 27 µs for the ids and versions).
+//
+// Why a row's version is enough: every write of a record goes through the Writer, which gives the row
+// a new version (the feed's sequence number) in the same transaction, on both engines, whichever
+// process writes. The only statements that write these tables otherwise are imports of new rows (a new
+// id). As a second guard, the cache itself is a memo under the table `raw:<table>`: SQL text run in a
+// write (SQLite counts it as `*`, which every memo token holds; PostgreSQL as `raw:<table>`), or on
+// SQLite a commit by another connection, starts a new cache.
+// Inside a write (`db` is a Writer) nothing is cached: rows are read as they are in the transaction.
+
+import type { Param, Queryable, Row, Store } from '../types.ts';
+
+export interface Ref { readonly id: number; readonly version: number }
+
+const isStore = (db: Queryable): db is Store => typeof (db as Partial<Store>).memo === 'function';
+
+/** Rows of one table by id, bounded: the oldest half goes when it is full (insertion order). */
+export class RowCache {
+  private readonly map = new Map<number, { readonly v: number; readonly row: Row }>();
+  readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  /** A copy of the kept row when it has this version (callers add computed fields to their rows). */
+  get(id: number, version: number): Row | undefined {
+    const e = this.map.get(id);
+    return e !== undefined && e.v === version ? { ...e.row } : undefined;
+  }
+
+  set(id: number, row: Row): void {
+    if (this.map.size >= this.max && !this.map.has(id)) {
+      let drop = this.map.size >> 1;
+      for (const k of this.map.keys()) {
+        if (drop-- <= 0) break;
+        this.map.delete(k);
+      }
+    }
+    this.map.delete(id); // re-inserted: counts as new for the eviction order
+    this.map.set(id, { v: Number(row.version), row: { ...row } });
+  }
+
+  get size(): number { return this.map.size; }
+}
+
+/** Rows kept per table: the 20,000 todo items of bench:api fit (a row of ~15 columns is ~0.3–0.5 KB of heap). */
+export const ROWS_PER_TABLE = 32_768;
+
+/** Id list lengths the by-id statement is padded to (repeating an id changes nothing in `IN`). */
+const BUCKETS = [1, 4, 16, 64, 256, 500] as const;
+
+/** How the rows of a table are read by id: built once per query module (constant strings). */
+export interface RowSource {
+  readonly table: string;
+  /** The statement per bucket length: `select` + ` WHERE alias.id IN (?, …)`. */
+  readonly byId: readonly string[];
+}
+
+/**
+ * `select` reads whole rows, without WHERE, with `version` among its columns, the table aliased
+ * `alias` (`SELECT i.id, …, i.version FROM todo_items i`).
+ */
+export const rowSource = (table: string, select: string, alias: string): RowSource => ({
+  table, byId: BUCKETS.map((n) => `${select} WHERE ${alias}.id IN (${new Array(n).fill('?').join(', ')})`),
+});
+
+/**
+ * The rows of `refs`, in their order, each a copy the caller may change: from the store's row cache
+ * where it holds the ref's version, the others read by id (and kept). A ref whose row is gone by then
+ * (deleted between the two statements) is left out.
+ */
+export async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Promise<Row[]> {
+  if (refs.length === 0) return [];
+  const cache = isStore(db) ? await db.memo(`rows:${src.table}`, async () => new RowCache(ROWS_PER_TABLE), [`raw:${src.table}`]) : undefined;
+  const out = new Array<Row | undefined>(refs.length);
+  const missing: number[] = [];
+  for (let k = 0; k < refs.length; k++) {
+    const r = cache?.get(refs[k].id, refs[k].version);
+    if (r) out[k] = r;
+    else missing.push(k);
+  }
+  if (missing.length) {
+    const found = new Map<number, Row>();
+    for (let k = 0; k < missing.length; k += 500) {
+      const ids: Param[] = missing.slice(k, k + 500).map((i) => refs[i].id);
+      const b = BUCKETS.findIndex((n) => n >= ids.length);
+      while (ids.length < BUCKETS[b]) ids.push(ids[0]);
+      for (const row of await db.all(src.byId[b], ids)) {
+        const id = Number(row.id);
+        found.set(id, row);
+        cache?.set(id, row);
+      }
+    }
+    for (const k of missing) out[k] = found.get(refs[k].id); // the cache keeps its own copy
+  }
+  const rows: Row[] = [];
+  for (const r of out) if (r) rows.push(r);
+  return rows;
+}
+
+/** `id, version` rows of a statement as refs. */
+export const refsOf = (rows: readonly Row[]): Ref[] => rows.map((r) => ({ id: Number(r.id), version: Number(r.version) }));
