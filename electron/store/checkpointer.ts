@@ -119,7 +119,7 @@ export class Checkpointer {
     this.closing = true;
     Atomics.store(this.s, SLOT.STOP, 1);
     this.ring();
-    this.release();
+    for (const f of this.waiters.splice(0)) f();
     // Held while it ends (a pass under way finishes first), so that awaiting close() keeps the process up.
     this.worker?.ref();
     await this.exited;
@@ -132,7 +132,7 @@ export class Checkpointer {
 
   private release(): void {
     this.releasedAt = Atomics.load(this.s, SLOT.WRITES);
-    this.worker?.unref();
+    if (!this.closing) this.worker?.unref();
     for (const f of this.waiters.splice(0)) f();
   }
 
