@@ -2,7 +2,7 @@
 // A tool for finding what costs while working (ratios per path, one process each, response cache off);
 // the figures that count come from bench/api.ts. DIR=data directory (default: bench/profile.ts's dataset
 // at /tmp/prof-data, made by `node bench/profile.ts --data-dir /tmp/prof-data`), D=seconds per run,
-// ARGS=more arguments for `bivouac serve`.
+// ARGS=more arguments for `bivouac serve`, AS=user name of the fixture person asking (default: the administrator).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const fixture = JSON.parse(readFileSync('tests/fixtures/account.json', 'utf8'));
-const admin = fixture.people.find((p: any) => p.administrator);
+const admin = fixture.people.find((p: any) => (process.env.AS ? p['user-name'] === process.env.AS : p.administrator));
 const auth = `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}`;
 const cpu = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10000; };
 function start(args: string[], re: RegExp): Promise<{ child: ChildProcess; base: string }> {

@@ -220,8 +220,9 @@ const post: Resource = {
     { name: 'category-id', type: 'integer' }, { name: 'milestone-id', type: 'integer' },
     { name: 'use-textile', type: 'boolean' }, { name: 'private', type: 'boolean', firmOnly: true },
   ],
-  // posts_project: a page's ids and versions in order, index-only for firm callers (D185).
-  indexes: { posts_project: 'project_id, posted_on, id, version', posts_category: 'category_id', posts_milestone: 'milestone_id' },
+  // posts_project: a page's ids and versions in order, index-only for firm callers (D185). posts_category:
+  // a category's elements-count, index-only for clients too (D199).
+  indexes: { posts_project: 'project_id, posted_on, id, version', posts_category: 'category_id, private', posts_milestone: 'milestone_id' },
   references: { project_id: 'projects' },
 };
 

@@ -5,7 +5,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { column, RESOURCES, type Field, type Resource } from '../shared/registry.ts';
-import { jsonMany, xmlMany, type Row, type View } from '../shared/codec/out.ts';
+import { jsonMany, xmlMany, xmlOne, type Row, type View } from '../shared/codec/out.ts';
 import { rng, type Rng } from '../shared/sync/rng.ts';
 import { FragmentCache } from '../electron/http/fragments.ts';
 import { buildApp } from '../electron/http/app.ts';
@@ -62,6 +62,32 @@ describe('FragmentCache (D185)', () => {
     });
   }
 
+  it('a todo list holding its items writes them from kept texts, equal to writing them afresh', () => {
+    const g = rng(77);
+    const cache = new FragmentCache(1 << 20);
+    const L = RESOURCES.todoList, I = RESOURCES.todoItem;
+    const items: Row[] = Array.from({ length: 8 }, (_, k) => {
+      const row: Row = { id: k + 1, version: 1 };
+      for (const f of I.fields) if (f.name !== 'id') row[column(f.name)] = value(g, f);
+      return row;
+    });
+    for (let step = 0; step < 150; step++) {
+      const it = g.pick(items);
+      const f = g.pick(I.fields.filter((x) => x.name !== 'id'));
+      it[column(f.name)] = value(g, f);
+      if (!volatile(f)) it.version = Number(it.version) + 1;
+      const lists = [1, 2].map((id) => {
+        const row: Row = { id, version: 1, todo_items: items.filter(() => g.int(2) === 0).map((x) => ({ ...x })) };
+        for (const lf of L.fields) if (lf.type !== 'array' && lf.name !== 'id') row[column(lf.name)] = value(g, lf);
+        return row;
+      });
+      const view = g.pick(VIEWS);
+      expect(xmlOne(L, lists[0], view, L.fields, undefined, cache.records)).toBe(xmlOne(L, lists[0], view));
+      expect(xmlMany(L, lists, view, { records: cache.records })).toBe(xmlMany(L, lists, view));
+    }
+    expect(cache.size.entries).toBeGreaterThan(0);
+  });
+
   it('keeps nothing of rows without a version, nor of records holding other records', () => {
     const cache = new FragmentCache(1 << 20);
     const view = VIEWS[0];
@@ -98,7 +124,7 @@ describe('lists answered from kept records follow every change (D185)', () => {
       for (const p of FIXTURE.people) {
         const authorization = `Basic ${Buffer.from(`${p['user-name']}:${p.password}`).toString('base64')}`;
         for (const path of paths) {
-          for (const url of [path, path.replace(/\.xml$/, '.json')]) {
+          for (const url of [path, path.replace('.xml', '.json')]) {
             const want = await plain.inject({ method: 'GET', url, headers: { host: '127.0.0.1', authorization } });
             for (let k = 0; k < 2; k++) {
               const got = await h.app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', authorization } });
@@ -121,11 +147,13 @@ describe('lists answered from kept records follow every change (D185)', () => {
     const id = Number(/(\d+)$/.exec(String(created.headers.location))![1]);
     const mine = async (who: 'ada' | 'cleo' = 'ada') => (await items(who, list)).find((c) => Number(text(c, 'id')) === id)!;
     for (let k = 0; k < 2; k++) expect(text(await mine(), 'content')).toBe('Rope check'); // the second from kept texts
-    const pages = [`/todo_lists/${list}/todo_items.xml`, `/projects/${f.project.alpha}/time_entries.xml`, `/projects/${f.project.alpha}/posts.xml`];
+    const pages = [`/todo_lists/${list}/todo_items.xml`, `/todo_lists/${list}.xml`, `/projects/${f.project.alpha}/todo_lists.xml?include=items`,
+      `/projects/${f.project.alpha}/time_entries.xml`, `/projects/${f.project.alpha}/posts.xml`];
     await sameAsUncached(pages);
     const post = await h.req('ada', 'POST', `/projects/${f.project.alpha}/posts.xml`, '<post><title>Weather</title><body>Storm\n\ncoming</body></post>');
     expect(post.status).toBe(201);
     const postId = Number(/(\d+)(?:\.xml)?$/.exec(String(post.headers.location))![1]);
+    pages.push(`/posts/${postId}/comments.xml`);
     await sameAsUncached(pages);
     expect((await h.req('ada', 'PUT', `/posts/${postId}.xml`, '<post><body>Storm passed</body></post>')).status).toBe(200);
     expect((await h.req('ada', 'POST', `/posts/${postId}/comments.xml`, '<comment><body>Good</body></comment>')).status).toBe(201);

@@ -239,8 +239,11 @@ export function render(caller: Caller, out: Reply, json: boolean, frags?: Fragme
     return { status, headers, type: 'application/json; charset=utf-8', body: JSON.stringify(data) };
   }
   let body: string;
-  if (out.kind === 'one') body = xmlOne(out.resource, out.row, view, out.fields, out.element);
-  else if (out.kind === 'many') body = frags?.xmlMany(out.resource, out.rows, view, out) ?? xmlMany(out.resource, out.rows, view, out);
+  if (out.kind === 'one') body = xmlOne(out.resource, out.row, view, out.fields, out.element, frags?.records);
+  else if (out.kind === 'many') {
+    body = frags?.xmlMany(out.resource, out.rows, view, out)
+      ?? xmlMany(out.resource, out.rows, view, { fields: out.fields, root: out.root, element: out.element, attrs: out.attrs, records: frags?.records });
+  }
   else body = xmlPlain(out.root, out.entries);
   return { status, headers, type: 'application/xml; charset=utf-8', body };
 }

@@ -9,7 +9,7 @@
 // One per app instance: no module-level state.
 
 import { column, type Field, type Resource } from '../../shared/registry.ts';
-import { jsonOne, recordWriter, xmlManyFrame, type Row, type View } from '../../shared/codec/out.ts';
+import { jsonOne, recordWriter, xmlManyFrame, type RecordsWriter, type Row, type View } from '../../shared/codec/out.ts';
 
 /** What decides a record's text besides its id and version, for one field list. */
 interface Plan {
@@ -80,9 +80,9 @@ export class FragmentCache {
     return p;
   }
 
-  /** The records of one document kind: format, element, field list, kind of viewer. */
-  private part(fmt: string, element: string, fieldsId: number, plan: Plan, view: View): Map<number, Entry> {
-    const key = `${fmt}\u0000${element}\u0000${fieldsId}\u0000${view.admin ? 1 : 0}${view.firm ? 1 : 0}${view.me ? 1 : 0}${plan.byCaller ? `:${view.callerId}` : ''}`;
+  /** The records of one document kind: format, element, indentation, field list, kind of viewer. */
+  private part(fmt: string, element: string, indent: string, fieldsId: number, plan: Plan, view: View): Map<number, Entry> {
+    const key = `${fmt}\u0000${element}\u0000${indent}\u0000${fieldsId}\u0000${view.admin ? 1 : 0}${view.firm ? 1 : 0}${view.me ? 1 : 0}${plan.byCaller ? `:${view.callerId}` : ''}`;
     let m = this.map.get(key);
     if (!m) this.map.set(key, m = new Map());
     return m;
@@ -126,7 +126,7 @@ export class FragmentCache {
     const frame = xmlManyFrame(r, opts);
     const { plan, id } = this.planned(frame.fields);
     if (!plan) return undefined;
-    const part = this.part('x', frame.element, id, plan, view);
+    const part = this.part('x', frame.element, '  ', id, plan, view);
     const write = recordWriter(frame.element, frame.fields, '  ');
     let out = frame.head;
     for (let k = 0; k < rows.length; k++) {
@@ -136,12 +136,32 @@ export class FragmentCache {
     return out + frame.tail;
   }
 
+  /**
+   * The records of an array field inside a record (a todo list's todo-items), for the XML writer
+   * (`xmlOne`/`xmlMany`'s `records`): kept texts where the records can be kept, as `H.records` writes them.
+   */
+  readonly records: RecordsWriter = (el, fields, rows, view, indent) => {
+    const { plan, id } = this.planned(fields);
+    const write = recordWriter(el, fields, indent);
+    let out = '';
+    if (!plan || !this.enabled) {
+      for (let k = 0; k < rows.length; k++) out += write(rows[k], view);
+      return out;
+    }
+    const part = this.part('x', el, indent, id, plan, view);
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k];
+      out += this.text(part, plan, row, () => write(row, view));
+    }
+    return out;
+  };
+
   /** A JSON array of records (as `JSON.stringify(jsonMany(…))`), or undefined when they cannot be kept. */
   jsonMany(r: Resource, rows: readonly Row[], view: View, fields: readonly Field[] = r.fields): string | undefined {
     if (!this.enabled) return undefined;
     const { plan, id } = this.planned(fields);
     if (!plan) return undefined;
-    const part = this.part('j', r.element, id, plan, view);
+    const part = this.part('j', r.element, '', id, plan, view);
     let out = '[';
     for (let k = 0; k < rows.length; k++) {
       const row = rows[k];

@@ -8,7 +8,11 @@
 export class DerivedCache {
   private readonly map = new Map<string, { token: string; value: unknown }>();
   private readonly max: number;
-  constructor(max = 4096) {
+  /**
+   * At `max` keys everything is dropped at once (rare: keys are per project and kind, D134, D185; a team
+   * server with 1,000 projects holds ~8,000).
+   */
+  constructor(max = 16_384) {
     this.max = max;
   }
 

@@ -2,7 +2,7 @@
 // caller sees (§5.2); attachment categories always count 0.
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
-import { notPrivate, projectVisible } from './access.ts';
+import { notPrivate, perCaller, projectVisible } from './access.ts';
 
 const select = (c: Caller): string => `SELECT c.id, c.name, c.project_id, c.type,
   CASE WHEN c.type = 'post' THEN (SELECT COUNT(*) FROM posts p WHERE p.category_id = c.id AND ${notPrivate('p.private', c)})
@@ -17,10 +17,13 @@ export function listCategories(db: Queryable, c: Caller, projectId: number, type
   return db.all(`${select(c)} WHERE ${where} ORDER BY lower(c.name), c.id`, p);
 }
 
-/** A category in a project the caller sees. */
+const ONE = perCaller((c) => `${select(c)} WHERE c.id = ? AND ${projectVisible('c.project_id', c, [])}`);
+
+/** A category in a project the caller sees (the statement built once per kind of caller, D195). */
 export function getCategory(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  return db.get(`${select(c)} WHERE c.id = ? AND ${projectVisible('c.project_id', c, p)}`, p);
+  projectVisible('c.project_id', c, p); // its parameters
+  return db.get(ONE(c), p);
 }
 
 /** Posts in a category, private ones included (a category with posts cannot be deleted). */

@@ -3,7 +3,7 @@
 // The count/newest fragments are shared with the parents' queries (posts, milestones, todo items).
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
-import { notPrivate, projectVisible } from './access.ts';
+import { notPrivate, perCaller, projectVisible } from './access.ts';
 import type { CommentableType } from './fragments.ts';
 
 export type { CommentableType };
@@ -20,12 +20,14 @@ const SELECT = `SELECT c.id, c.body, c.private, c.author_id, pe.first_name || ' 
   CASE WHEN c.commentable_type = 'Post' THEN c.commentable_id END AS post_id, 0 AS attachments_count, c.project_id
   FROM comments c JOIN people pe ON pe.id = c.author_id`;
 
-/** A comment the caller sees, whatever its parent. */
+const ONE = perCaller((c) => `${SELECT} WHERE c.id = ? AND ${projectVisible('c.project_id', c, [])}${
+  c.firm ? '' : ` AND COALESCE(c.private, 0) = 0 AND ${parentPrivate('c')} = 0`}`);
+
+/** A comment the caller sees, whatever its parent (the statement built once per kind of caller, D195). */
 export function getComment(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  let where = `c.id = ? AND ${projectVisible('c.project_id', c, p)}`;
-  if (!c.firm) where += ` AND COALESCE(c.private, 0) = 0 AND ${parentPrivate('c')} = 0`;
-  return db.get(`${SELECT} WHERE ${where}`, p);
+  projectVisible('c.project_id', c, p); // its parameters
+  return db.get(ONE(c), p);
 }
 
 /** The parent record, when the caller sees it: its id and project. */

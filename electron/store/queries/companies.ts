@@ -1,6 +1,7 @@
 // Company queries (contract §8.3, §5.3).
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
+import { perCaller } from './access.ts';
 
 const SELECT = 'SELECT c.*, c.firm AS can_see_private FROM companies c';
 
@@ -21,9 +22,13 @@ export function listCompanies(db: Queryable, c: Caller, ids?: readonly number[])
   return db.all(`${SELECT} WHERE ${where} ORDER BY c.id`, p);
 }
 
+const ONE = perCaller((c) => `${SELECT} WHERE c.id = ? AND ${visible(c, [])}`);
+
+/** A company the caller sees (the statement built once per kind of caller, D195). */
 export function getCompany(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  return db.get(`${SELECT} WHERE c.id = ? AND ${visible(c, p)}`, p);
+  visible(c, p); // its parameters
+  return db.get(ONE(c), p);
 }
 
 /** Does the store hold an account (any company) yet? */

@@ -1,8 +1,15 @@
 // People queries (contract §8.2, §5.3).
 
 import type { Caller, Param, Queryable, Row, Store } from '../types.ts';
+import { perCaller } from './access.ts';
+import { column, RESOURCES } from '../../../shared/registry.ts';
 
-const SELECT = `SELECT pe.*, CASE WHEN c.firm = 1 THEN 0 ELSE pe.company_id END AS client_id
+/**
+ * The person's stored fields as the registry lists them: not `pe.*`, which also read the password hash
+ * and the version into every answer's row for nothing (D198).
+ */
+const COLS = RESOURCES.person.fields.filter((f) => f.stored).map((f) => `pe.${column(f.name)}`).join(', ');
+const SELECT = `SELECT ${COLS}, CASE WHEN c.firm = 1 THEN 0 ELSE pe.company_id END AS client_id
   FROM people pe JOIN companies c ON c.id = pe.company_id`;
 
 /** Firm people see everyone; a client sees the firm's people and their own company's. */
@@ -23,9 +30,13 @@ export function listPeople(db: Queryable, c: Caller, filter: { companyId?: numbe
   return db.all(`${SELECT} WHERE ${where} ORDER BY pe.id`, p);
 }
 
+const ONE = perCaller((c) => `${SELECT} WHERE pe.id = ? AND ${visible(c, [])}`);
+
+/** A person the caller sees (the statement built once per kind of caller, D195). */
 export function getPerson(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  return db.get(`${SELECT} WHERE pe.id = ? AND ${visible(c, p)}`, p);
+  visible(c, p); // its parameters
+  return db.get(ONE(c), p);
 }
 
 /** What authentication needs of a person (contract §3), found by id, user name or API token. */

@@ -1,7 +1,7 @@
 // Project queries (contract §8.1).
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
-import { projectVisible } from './access.ts';
+import { perCaller, projectVisible } from './access.ts';
 
 const SELECT = `SELECT p.id, p.name, p.status, p.created_on, p.last_changed_on, p.announcement, p.start_page,
   p.show_writeboards, p.show_announcement, p.company_id, c.name AS company_name
@@ -12,9 +12,13 @@ export function listProjects(db: Queryable, c: Caller): Promise<Row[]> {
   return db.all(`${SELECT} WHERE ${projectVisible('p.id', c, p)} ORDER BY p.id`, p);
 }
 
+const ONE = perCaller((c) => `${SELECT} WHERE p.id = ? AND ${projectVisible('p.id', c, [])}`);
+
+/** A project the caller sees (the statement built once per kind of caller, D195). */
 export function getProject(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  return db.get(`${SELECT} WHERE p.id = ? AND ${projectVisible('p.id', c, p)}`, p);
+  projectVisible('p.id', c, p); // its parameters
+  return db.get(ONE(c), p);
 }
 
 export async function countProjects(db: Queryable, c: Caller): Promise<Record<string, number>> {

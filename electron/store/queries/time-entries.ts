@@ -8,7 +8,7 @@
 // the rowid in every index, so `ORDER BY date DESC, id DESC` is read off the index, no sort.
 
 import type { Caller, Param, Queryable, Row, Store } from '../types.ts';
-import { projectVisible } from './access.ts';
+import { perCaller, projectVisible } from './access.ts';
 import { withPersonLabels } from './names.ts';
 import { refsOf, rowSource, rowsOf } from './rows.ts';
 
@@ -34,9 +34,13 @@ function clientFilter(c: Caller): string {
     WHERE ti.id = te.todo_item_id AND COALESCE(tl.private, 0) = 1))`;
 }
 
+const ONE = perCaller((c) => `${SELECT} WHERE te.id = ? AND ${entryVisible(c, [])}`);
+
+/** A time entry the caller sees (the statement built once per kind of caller, D195). */
 export async function getEntry(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  const row = await db.get(`${SELECT} WHERE te.id = ? AND ${entryVisible(c, p)}`, p);
+  entryVisible(c, p); // its parameters
+  const row = await db.get(ONE(c), p);
   return row && (await withPersonLabels(db, [row]))[0];
 }
 

@@ -2,7 +2,7 @@
 // (todo_items_list); `complete`/`completed` are derived from them by the service.
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
-import { notPrivate, projectVisible } from './access.ts';
+import { notPrivate, perCaller, projectVisible } from './access.ts';
 
 /**
  * The position a caller sees (§6.2 with §5.2): 1..k over the lists the caller can see. Firm people see
@@ -35,9 +35,13 @@ export function visibleList(db: Queryable, c: Caller, id: number): Promise<{ id:
   return db.get(`SELECT l.id, l.project_id FROM todo_lists l WHERE l.id = ? AND ${visible(c, p)}`, p);
 }
 
+const ONE = perCaller((c) => `${select(c)} WHERE l.id = ? AND ${visible(c, [])}`);
+
+/** A list the caller sees, with its counts (the statement built once per kind of caller, D195). */
 export function getList(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
   const p: Param[] = [id];
-  return db.get(`${select(c)} WHERE l.id = ? AND ${visible(c, p)}`, p);
+  visible(c, p); // its parameters
+  return db.get(ONE(c), p);
 }
 
 /** Visible lists with these ids, by project id then position (the responsible-party view). */
