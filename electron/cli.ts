@@ -70,6 +70,7 @@ options:
   --idempotency-days N keep Idempotency-Key answers N days (default and minimum 30)
   --response-cache MB  memory for re-usable rendered responses (default 16; 0 turns it off)
   --record-cache MB    memory for rendered records re-used in lists (default 24; 0 turns it off)
+  --wal-checkpoint W   who checkpoints the SQLite WAL: worker (default, a thread of its own) or sqlite
   --log-level L     fatal, error, warn, info, debug or silent (default warn)
 sync with a remote (a team server or any server of the interface):
   serve --remote URL (--remote-user U --remote-password P | --remote-token T) [--sync-interval S]
@@ -86,7 +87,8 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, store: { type: 'string' }, seed: { type: 'string' },
         'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, 'record-cache': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, 'record-cache': { type: 'string' },
+        'wal-checkpoint': { type: 'string' }, help: { type: 'boolean', short: 'h' },
         remote: { type: 'string' }, 'remote-user': { type: 'string' }, 'remote-password': { type: 'string' },
         'remote-token': { type: 'string' }, 'sync-interval': { type: 'string' },
         'trust-proxy': { type: 'string' }, 'auth-guard': { type: 'string' }, 'rate-limit': { type: 'string' },
@@ -221,6 +223,12 @@ function cacheMb(v: string | undefined, name = 'response-cache', dflt = 16): num
   return n;
 }
 
+/** `--wal-checkpoint worker|sqlite` (D180). */
+function walCheckpoint(v: string | undefined): 'worker' | 'sqlite' {
+  if (v === undefined || v === 'worker' || v === 'sqlite') return v ?? 'worker';
+  throw new UsageError(`--wal-checkpoint takes worker or sqlite, got ${v}`);
+}
+
 /** `--remote URL` with either user and password or a token; null without --remote. */
 function remoteOption(o: Record<string, string | boolean | string[] | undefined>): ServeOptions['remote'] {
   const url = o.remote as string | undefined;
@@ -299,6 +307,7 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
     allowedHosts: (o['allow-host'] as string[]) ?? [],
     responseCacheMb: cacheMb(o['response-cache'] as string | undefined),
     fragmentCacheMb: cacheMb(o['record-cache'] as string | undefined, 'record-cache', 24),
+    walCheckpoint: walCheckpoint(o['wal-checkpoint'] as string | undefined),
     trustProxy: (o['trust-proxy'] as string | undefined) || undefined,
     authGuard: onOff(o['auth-guard'] as string | undefined, 'auth-guard'),
     rateLimit: rateOf(o),

@@ -64,6 +64,11 @@ export interface ServeOptions {
    * tools). The desktop app keeps it encrypted with safeStorage instead (electron/shell/secrets.ts).
    */
   readonly writeTokenFile?: boolean;
+  /**
+   * Who checkpoints SQLite's WAL: 'worker' (default: a worker thread, off the request thread; D180) or
+   * 'sqlite' (SQLite itself, inside the COMMIT that crosses 1,000 pages, as before D180).
+   */
+  readonly walCheckpoint?: 'worker' | 'sqlite';
 }
 
 export interface CloseOptions {
@@ -133,12 +138,12 @@ export async function openStore(dataDir: string, seed?: string | null, demo = tr
   return (await openSeeded(dataDir, seed, demo, storeUrl)).store;
 }
 
-async function openSeeded(dataDir: string, seed: string | null | undefined, demo: boolean, storeUrl: string | null | undefined): Promise<{ store: Store; demoCreated: boolean }> {
+async function openSeeded(dataDir: string, seed: string | null | undefined, demo: boolean, storeUrl: string | null | undefined, walCheckpoint: 'worker' | 'sqlite' = 'worker'): Promise<{ store: Store; demoCreated: boolean }> {
   const fresh = storeUrl ? true : !existsSync(join(dataDir, DB_FILE));
   // The fixture is read and checked completely before anything is created: an invalid one leaves no store.
   let fixture: unknown;
   if (fresh && seed) fixture = checkSeed(await readJsonFile(seed));
-  const store: Store = storeUrl ? await PgStore.open(storeUrl) : new SqliteStore(join(dataDir, DB_FILE));
+  const store: Store = storeUrl ? await PgStore.open(storeUrl) : new SqliteStore(join(dataDir, DB_FILE), { checkpoints: walCheckpoint === 'sqlite' ? false : undefined });
   let demoCreated = false;
   try {
     // Seeding checks emptiness inside its transaction: processes starting together import once.
@@ -174,7 +179,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   checkBind(host, o.allowedHosts ?? []);
   // A replica starts empty: it is filled by cloning the remote, never with the demo account.
   const demo = (o.demo ?? true) && !o.remote;
-  const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl);
+  const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl, o.walCheckpoint);
   const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress });
   try {
     const resumed = await sync.resume();

@@ -64,7 +64,20 @@ const smoke = `
   const body = await res.text();
   await r.close();
   if (res.status !== 200) throw new Error('GET /health answered ' + res.status + ' ' + body);
-  console.log('GET ' + r.url + '/health -> ' + res.status + ' ' + body);`;
+  console.log('GET ' + r.url + '/health -> ' + res.status + ' ' + body);
+  // The WAL checkpoint worker is started by URL (dist/electron/store/checkpoint-worker.js): it must load
+  // from the build and checkpoint (D180).
+  const { SqliteStore } = await import(${JSON.stringify(new URL('../dist/electron/store/sqlite.js', import.meta.url).href)});
+  const s = new SqliteStore(${JSON.stringify(join(scratch, 'checkpoint.sqlite'))}, { checkpoints: { every: 1 } });
+  s.db.exec('CREATE TABLE t (x)');
+  for (let i = 0; i < 50 && s.checkpointer.stats().passes === 0 && !s.checkpointer.stats().failed; i++) {
+    await s.write(async (w) => { await w.run('INSERT INTO t VALUES (?)', [i]); });
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  const st = s.checkpointer.stats();
+  await s.close();
+  if (st.failed || st.passes === 0) throw new Error('the compiled checkpoint worker did not run: ' + JSON.stringify(st));
+  console.log('checkpoint worker (compiled): ' + st.passes + ' passes');`;
 try {
   run(process.execPath, ['--input-type=module', '-e', smoke]);
 } finally {
@@ -128,7 +141,7 @@ try {
 const files = new Set(asar.listPackage(asarFile, { isPack: false }).map((f) => f.split('\\').join('/')));
 const expected = [
   '/package.json', '/dist/electron/main.js', '/dist/electron/preload.cjs', '/dist/electron/server.js',
-  '/dist/electron/http/app.js', '/dist/electron/store/sqlite.js', '/dist/shared/registry.js',
+  '/dist/electron/http/app.js', '/dist/electron/store/sqlite.js', '/dist/electron/store/checkpoint-worker.js', '/dist/shared/registry.js',
   '/node_modules/fastify/package.json', '/node_modules/fast-xml-parser/package.json', '/node_modules/electron-updater/package.json',
   '/dist/electron/shell/shell.js', '/dist/shared/ipc.js',
   ...(hasUi ? ['/dist/renderer/index.html'] : []),

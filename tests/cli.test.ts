@@ -151,6 +151,12 @@ describe('bivouac serve', () => {
     expect(done.code).toBe(2);
     expect(done.stderr).toContain('--port');
   });
+
+  it('--wal-checkpoint takes worker or sqlite (D180)', async () => {
+    const done = await run(['serve', '--wal-checkpoint', 'never', '--data-dir', scratch('data')]);
+    expect(done.code).toBe(2);
+    expect(done.stderr).toContain('--wal-checkpoint takes worker or sqlite, got never');
+  });
 });
 
 describe('bivouac token / export / import', () => {

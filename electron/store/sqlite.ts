@@ -12,6 +12,7 @@ import { StoreVersionError, type Clock, type Param, type Row, type Store, type W
 import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { OutboxRecorder } from './outbox.ts';
+import { Checkpointer, type CheckpointerOptions } from './checkpointer.ts';
 
 type SqlValue = string | number | bigint | null;
 const bind = (params: readonly Param[]): SqlValue[] =>
@@ -48,8 +49,13 @@ export class SqliteStore implements Store {
   private readonly derived = new DerivedCache();
   /** Commits per table by this connection (other connections' show in data_version). */
   private readonly tableCommits = new Map<string, number>();
+  /**
+   * WAL checkpoints in a worker thread on a second connection, not inside a request's COMMIT (D180);
+   * null in memory, or with `checkpoints: false` (SQLite's automatic checkpoint, as before).
+   */
+  readonly checkpointer: Checkpointer | null = null;
 
-  constructor(path: string, opts: { clock?: Clock } = {}) {
+  constructor(path: string, opts: { clock?: Clock; checkpoints?: CheckpointerOptions | false } = {}) {
     const onDisk = path !== ':memory:';
     // The directory 0700 and the database 0600 before SQLite opens it: SQLite creates the WAL, SHM and
     // journal files with the database file's mode; they are chmod-ed as well, for files an older
@@ -63,6 +69,11 @@ export class SqliteStore implements Store {
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
     if (onDisk) for (const sidecar of ['-wal', '-shm', '-journal']) repairPrivateFile(`${path}${sidecar}`);
     this.migrate();
+    if (onDisk && opts.checkpoints !== false) {
+      this.db.exec('PRAGMA wal_autocheckpoint = 0');
+      // The worker could not start or died: SQLite checkpoints on this connection again (D180).
+      this.checkpointer = new Checkpointer(path, () => { if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000'); }, opts.checkpoints);
+    }
   }
 
   /** Apply pending numbered migrations, then bring tables in line with the registry. */
@@ -138,7 +149,15 @@ export class SqliteStore implements Store {
 
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.allSync<T>(sql, params); }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.getSync<T>(sql, params); }
-  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> { return this.runSync(sql, params); }
+  async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
+    if (!this.checkpointer || this.db.isTransaction) return this.runSync(sql, params);
+    this.checkpointer.writing(); // a statement of its own may write: count it as a write
+    try {
+      return this.runSync(sql, params);
+    } finally {
+      this.checkpointer.written();
+    }
+  }
 
   write<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
     const next = this.queue.then(() => this.transaction(fn));
@@ -147,18 +166,26 @@ export class SqliteStore implements Store {
   }
 
   private async transaction<T>(fn: (w: Writer) => Promise<T>): Promise<T> {
+    // Many writes without a caught-up checkpoint: wait for one, so that this write rewinds the WAL (D180).
+    const gate = this.checkpointer?.beforeWrite();
+    if (gate) await gate;
     const w = new SqliteWriter(this, isoSeconds(this.clock()), this.recordOutbox ? new OutboxRecorder() : null);
-    this.db.exec('BEGIN IMMEDIATE');
+    this.checkpointer?.writing();
     try {
-      const out = await fn(w);
-      w.finish();
-      this.db.exec('COMMIT');
-      this.commits++;
-      this.committed(w.tables);
-      return out;
-    } catch (e) {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      throw e;
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const out = await fn(w);
+        w.finish();
+        this.db.exec('COMMIT');
+        this.commits++;
+        this.committed(w.tables);
+        return out;
+      } catch (e) {
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+        throw e;
+      }
+    } finally {
+      this.checkpointer?.written();
     }
   }
 
@@ -211,6 +238,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.queue;
+    await this.checkpointer?.close();
     this.stmts.clear();
     this.readers.clear();
     if (this.db.isOpen) this.db.close();

@@ -1,0 +1,247 @@
+// WAL checkpoints in a worker thread (D180): the store's connection never checkpoints inside a COMMIT,
+// the WAL stays bounded (counted in frames from the WAL file's size: SQLite never shrinks the file, it
+// rewinds the log to its start, so the size is the log's high-water mark), no write is lost, and the
+// store goes back to SQLite's automatic checkpoint when the worker cannot run.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { endianness } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import type { CheckpointerOptions } from '../electron/store/checkpointer.ts';
+import { importSeed } from '../electron/service/account.ts';
+import { FIXTURE } from './helpers.ts';
+
+const dirs: string[] = [];
+const opened: SqliteStore[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'bivouac-ckpt-'));
+  dirs.push(d);
+  return d;
+}
+
+function open(path: string, checkpoints?: CheckpointerOptions | false): SqliteStore {
+  const s = new SqliteStore(path, { checkpoints });
+  opened.push(s);
+  return s;
+}
+
+/** A seeded database file, closed (SQLite's close checkpoints it and removes the WAL): every test starts with no log. */
+async function seededFile(): Promise<string> {
+  const path = join(tmp(), 'db.sqlite');
+  const s = new SqliteStore(path);
+  await importSeed(s, FIXTURE);
+  await s.close();
+  return path;
+}
+
+/** Frames the WAL file has room for: the log's high-water mark since the file was created. */
+function walFrames(path: string): number {
+  const page = 4096;
+  try {
+    return Math.max(0, (statSync(`${path}-wal`).size - 32) / (page + 24));
+  } catch {
+    return 0;
+  }
+}
+
+/** A typical small write: a comment (its row, the feed, the indexes, the project's last_changed_on). */
+async function comment(s: SqliteStore, i: number): Promise<void> {
+  const p = s.getSync<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1')!.id;
+  await s.write(async (w) => {
+    await w.insert('comments', { commentable_type: 'Post', commentable_id: 1, author_id: 1, project_id: p, body: `comment ${i} ${'x'.repeat(300)}`, created_at: w.now }, p);
+  });
+}
+
+const count = (s: SqliteStore): number => s.getSync<{ n: number }>('SELECT count(*) AS n FROM comments')!.n;
+const autocheckpoint = (s: SqliteStore): number => s.getSync<{ wal_autocheckpoint: number }>('PRAGMA wal_autocheckpoint')!.wal_autocheckpoint;
+const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Frames in the log now: `mxFrame` of the wal-index header, the first bytes of the `-shm` file (a u32 at
+ * offset 16 in the machine's byte order; https://www.sqlite.org/walformat.html §2.1). 0 when there is none.
+ */
+function logFrames(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(`${path}-shm`, 'r');
+  } catch {
+    return 0;
+  }
+  try {
+    const b = Buffer.alloc(48);
+    return readSync(fd, b, 0, 48, 0) === 48 ? (endianness() === 'LE' ? b.readUInt32LE(16) : b.readUInt32BE(16)) : 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `n` comments through `write`, counting the frames each appends and the times the log was rewound. */
+async function writeMany(path: string, n: number, write: (i: number) => Promise<void>): Promise<{ most: number; rewinds: number }> {
+  let most = 0;
+  let rewinds = 0;
+  for (let i = 0; i < n; i++) {
+    const before = logFrames(path);
+    await write(i);
+    const after = logFrames(path);
+    if (after < before) rewinds++;
+    most = Math.max(most, after < before ? after : after - before);
+  }
+  return { most, rewinds };
+}
+
+async function until(what: () => boolean, turns = 200_000): Promise<void> {
+  for (let i = 0; i < turns && !what(); i++) await (i < 1000 ? turn() : sleep(1));
+  expect(what()).toBe(true);
+}
+
+describe('WAL checkpoints in a worker thread (D180)', () => {
+  it('turns off the checkpoint inside COMMIT on disk only', async () => {
+    const s = open(await seededFile());
+    expect(autocheckpoint(s)).toBe(0);
+    expect(s.checkpointer).not.toBeNull();
+    const m = open(':memory:');
+    expect(m.checkpointer).toBeNull();
+    const off = open(join(tmp(), 'off.sqlite'), false);
+    expect(off.checkpointer).toBeNull();
+    expect(autocheckpoint(off)).toBe(1000);
+  });
+
+  it('keeps the WAL bounded under a burst of writes back to back (never yielding to the event loop)', async () => {
+    const gateAfter = 100;
+    const path = await seededFile();
+    const s = open(path, { gateAfter });
+    const { most, rewinds } = await writeMany(path, 3000, (i) => comment(s, i));
+    // 3,000 writes of up to `most` frames each; the log was rewound at least every `gateAfter` writes.
+    expect(rewinds).toBeGreaterThanOrEqual(Math.floor(3000 / (gateAfter + 1)) - 1);
+    expect(walFrames(path)).toBeGreaterThan(0);
+    expect(walFrames(path)).toBeLessThanOrEqual((gateAfter + 1) * most);
+    const st = s.checkpointer!.stats();
+    expect(st.failed).toBe(false);
+    expect(st.passes).toBeGreaterThan(0);
+    expect(count(s)).toBe(3000 + fixtureComments(s));
+  }, 60_000);
+
+  it('keeps the WAL bounded under steady writes (the event loop turns between them)', async () => {
+    const gateAfter = 30;
+    const path = await seededFile();
+    const s = open(path, { gateAfter, every: 4 });
+    const { most, rewinds } = await writeMany(path, 1500, async (i) => {
+      await comment(s, i);
+      await (i % 2 ? turn() : sleep(1));
+    });
+    expect(rewinds).toBeGreaterThanOrEqual(Math.floor(1500 / (gateAfter + 1)) - 1);
+    expect(walFrames(path)).toBeLessThanOrEqual((gateAfter + 1) * most);
+    expect(s.checkpointer!.stats().failed).toBe(false);
+  }, 60_000);
+
+  it('loses no write across close and reopen, and a closed store leaves no worker behind', async () => {
+    const path = await seededFile();
+    const before = (() => { const s = new DatabaseSync(path); const n = (s.prepare('SELECT count(*) AS n FROM comments').get() as { n: number }).n; s.close(); return n; })();
+    for (let round = 0; round < 3; round++) {
+      const s = new SqliteStore(path);
+      for (let i = 0; i < 400; i++) await comment(s, i);
+      await s.close();
+      expect(s.checkpointer!.stats().running).toBe(false);
+    }
+    const again = open(path);
+    expect(count(again)).toBe(before + 1200);
+  }, 60_000);
+
+  it('closes while a checkpoint pass runs, and the data is whole', async () => {
+    const path = await seededFile();
+    const s = new SqliteStore(path, { checkpoints: { every: 1 } });
+    let n = 0;
+    // Write until a pass is seen under way (each write wakes the worker), then close at once.
+    for (let tries = 0; tries < 20_000 && !s.checkpointer!.stats().running; tries++) {
+      await comment(s, n++);
+      await turn();
+    }
+    expect(s.checkpointer!.stats().running).toBe(true);
+    await s.close();
+    const db = new DatabaseSync(path);
+    expect((db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check).toBe('ok');
+    expect((db.prepare("SELECT count(*) AS n FROM comments WHERE body LIKE 'comment %'").get() as { n: number }).n).toBe(n);
+    db.close();
+  }, 60_000);
+
+  it('falls back to SQLite\'s automatic checkpoint when the worker cannot start', async () => {
+    const path = await seededFile();
+    const s = open(path, { workerUrl: new URL('./fixtures/no-such-worker.ts', import.meta.url) });
+    await comment(s, 0); // the worker starts with the first write
+    await until(() => s.checkpointer!.stats().failed);
+    expect(autocheckpoint(s)).toBe(1000);
+    const { most, rewinds } = await writeMany(path, 1499, (i) => comment(s, i + 1));
+    // SQLite's own checkpoint at 1,000 frames, inside a COMMIT: the next write rewinds the log.
+    expect(rewinds).toBeGreaterThan(0);
+    expect(walFrames(path)).toBeLessThanOrEqual(1000 + most);
+    expect(count(s)).toBe(1500 + fixtureComments(s));
+  }, 60_000);
+
+  it('falls back when the worker dies, and no write waits for it forever', async () => {
+    const path = await seededFile();
+    const s = open(path, { gateAfter: 10 });
+    await comment(s, 0);
+    // The worker thread ends under the store (as if it crashed).
+    const worker = (s.checkpointer as unknown as { worker: { terminate(): Promise<number> } }).worker;
+    await worker.terminate();
+    await until(() => s.checkpointer!.stats().failed);
+    expect(autocheckpoint(s)).toBe(1000);
+    for (let i = 1; i < 200; i++) await comment(s, i); // past gateAfter: no write waits for the dead worker
+    expect(count(s)).toBe(200 + fixtureComments(s));
+  }, 60_000);
+
+  it('another connection on the file (another process) keeps reading and writing; an old snapshot held open delays no write for ever', async () => {
+    const path = await seededFile();
+    const s = open(path, { gateAfter: 20 });
+    const other = new DatabaseSync(path);
+    other.exec('PRAGMA busy_timeout = 5000');
+    const base = count(s);
+    // A reader in the other connection holds its snapshot: no checkpoint may copy past it, the log cannot be rewound.
+    other.exec('BEGIN');
+    expect((other.prepare('SELECT count(*) AS n FROM comments').get() as { n: number }).n).toBe(base);
+    for (let i = 0; i < 200; i++) await comment(s, i);
+    expect((other.prepare('SELECT count(*) AS n FROM comments').get() as { n: number }).n).toBe(base);
+    other.exec('COMMIT');
+    // The other connection writes too, between the store's writes.
+    for (let i = 0; i < 50; i++) {
+      other.prepare("INSERT INTO comments (commentable_type, commentable_id, author_id, project_id, body, created_at) SELECT 'Post', 1, 1, id, 'other', '2026-01-01T00:00:00Z' FROM projects ORDER BY id LIMIT 1").run();
+      await comment(s, 1000 + i);
+    }
+    expect(count(s)).toBe(base + 300);
+    // Once the reader is gone the log is rewound again: it stops growing.
+    const high = walFrames(path);
+    for (let i = 0; i < 400; i++) await comment(s, 2000 + i);
+    expect(walFrames(path)).toBe(high);
+    other.close();
+  }, 60_000);
+
+  it('never keeps the process alive: a script that writes and does not close its store exits', () => {
+    const dir = tmp();
+    const script = `
+      import { SqliteStore } from ${JSON.stringify(new URL('../electron/store/sqlite.ts', import.meta.url).href)};
+      const s = new SqliteStore(${JSON.stringify(join(dir, 'db.sqlite'))});
+      s.db.exec('CREATE TABLE t (x)');
+      for (let i = 0; i < 100; i++) await s.write(async (w) => { await w.run('INSERT INTO t VALUES (?)', [i]); });
+      while (s.checkpointer.stats().passes === 0 && !s.checkpointer.stats().failed) await new Promise((r) => setTimeout(r, 5));
+      console.log('written', s.checkpointer.stats().failed);`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('written false');
+  }, 40_000);
+});
+
+/** Comments the fixture itself holds (the tests count the rows they add on top). */
+function fixtureComments(s: SqliteStore): number {
+  return s.getSync<{ n: number }>("SELECT count(*) AS n FROM comments WHERE body NOT LIKE 'comment %'")!.n;
+}
