@@ -392,6 +392,36 @@ describe('sqlite specifics', () => {
     await s.close();
   });
 
+  it('reads of one turn share a read transaction that a write ends; statements of their own commit at once (D186)', async () => {
+    const file = join(tmp(), 'db.sqlite');
+    const a = new SqliteStore(file);
+    const b = new SqliteStore(file);
+    try {
+      await importSeed(a, FIXTURE);
+      const name = async (s: SqliteStore) => (await s.get<{ name: string }>('SELECT name FROM projects ORDER BY id LIMIT 1'))!.name;
+      const first = await name(a);
+      expect(a.db.isTransaction).toBe(true); // the read transaction of this turn
+      // The store's own write ends it and shows at once, in the same turn.
+      await a.write((w) => w.update('projects', 1, { name: 'Renamed here' }));
+      expect(await name(a)).toBe('Renamed here');
+      // SQL text run on its own commits before it returns: another connection sees it right away.
+      await a.run('UPDATE projects SET name = ? WHERE id = 1', ['Run on its own']);
+      expect(a.db.isTransaction).toBe(false);
+      expect(await name(b)).toBe('Run on its own');
+      // Another connection's commit shows from the next turn on.
+      expect(await name(a)).toBe('Run on its own');
+      await b.write((w) => w.update('projects', 1, { name: 'Renamed there' }));
+      await new Promise((r) => setImmediate(r));
+      expect(await name(a)).toBe('Renamed there');
+      await new Promise((r) => setImmediate(r));
+      expect(a.db.isTransaction).toBe(false); // nothing is left open between turns
+      expect(first).not.toBe('Renamed there');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('opens in WAL mode with foreign keys on', async () => {
     const s = new SqliteStore(join(tmp(), 'db.sqlite'));
     expect((await s.get<{ journal_mode: string }>('PRAGMA journal_mode'))!.journal_mode).toBe('wal');

@@ -46,6 +46,8 @@ export class SqliteStore implements Store {
   private versionAt = -Infinity;
   private readonly clock: Clock;
   recordOutbox = false;
+  /** A read transaction of this turn is open (beginRead). */
+  private readOpen = false;
   private readonly derived = new DerivedCache();
   /** Commits per table by this connection (other connections' show in data_version). */
   private readonly tableCommits = new Map<string, number>();
@@ -130,7 +132,26 @@ export class SqliteStore implements Store {
     return r;
   }
 
+  /**
+   * Reads outside a write share one read transaction until the event loop's turn ends (D186): a statement
+   * in WAL mode outside a transaction takes and drops the read lock itself (two fcntl and an fstat), 3.5 µs
+   * against 0.6 µs inside one. A write ends it first, so a request sees its own write at once; another
+   * connection's commit shows from the next turn.
+   */
+  private beginRead(): void {
+    if (this.readOpen || this.db.isTransaction) return;
+    this.db.exec('BEGIN');
+    this.readOpen = true;
+    setImmediate(this.endRead);
+  }
+  private readonly endRead = (): void => {
+    if (!this.readOpen) return;
+    this.readOpen = false;
+    if (this.db.isOpen && this.db.isTransaction) this.db.exec('COMMIT');
+  };
+
   allSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T[] {
+    this.beginRead();
     const { st, make } = this.reader(sql);
     const rows = st.all(...bind(params)) as unknown as unknown[][];
     const out = new Array<T>(rows.length);
@@ -138,11 +159,13 @@ export class SqliteStore implements Store {
     return out;
   }
   getSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T | undefined {
+    this.beginRead();
     const { st, make } = this.reader(sql);
     const a = st.get(...bind(params)) as unknown as unknown[] | undefined;
     return a ? make(a) as T : undefined;
   }
   runSync(sql: string, params: readonly Param[] = []): { changes: number; lastId: number } {
+    if (this.readOpen) this.endRead(); // a statement of its own commits at once, not at the turn's end
     const r = this.stmt(sql).run(...bind(params));
     return { changes: Number(r.changes), lastId: Number(r.lastInsertRowid) };
   }
@@ -172,6 +195,7 @@ export class SqliteStore implements Store {
     const w = new SqliteWriter(this, isoSeconds(this.clock()), this.recordOutbox ? new OutboxRecorder() : null);
     this.checkpointer?.writing();
     try {
+      this.endRead();
       this.db.exec('BEGIN IMMEDIATE');
       try {
         const out = await fn(w);
@@ -238,6 +262,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.queue;
+    this.endRead();
     await this.checkpointer?.close();
     this.stmts.clear();
     this.readers.clear();
