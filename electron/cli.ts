@@ -69,7 +69,6 @@ options:
   --tombstone-days N   keep deletions in the change feed N days (default 90)
   --idempotency-days N keep Idempotency-Key answers N days (default and minimum 30)
   --response-cache MB  memory for re-usable rendered responses (default 16; 0 turns it off)
-  --record-cache MB    memory for rendered records re-used in lists (default 24; 0 turns it off)
   --wal-checkpoint W   who checkpoints the SQLite WAL: worker (default, a thread of its own) or sqlite
   --log-level L     fatal, error, warn, info, debug or silent (default warn)
 sync with a remote (a team server or any server of the interface):
@@ -87,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, store: { type: 'string' }, seed: { type: 'string' },
         'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' }, 'record-cache': { type: 'string' },
+        'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' },
         'wal-checkpoint': { type: 'string' }, help: { type: 'boolean', short: 'h' },
         remote: { type: 'string' }, 'remote-user': { type: 'string' }, 'remote-password': { type: 'string' },
         'remote-token': { type: 'string' }, 'sync-interval': { type: 'string' },
@@ -216,10 +215,10 @@ function onOff(v: string | undefined, name: string): boolean | undefined {
   throw new UsageError(`--${name} takes on or off, got ${v}`);
 }
 
-function cacheMb(v: string | undefined, name = 'response-cache', dflt = 16): number {
-  if (v === undefined) return dflt;
+function cacheMb(v: string | undefined): number {
+  if (v === undefined) return 16;
   const n = Number(v);
-  if (!/^\d+(\.\d+)?$/.test(v) || n > 4096) throw new UsageError(`--${name} takes megabytes (0..4096), got ${v}`);
+  if (!/^\d+(\.\d+)?$/.test(v) || n > 4096) throw new UsageError(`--response-cache takes megabytes (0..4096), got ${v}`);
   return n;
 }
 
@@ -306,7 +305,6 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],
     responseCacheMb: cacheMb(o['response-cache'] as string | undefined),
-    fragmentCacheMb: cacheMb(o['record-cache'] as string | undefined, 'record-cache', 24),
     walCheckpoint: walCheckpoint(o['wal-checkpoint'] as string | undefined),
     trustProxy: (o['trust-proxy'] as string | undefined) || undefined,
     authGuard: onOff(o['auth-guard'] as string | undefined, 'auth-guard'),

@@ -36,8 +36,6 @@ export interface ServeOptions {
   readonly allowedHosts?: readonly string[];
   /** MiB of rendered GET responses kept for re-use (0: off). */
   readonly responseCacheMb?: number;
-  /** MiB of rendered records kept for re-use in lists (D185; default 24, 0: off). */
-  readonly fragmentCacheMb?: number;
   /** Connect this data directory to a remote (issue #8): an empty one is cloned first. */
   readonly remote?: { readonly url: string; readonly auth: RemoteCredentials } | null;
   /** Where the sync engine keeps the remote token (default: <dataDir>/remote-token, 0600; D110). */
@@ -200,7 +198,6 @@ export async function serve(o: ServeOptions): Promise<Running> {
   };
   const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
-    fragmentCacheBytes: Math.round((o.fragmentCacheMb ?? 24) * 1024 * 1024),
     keepAliveMs: (o.keepAliveSec ?? (!isLoopback(host) || o.trustProxy || o.storeUrl ? TEAM_KEEP_ALIVE_SEC : 5)) * 1000,
     trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit, sync });
   const owner = await ownerToken(store);

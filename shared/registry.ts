@@ -34,12 +34,6 @@ export interface Field {
   readonly nil?: boolean;
   /** Stored in the resource's table (column = snake_case name); otherwise computed by queries. */
   readonly stored?: boolean;
-  /**
-   * Computed from the record's own stored columns only (an alias, a rendering of its body, a
-   * constant): it changes only when the record does. Other computed fields (counts, names) depend on
-   * other records; caches of rendered records key on their values (D185).
-   */
-  readonly fromRow?: boolean;
   /** Writable: W on create and update, C on create only. Absent = read-only. */
   readonly write?: 'W' | 'C';
   /** Who may write it: others' values are ignored (private) or refused (admin, see service). */
@@ -127,7 +121,7 @@ const RESPONSIBLE: Field[] = [
 ];
 const COMPLETION: Field[] = [
   dt('completed-at', { ...S, show: 'set' }),
-  dt('completed-on', { show: 'set', fromRow: true }),
+  dt('completed-on', { show: 'set' }),
   int('completer-id', { ...S, show: 'set' }),
   str('completer-name', { show: 'set', nameOf: { id: 'completer_id', kind: 'person' } }),
 ];
@@ -202,11 +196,11 @@ const post: Resource = {
   key: 'post', element: 'post', collection: 'posts', recordNames: ['post'], table: 'posts',
   location: (n) => `/posts/${n}.xml`,
   fields: [
-    int('attachments-count', { fromRow: true }), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
+    int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
     str('body', { ...S, write: 'W', inputKind: 'string', default: '' }),
     int('category-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'postCategory', default: null }),
     dt('commented-at', { nil: true }), int('comments-count'),
-    str('display-body', { fromRow: true }), str('display-extended-body', { nil: true, fromRow: true }),
+    str('display-body'), str('display-extended-body', { nil: true }),
     str('extended-body', { ...S, write: 'W', inputKind: 'string', default: '' }),
     id,
     // 0 when none, never nil (as real Basecamp sent); stored as NULL.
@@ -237,11 +231,11 @@ const comment: Resource = {
   key: 'comment', element: 'comment', collection: 'comments', recordNames: ['comment'], table: 'comments',
   location: (n) => `/comments/${n}.xml`,
   fields: [
-    int('attachments-count', { fromRow: true }), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
+    int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
     str('body', { ...S, write: 'W', inputKind: 'string', required: true }),
     int('commentable-id', S), str('commentable-type', { ...S, values: ['Post', 'Milestone', 'TodoItem'] }),
-    dt('created-at', S), str('emailed-from', { nil: true, fromRow: true }), id,
-    int('post-id', { show: 'set', fromRow: true }), dt('posted-on', { fromRow: true }), privateField,
+    dt('created-at', S), str('emailed-from', { nil: true }), id,
+    int('post-id', { show: 'set' }), dt('posted-on'), privateField,
   ],
   template: [{ name: 'body', type: 'string' }, { name: 'private', type: 'boolean', firmOnly: true }],
   internal: [{ column: 'project_id', sql: 'INTEGER NOT NULL REFERENCES projects(id)' }],
@@ -272,7 +266,7 @@ const todoItem: Resource = {
     int('comments-count'), dt('commented-at', { nil: true }),
     bool('completed', { ...S, default: false }), ...COMPLETION,
     str('content', { ...S, write: 'W', inputKind: 'string', required: true }),
-    dt('created-at', S), dt('created-on', { fromRow: true }), int('creator-id', S), str('creator-name', { nameOf: { id: 'creator_id', kind: 'person' } }),
+    dt('created-at', S), dt('created-on'), int('creator-id', S), str('creator-name', { nameOf: { id: 'creator_id', kind: 'person' } }),
     dt('due-at', { ...S, write: 'W', inputKind: 'datetime', default: null, show: 'set' }),
     id, int('position', S), ...RESPONSIBLE,
     int('todo-list-id', S), dt('updated-at', S),

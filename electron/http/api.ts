@@ -13,7 +13,6 @@ import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
 import { redact } from '../service/redact.ts';
 import type { Store } from '../store/types.ts';
 import type { ResponseCache, Rendered } from './cache.ts';
-import type { FragmentCache } from './fragments.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
@@ -77,7 +76,7 @@ declare module 'fastify' {
     /** The request's Content-Type as sent (the framework is shown a neutral one, see app.ts). */
     bodyType?: string;
   }
-  interface FastifyInstance { store: Store; responses: ResponseCache; fragments: FragmentCache }
+  interface FastifyInstance { store: Store; responses: ResponseCache }
 }
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -189,7 +188,7 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
 }
 
 /** What `answer` reads of the app: the store and the caches (a FastifyInstance has them). */
-export type Answerer = Pick<FastifyInstance, 'store' | 'responses' | 'fragments'>;
+export type Answerer = Pick<FastifyInstance, 'store' | 'responses'>;
 
 /** A request as `answer` needs it: who asks, which handler, and what the client sent. */
 export interface Asked {
@@ -241,7 +240,7 @@ export async function answer(app: Answerer, a: Asked): Promise<Rendered> {
   // What a client may not see inside the records it sees (D32): one place for every route and format.
   if (answer.kind === 'one') await redact(r.ctx, answer.resource, [answer.row], answer.fields);
   else if (answer.kind === 'many') await redact(r.ctx, answer.resource, answer.rows, answer.fields);
-  const out = render(caller, answer, json, app.fragments);
+  const out = render(caller, answer, json);
   if (cacheable && out.status === 200) responses.set(key, token, out);
   return out;
 }
@@ -253,8 +252,8 @@ function write(reply: FastifyReply, r: Rendered): void {
   reply.send(r.body);
 }
 
-/** Turn a handler's reply into status, headers and body, as XML or JSON; lists from kept records when `frags` has them (D185). */
-export function render(caller: Caller, out: Reply, json: boolean, frags?: FragmentCache): Rendered {
+/** Turn a handler's reply into status, headers and body, as XML or JSON. */
+export function render(caller: Caller, out: Reply, json: boolean): Rendered {
   if (out.kind === 'empty') return { status: 200, headers: {}, type: null, body: '' };
   if (out.kind === 'custom') {
     return json
@@ -270,18 +269,13 @@ export function render(caller: Caller, out: Reply, json: boolean, frags?: Fragme
     else if (out.kind === 'many') {
       if (out.attrs?.count !== undefined) headers['X-Count'] = String(out.attrs.count);
       if (out.attrs?.['continued-at'] !== undefined) headers['X-Continued-At'] = String(out.attrs['continued-at']);
-      const kept = frags?.jsonMany(out.resource, out.rows, view, out.fields);
-      if (kept !== undefined) return { status, headers, type: 'application/json; charset=utf-8', body: kept };
       data = jsonMany(out.resource, out.rows, view, out.fields);
     } else data = jsonPlain(out.entries);
     return { status, headers, type: 'application/json; charset=utf-8', body: JSON.stringify(data) };
   }
   let body: string;
-  if (out.kind === 'one') body = xmlOne(out.resource, out.row, view, out.fields, out.element, frags?.records);
-  else if (out.kind === 'many') {
-    body = frags?.xmlMany(out.resource, out.rows, view, out)
-      ?? xmlMany(out.resource, out.rows, view, { fields: out.fields, root: out.root, element: out.element, attrs: out.attrs, records: frags?.records });
-  }
+  if (out.kind === 'one') body = xmlOne(out.resource, out.row, view, out.fields, out.element);
+  else if (out.kind === 'many') body = xmlMany(out.resource, out.rows, view, out);
   else body = xmlPlain(out.root, out.entries);
   return { status, headers, type: 'application/xml; charset=utf-8', body };
 }

@@ -15,7 +15,6 @@ import { BODY_LIMIT, preflight, prefersJson, routeConfig, sendError } from './ap
 import { ThinPath } from './fast.ts';
 import { uiPlugin } from './ui.ts';
 import { ClassicResponse } from './headers.ts';
-import { FragmentCache } from './fragments.ts';
 import { ResponseCache } from './cache.ts';
 import projects from './plugins/projects.ts';
 import people from './plugins/people.ts';
@@ -65,8 +64,6 @@ export interface AppOptions {
   readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
-  /** Bytes of rendered records kept for re-use in lists (D185; 0 turns it off). */
-  readonly fragmentCacheBytes?: number;
   /** The sync engine of a replica (issue #8): adds the local /sync/* routes. */
   readonly sync?: SyncPort | null;
   /**
@@ -266,7 +263,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('store', opts.store);
   app.decorate('responses', new ResponseCache(opts.responseCacheBytes));
-  app.decorate('fragments', new FragmentCache(opts.fragmentCacheBytes));
   const guard = opts.authGuard ? new AuthLimiter(opts.store, opts.authGuard === true ? {} : opts.authGuard) : null;
   const auth = new Authenticator(opts.store, 1024, { guard });
   const rate = opts.rateLimit ? new RateLimiter(opts.store, opts.rateLimit) : null;

@@ -112,13 +112,7 @@ function scalar(type: Field['type'], nil: boolean | undefined, v: unknown): stri
 // and constants of the registry go into the generated code, each as a JSON string literal; values are
 // read from the row at run time and never become code.
 
-/**
- * Writes the records of an array field (a todo list's todo-items): `H.records` by default; a cache of
- * rendered records passes its own (electron/http/fragments.ts, D185), which must write the same text.
- */
-export type RecordsWriter = (el: string, fields: readonly Field[], rows: readonly Row[], view: View, indent: string) => string;
-
-type RecordWriter = (row: Row, view: View, records?: RecordsWriter) => string;
+type RecordWriter = (row: Row, view: View) => string;
 
 /** Helpers the generated code calls (passed in, not globals). */
 const H = {
@@ -196,7 +190,7 @@ function fieldTerms(fields: readonly Field[], indent: string, prefix: string, ne
       const of = Object.values(RESOURCES).find((r) => r.element === f.of);
       nestedFields.push(of?.fields ?? []);
       terms = [{ c: `${indent}<${f.name}${typed}>\n` },
-        { e: `(records || H.records)(${lit(of?.element ?? '')}, N[${nestedFields.length - 1}], row[${lit(col)}], view, ${lit(`${indent}  `)})` },
+        { e: `H.records(${lit(of?.element ?? '')}, N[${nestedFields.length - 1}], row[${lit(col)}], view, ${lit(`${indent}  `)})` },
         { c: `${indent}</${f.name}>\n` }];
       if (f.show === 'set') {
         cond = 'true';
@@ -228,7 +222,7 @@ function fieldTerms(fields: readonly Field[], indent: string, prefix: string, ne
 const writers = new WeakMap<readonly Field[], Map<string, RecordWriter>>();
 
 /** The compiled writer of one record element with these fields at this indentation. */
-export function recordWriter(el: string, fields: readonly Field[], indent: string): RecordWriter {
+function recordWriter(el: string, fields: readonly Field[], indent: string): RecordWriter {
   let byIndent = writers.get(fields);
   if (!byIndent) writers.set(fields, byIndent = new Map());
   const key = `${el}\u0000${indent}`;
@@ -236,41 +230,33 @@ export function recordWriter(el: string, fields: readonly Field[], indent: strin
   if (!w) {
     const nested: (readonly Field[])[] = [];
     const text = concat([{ c: `${indent}<${el}>\n` }, ...fieldTerms(fields, `${indent}  `, '', nested), { c: `${indent}</${el}>\n` }]);
-    w = new Function('H', 'N', `return function writeRecord(row, view, records) { let v; return ${text}; };`)(H, nested) as RecordWriter;
+    w = new Function('H', 'N', `return function writeRecord(row, view) { let v; return ${text}; };`)(H, nested) as RecordWriter;
     byIndent.set(key, w);
   }
   return w;
 }
 
-function xmlRecord(el: string, fields: readonly Field[], row: Row, view: View, indent: string, records?: RecordsWriter): string {
-  return recordWriter(el, fields, indent)(row, view, records);
+function xmlRecord(el: string, fields: readonly Field[], row: Row, view: View, indent: string): string {
+  return recordWriter(el, fields, indent)(row, view);
 }
 
-/** A whole XML document holding one record; `records` writes the records of its array fields. */
-export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string, records?: RecordsWriter): string {
-  return XML_DECL + xmlRecord(element ?? r.element, fields, row, view, '', records);
+/** A whole XML document holding one record. */
+export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string): string {
+  return XML_DECL + xmlRecord(element ?? r.element, fields, row, view, '');
 }
 
 /** A whole XML document holding a collection (`type="array"` root, optional extra attributes). */
 export function xmlMany(
   r: Resource, rows: readonly Row[], view: View,
-  opts: { fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number>; records?: RecordsWriter } = {},
+  opts: { fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number> } = {},
 ): string {
-  const frame = xmlManyFrame(r, opts);
-  let out = frame.head;
-  const write = recordWriter(frame.element, frame.fields, '  ');
-  for (let k = 0; k < rows.length; k++) out += write(rows[k], view, opts.records);
-  return out + frame.tail;
-}
-
-/** What surrounds the records of a collection document, and how they are written (at indentation `'  '`). */
-export function xmlManyFrame(
-  r: Resource, opts: { fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number> } = {},
-): { head: string; tail: string; element: string; fields: readonly Field[] } {
   const root = opts.root ?? r.collection;
   let attrs = '';
   for (const [k, v] of Object.entries(opts.attrs ?? {})) attrs += ` ${k}="${esc(String(v))}"`;
-  return { head: `${XML_DECL}<${root}${attrs} type="array">\n`, tail: `</${root}>\n`, element: opts.element ?? r.element, fields: opts.fields ?? r.fields };
+  let out = `${XML_DECL}<${root}${attrs} type="array">\n`;
+  const write = recordWriter(opts.element ?? r.element, opts.fields ?? r.fields, '  ');
+  for (let k = 0; k < rows.length; k++) out += write(rows[k], view);
+  return `${out}</${root}>\n`;
 }
 
 /** A plain element holding typed scalars (count.xml, templates): [name, type, value|null]. */
