@@ -116,6 +116,17 @@ describe('WAL checkpoints in a worker thread (D180)', () => {
     expect(autocheckpoint(off)).toBe(1000);
   });
 
+  it('counts a statement run on its own right after a read of the same turn as a write (D186)', async () => {
+    const path = await seededFile();
+    const s = open(path, { gateAfter: 100 });
+    for (let i = 0; i < 300; i++) {
+      await s.get('SELECT id FROM projects ORDER BY id LIMIT 1'); // opens the turn's read transaction
+      await s.run('UPDATE projects SET name = ? WHERE id = (SELECT MIN(id) FROM projects)', [`n${i}`]);
+    }
+    // Counted writes wake the worker, which checkpoints them; uncounted ones would leave it asleep.
+    await until(() => s.checkpointer!.stats().passes > 0, 3000);
+  });
+
   it('keeps the WAL bounded under a burst of writes back to back (never yielding to the event loop)', async () => {
     const gateAfter = 100;
     const path = await seededFile();

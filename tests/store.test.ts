@@ -422,6 +422,30 @@ describe('sqlite specifics', () => {
     }
   });
 
+  it('keeps no derived value computed while another request\'s write is open on the connection', async () => {
+    const s = new SqliteStore(join(tmp(), 'db.sqlite'));
+    try {
+      await importSeed(s, FIXTURE);
+      let calls = 0;
+      let opened!: () => void;
+      const open = new Promise<void>((r) => { opened = r; });
+      const failing = s.write(async (w) => {
+        await w.update('projects', 1, { name: 'Never committed' });
+        opened();
+        await new Promise((r) => setTimeout(r, 5));
+        throw new Error('rolled back');
+      });
+      await open;
+      expect(await s.memo('k', async () => ++calls)).toBe(1);
+      expect(await s.memo('k', async () => ++calls)).toBe(2); // not kept
+      await expect(failing).rejects.toThrow('rolled back');
+      expect(await s.memo('k', async () => ++calls)).toBe(3);
+      expect(await s.memo('k', async () => ++calls)).toBe(3); // kept again once no write is open
+    } finally {
+      await s.close();
+    }
+  });
+
   it('opens in WAL mode with foreign keys on', async () => {
     const s = new SqliteStore(join(tmp(), 'db.sqlite'));
     expect((await s.get<{ journal_mode: string }>('PRAGMA journal_mode'))!.journal_mode).toBe('wal');

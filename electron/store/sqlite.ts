@@ -173,6 +173,7 @@ export class SqliteStore implements Store {
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.allSync<T>(sql, params); }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.getSync<T>(sql, params); }
   async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
+    this.endRead(); // the turn's read transaction is not a write: `isTransaction` below means a write
     if (!this.checkpointer || this.db.isTransaction) return this.runSync(sql, params);
     this.checkpointer.writing(); // a statement of its own may write: count it as a write
     try {
@@ -232,6 +233,9 @@ export class SqliteStore implements Store {
   }
 
   async memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T> {
+    // Another request's write is open on this connection (its Writer awaited): what is read now may
+    // never commit, so it is computed for this caller and not kept.
+    if (this.db.isTransaction && !this.readOpen) return compute();
     const token = (): string => {
       this.sampleVersion();
       if (!tables) return `${this.commits}:${this.version}`;

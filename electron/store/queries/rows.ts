@@ -56,6 +56,8 @@ const BUCKETS = [1, 4, 16, 64, 256, 500] as const;
 /** How the rows of a table are read by id: built once per query module (constant strings). */
 export interface RowSource {
   readonly table: string;
+  /** The memo key of its cache: one per statement, so two sources of one table never share rows. */
+  readonly key: string;
   /** The statement per bucket length: `select` + ` WHERE alias.id IN (?, …)`. */
   readonly byId: readonly string[];
 }
@@ -65,7 +67,7 @@ export interface RowSource {
  * `alias` (`SELECT i.id, …, i.version FROM todo_items i`).
  */
 export const rowSource = (table: string, select: string, alias: string): RowSource => ({
-  table, byId: BUCKETS.map((n) => `${select} WHERE ${alias}.id IN (${new Array(n).fill('?').join(', ')})`),
+  table, key: `rows:${table}:${select}`, byId: BUCKETS.map((n) => `${select} WHERE ${alias}.id IN (${new Array(n).fill('?').join(', ')})`),
 });
 
 /**
@@ -75,7 +77,7 @@ export const rowSource = (table: string, select: string, alias: string): RowSour
  */
 export async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Promise<Row[]> {
   if (refs.length === 0) return [];
-  const cache = isStore(db) ? await db.memo(`rows:${src.table}`, async () => new RowCache(ROWS_PER_TABLE), [`raw:${src.table}`]) : undefined;
+  const cache = isStore(db) ? await db.memo(src.key, async () => new RowCache(ROWS_PER_TABLE), [`raw:${src.table}`]) : undefined;
   const out = new Array<Row | undefined>(refs.length);
   const missing: number[] = [];
   for (let k = 0; k < refs.length; k++) {
