@@ -6,8 +6,9 @@
 // as the process itself reports it (a preload answers SIGUSR2), and the event loop's delay (p99, max) during each run. A tool for finding what holds memory,
 // beside bench:api's single RSS figure (D130, D131). Linux only.
 
+import { benchAuth, benchDataset } from './dataset.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,22 +19,11 @@ const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, baseli
 const work = mkdtempSync(join(tmpdir(), 'bivouac-mem-'));
 const dir = values['data-dir'] ?? join(work, 'data');
 const { DB_FILE } = await import('../electron/server.ts');
-const fixture = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'account.json'), 'utf8'));
-if (!existsSync(join(dir, DB_FILE))) {
-  mkdirSync(dir, { recursive: true });
-  const { SqliteStore } = await import('../electron/store/sqlite.ts');
-  const { importSeed } = await import('../electron/service/account.ts');
-  const { generateDataset } = await import('../electron/service/dataset.ts');
-  const store = new SqliteStore(join(dir, DB_FILE));
-  await importSeed(store, fixture);
-  await generateDataset(store, { projects: 10, people: 20, posts: 5000, comments: 50_000, todoItems: 20_000, timeEntries: 200_000 });
-  await store.close();
-}
+await benchDataset(dir);
 const { mixedPools, mixedRun } = await import('./mixed.ts');
 const { SqliteStore } = await import('../electron/store/sqlite.ts');
 const pools = await (async () => { const s = new SqliteStore(join(dir, DB_FILE)); try { return await mixedPools(s); } finally { await s.close(); } })();
-const admin = fixture.people.find((p: { administrator?: boolean }) => p.administrator);
-const headers = { authorization: `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}` };
+const headers = { authorization: benchAuth() };
 
 // The preload: on SIGUSR2, append process.memoryUsage() to a file named by the environment.
 const probe = join(work, 'probe.mjs');

@@ -4,9 +4,10 @@
 // the request rate. The dataset is the bench's (bench/api.ts); pass --data-dir to reuse one.
 // A tool for finding what costs, not a benchmark: ratios come from bench/api.ts.
 
+import { benchAuth, benchDataset } from './dataset.ts';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,19 +18,8 @@ const require = createRequire(import.meta.url);
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, path: { type: 'string', multiple: true }, duration: { type: 'string' }, top: { type: 'string' }, mixed: { type: 'boolean' } } });
 const dir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'bivouac-prof-'));
 const { DB_FILE } = await import('../electron/server.ts');
-const fixture = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'account.json'), 'utf8'));
-if (!existsSync(join(dir, DB_FILE))) {
-  const { SqliteStore } = await import('../electron/store/sqlite.ts');
-  const { importSeed } = await import('../electron/service/account.ts');
-  const { generateDataset } = await import('../electron/service/dataset.ts');
-  const store = new SqliteStore(join(dir, DB_FILE));
-  await importSeed(store, fixture);
-  await generateDataset(store, { projects: 10, people: 20, posts: 5000, comments: 50_000, todoItems: 20_000, timeEntries: 200_000 });
-  await store.close();
-  process.stdout.write(`dataset in ${dir}\n`);
-}
-const admin = fixture.people.find((p: { administrator?: boolean }) => p.administrator);
-const auth = `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}`;
+if (await benchDataset(dir)) process.stdout.write(`dataset in ${dir}\n`);
+const auth = benchAuth();
 const profDir = mkdtempSync(join(tmpdir(), 'bivouac-cpuprof-'));
 const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, join(ROOT, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', dir,
   '--no-demo', '--log-level', 'warn', '--response-cache', '0'], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });

@@ -12,6 +12,7 @@
 //      copy of the data: req/s, p50, p99, and the served process's event loop delay (a preload).
 // The machine's load average is printed with each run: on a busy machine compare ratios, not times.
 
+import { benchAuth, benchDataset } from './dataset.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,16 +32,7 @@ const work = mkdtempSync(join(tmpdir(), 'bivouac-wal-'));
 const dir = values['data-dir'] ?? join(work, 'data');
 const { DB_FILE } = await import('../electron/server.ts');
 const { SqliteStore } = await import('../electron/store/sqlite.ts');
-const fixture = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'account.json'), 'utf8'));
-if (!existsSync(join(dir, DB_FILE))) {
-  mkdirSync(dir, { recursive: true });
-  const { importSeed } = await import('../electron/service/account.ts');
-  const { generateDataset } = await import('../electron/service/dataset.ts');
-  const store = new SqliteStore(join(dir, DB_FILE));
-  await importSeed(store, fixture);
-  await generateDataset(store, { projects: 10, people: 20, posts: 5000, comments: 50_000, todoItems: 20_000, timeEntries: 200_000 });
-  await store.close();
-}
+await benchDataset(dir);
 // A closed store has no WAL: copy the database file alone.
 { const s = new SqliteStore(join(dir, DB_FILE), { checkpoints: false }); await s.close(); }
 
@@ -133,8 +125,7 @@ for (let r = 1; r <= (values['skip-writes'] ? 0 : rounds); r++) {
 if (!values['skip-mixed']) {
   const { mixedPools, mixedRun } = await import('./mixed.ts');
   const pools = await (async () => { const s = new SqliteStore(join(dir, DB_FILE), { checkpoints: false }); try { return await mixedPools(s); } finally { await s.close(); } })();
-  const admin = fixture.people.find((p: { administrator?: boolean }) => p.administrator);
-  const headers = { authorization: `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}` };
+  const headers = { authorization: benchAuth() };
   const probe = join(work, 'probe.mjs');
   writeFileSync(probe, `import { writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
