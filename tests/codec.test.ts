@@ -55,6 +55,21 @@ describe('XML out', () => {
     expect(xmlPlain('count', [['on-hold', 'integer', 2]])).toContain('<on-hold type="integer">2</on-hold>');
   });
 
+  it('formats every float as the plain rule does, from its table or not, asked once or again (D201)', () => {
+    const rule = (n: number) => { const r = Math.round(n * 100) / 100; return Number.isInteger(r) ? r.toFixed(1) : String(r); };
+    const values = [0, -0, 0.004, 0.005, 0.994, 0.995, 99.99, 99.994, 99.995, 100, 123.456, -0.004, -0.25, -3, 1e21, NaN, Infinity, -Infinity, 1e-9];
+    let seed = 7;
+    for (let k = 0; k < 20_000; k++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const x = seed / 2_147_483_648;
+      values.push(Math.round(x * 2400) / 100, x * 150 - 25, Math.round(x * 40) / 4);
+    }
+    for (const n of values) {
+      expect(formatFloat(n), String(n)).toBe(rule(n));
+      expect(formatFloat(n), `${n} again`).toBe(rule(n));
+    }
+  });
+
   it('JSON uses underscored keys and native types', () => {
     expect(jsonOne(RESOURCES.timeEntry, entry, firm)).toEqual({
       date: '2024-03-04', description: 'A & B <c>', hours: 2, id: 7, person_id: 4, person_name: 'Finn Fellow', private: false, project_id: 3, todo_item_id: null,

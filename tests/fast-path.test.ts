@@ -183,6 +183,32 @@ describe('the thin path answers the bytes Fastify answers', () => {
     expect((await both(`/todo_items/${item}/complete.json`, null)).status).toBe(401);
   });
 
+  it('long answers with multi-byte characters: same bytes, Content-Length counts UTF-8 bytes, both formats (D200)', async () => {
+    // A list whose answer is well beyond 8 KB, with characters of 2, 3 and 4 UTF-8 bytes.
+    const list = (await store.get<{ id: number }>('SELECT id FROM todo_lists ORDER BY id LIMIT 1'))!;
+    const port = ports.get(slow)!;
+    const text = 'Zürich café ✓ 😀 '.repeat(20);
+    for (let k = 0; k < 30; k++) {
+      const r = await fetch(`http://127.0.0.1:${port}/todo_lists/${list.id}/todo_items.xml`, {
+        method: 'POST', headers: { Authorization: `Basic ${creds.get('ada')}`, 'Content-Type': 'application/xml' },
+        body: `<todo-item><content>${text}${k}</content></todo-item>`,
+      });
+      expect(r.status).toBe(201);
+    }
+    for (const path of [`/todo_lists/${list.id}/todo_items.xml`, `/todo_lists/${list.id}/todo_items.json`]) {
+      const { raw, status, taken } = await both(path, 'ada');
+      expect(status).toBe(200);
+      expect(taken).toBe(true);
+      const end = raw.indexOf('\r\n\r\n');
+      const body = Buffer.from(raw.slice(end + 4), 'latin1');
+      expect(body.length).toBeGreaterThan(8192);
+      expect(Number(/\r\nContent-Length: (\d+)\r\n/.exec(raw.slice(0, end))![1])).toBe(body.length);
+      const decoded = body.toString('utf8');
+      expect(decoded).toContain(`${text}29`);
+      expect(decoded.length).toBeLessThan(body.length); // multi-byte characters went out as UTF-8
+    }
+  });
+
   it('leaves to Fastify what it does not take, with the same answer', async () => {
     const leave: [string, Headers, string?][] = [
       ['/health', {}],

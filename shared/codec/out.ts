@@ -36,10 +36,25 @@ export function esc(s: string): string {
   return s.replace(LONE_SURROGATE, '\uFFFD').replace(ESC_ALL, (c) => ESC_MAP[c] ?? '\uFFFD');
 }
 
+/**
+ * The text of 0.00 … 99.99, each made once (D201): a page of 50 time entries spent 7 µs in-process turning
+ * hours into text (a double's shortest form is costly), 0.5 µs from the table. A pure function's values:
+ * the same whatever fills it first.
+ */
+const FLOATS = 10_000;
+const FLOAT_TEXT: (string | undefined)[] = new Array<string | undefined>(FLOATS).fill(undefined);
+
 /** Floats always carry a fractional part: 2 -> "2.0", 1.5 -> "1.5" (§4.2). */
 export function formatFloat(n: number): string {
-  const r = Math.round(n * 100) / 100;
-  return Number.isInteger(r) ? r.toFixed(1) : String(r);
+  const k = Math.round(n * 100);
+  if (k >= 0 && k < FLOATS) {
+    const s = FLOAT_TEXT[k];
+    if (s !== undefined) return s;
+  }
+  const r = k / 100;
+  const s = Number.isInteger(r) ? r.toFixed(1) : String(r);
+  if (k >= 0 && k < FLOATS) FLOAT_TEXT[k] = s;
+  return s;
 }
 
 const truthy = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 'true';
