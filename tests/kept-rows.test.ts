@@ -90,3 +90,91 @@ describe('lists from kept rows follow every change (D185)', () => {
     }
   });
 });
+
+// On PostgreSQL a list's two statements (ids and versions under the caller's visibility, then the rows
+// by id) run on two pooled connections; on SQLite a write between them ends the turn's read transaction.
+// A record made private in between must not reach a client in that answer (D202).
+describe('a record made private between a list\'s two statements (D202)', () => {
+  let h: Harness;
+  let f: Awaited<ReturnType<typeof fx>>;
+  beforeEach(async () => {
+    h = await harness();
+    f = await fx(h);
+  });
+  afterEach(async () => { await h.close(); });
+
+  /**
+   * The store keeping nothing (so the rows are read by id, as on a server that has not read them yet), with
+   * `change` run once right after the first statement whose SQL starts with `refs`. A row kept at the version
+   * the first statement saw is the record as it was then: an answer from before the change, not a leak.
+   */
+  const racing = (store: Store, refs: string, change: () => Promise<void>, times = 1): Store => {
+    let left = times;
+    return new Proxy(store, {
+      get(target, key) {
+        if (key === 'memo') return (_key: string, compute: () => Promise<unknown>) => compute();
+        if (key === 'all') {
+          return async (sql: string, params?: unknown[]) => {
+            const rows = await target.all(sql, params as never);
+            if (left > 0 && sql.startsWith(refs)) { left--; await change(); }
+            return rows;
+          };
+        }
+        const v: unknown = Reflect.get(target, key, target);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+  };
+
+  for (const kind of ['time entry', 'post'] as const) {
+    it(`a ${kind} made private then is not in a client's list`, async () => {
+      const alpha = f.project.alpha;
+      const made = kind === 'post'
+        ? await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>Soon secret</title><body>Plans</body></post>')
+        : await h.req('ada', 'POST', `/projects/${alpha}/time_entries.xml`, '<time-entry><person-id>' + f.person[FIXTURE.people.find((p) => p.key === 'ada')!['user-name']] + '</person-id><date>2026-01-05</date><hours>1.5</hours><description>Soon secret</description></time-entry>');
+      expect(made.status).toBe(201);
+      const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
+      const path = kind === 'post' ? `/projects/${alpha}/posts.xml` : `/projects/${alpha}/time_entries.xml`;
+      const before = await h.req('cleo', 'GET', path);
+      expect(before.status).toBe(200);
+      expect(before.body).toContain('Soon secret'); // the client sees it while it is not private
+      const table = kind === 'post' ? 'posts' : 'time_entries';
+      const refs = kind === 'post' ? 'SELECT p.id, p.version' : 'SELECT te.id, te.version';
+      const store = racing(h.store, refs, () => h.store.write((w) => w.update(table, id, { private: 1 }, alpha)));
+      const app = await buildApp({ store, responseCacheBytes: 0 });
+      try {
+        const cleo = FIXTURE.people.find((p) => p.key === 'cleo')!;
+        const authorization = `Basic ${Buffer.from(`${cleo['user-name']}:${cleo.password}`).toString('base64')}`;
+        for (const url of [path, path.replace('.xml', '.json')]) {
+          const got = await app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', authorization } });
+          expect(got.statusCode).toBe(200);
+          expect(got.body, url).not.toContain('Soon secret');
+        }
+      } finally {
+        await app.close();
+      }
+    });
+  }
+
+  it('a record changed between the two statements at every read is left out after three reads, the rest answered', async () => {
+    const alpha = f.project.alpha;
+    const made = await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>Restless</title><body>v0</body></post>');
+    expect(made.status).toBe(201);
+    const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
+    const all = (await h.req('ada', 'GET', `/projects/${alpha}/posts.xml`)).xml().children.map((c) => Number(text(c, 'id')));
+    expect(all).toContain(id);
+    let n = 0;
+    const store = racing(h.store, 'SELECT p.id, p.version', () => h.store.write((w) => w.update('posts', id, { body: `v${++n}` }, alpha)), 5);
+    const app = await buildApp({ store, responseCacheBytes: 0 });
+    try {
+      const ada = FIXTURE.people.find((p) => p.key === 'ada')!;
+      const authorization = `Basic ${Buffer.from(`${ada['user-name']}:${ada.password}`).toString('base64')}`;
+      const got = await app.inject({ method: 'GET', url: `/projects/${alpha}/posts.json`, headers: { host: '127.0.0.1', authorization } });
+      expect(got.statusCode).toBe(200);
+      expect(n).toBe(3); // read three times, each time changed in between
+      expect((got.json() as { id: number }[]).map((p) => p.id)).toEqual(all.filter((x) => x !== id));
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -82,6 +82,9 @@ export interface Store extends Queryable {
   close(): Promise<void>;
 }
 
+/** Is this the store itself (it keeps derived values), not a Writer inside a transaction (which keeps none)? */
+export const isStore = (db: Queryable): db is Store => typeof (db as Partial<Store>).memo === 'function';
+
 /** Current time as the API shows it: `YYYY-MM-DDTHH:MM:SSZ`. Overridable for tests. */
 export type Clock = () => Date;
 

@@ -1,7 +1,7 @@
 // SQL fragments several resources share: the visible-comment columns of a parent (posts, milestones,
 // todo items). People's and companies' names come from the store's name maps (names.ts, D43).
 
-import type { Caller, Queryable, Row, Store } from '../types.ts';
+import { isStore, type Caller, type Queryable, type Row } from '../types.ts';
 import { notPrivate } from './access.ts';
 
 export type CommentableType = 'Post' | 'Milestone' | 'TodoItem';
@@ -31,7 +31,6 @@ type Stat = { readonly n: number; readonly at: string | null };
 const NONE: Stat = { n: 0, at: null };
 /** Parents a project's stats memo keeps before it starts again (a few MB at most). */
 const STATS_PER_PROJECT = 65_536;
-const isStore = (db: Queryable): db is Store => typeof (db as Partial<Store>).memo === 'function';
 
 /**
  * `comments_count` and `commented_at` of many parents in one grouped query per 500 (instead of two

@@ -4,7 +4,7 @@
 // into maps kept by the store under its change token (`store.memo`) and filled in here.
 // Inside a write (`db` is a Writer) the maps are read afresh: the transaction may have changed them.
 
-import type { Queryable, Row, Store } from '../types.ts';
+import { isStore, type Queryable, type Row } from '../types.ts';
 
 export interface Names {
   readonly people: ReadonlyMap<number, string>;
@@ -28,7 +28,6 @@ async function load(db: Queryable): Promise<Names> {
   return { people, companies, labels };
 }
 
-const isStore = (db: Queryable): db is Store => typeof (db as Partial<Store>).memo === 'function';
 
 /** Every person's and company's name (the store's memo outside a write). */
 export function names(db: Queryable): Promise<Names> {

@@ -4,7 +4,7 @@ import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, perCaller, projectVisible } from './access.ts';
 import { withCommentStats } from './fragments.ts';
 import { withAuthorNames } from './names.ts';
-import { refsOf, rowSource, rowsOf } from './rows.ts';
+import { listRows, rowSource } from './rows.ts';
 
 const COLS = `p.id, p.title, p.body, p.extended_body, p.category_id, p.milestone_id,
   p.use_textile, p.private, p.posted_on, p.project_id, p.author_id,
@@ -46,7 +46,7 @@ export async function listPosts(db: Queryable, c: Caller, projectId: number, f: 
   let page = '';
   if (f.limit !== undefined) { page = ' LIMIT ? OFFSET ?'; p.push(f.limit, f.offset ?? 0); }
   const rows = f.summary ? await db.all(`${SUMMARY} WHERE ${where} ${ORDER}${page}`, p)
-    : await withAuthorNames(db, await rowsOf(db, POST_ROWS, refsOf(await db.all(`SELECT p.id, p.version FROM posts p WHERE ${where} ${ORDER}${page}`, p))));
+    : await withAuthorNames(db, await listRows(db, POST_ROWS, `SELECT p.id, p.version FROM posts p WHERE ${where} ${ORDER}${page}`, p));
   await withCommentStats(db, c, 'Post', rows);
   if (f.summary) for (const r of rows) delete r.comments_count; // the abbreviated form has commented-at only
   return rows;

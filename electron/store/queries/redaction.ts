@@ -4,9 +4,8 @@
 // request read them with two or three statements each time (D195). Inside a write (`db` is a Writer)
 // they are read afresh. The sets are shared between requests: callers only read them.
 
-import type { Caller, Queryable, Store } from '../types.ts';
+import { isStore, type Caller, type Queryable } from '../types.ts';
 
-const isStore = (db: Queryable): db is Store => typeof (db as Partial<Store>).memo === 'function';
 
 export interface ClientSees {
   readonly companies: ReadonlySet<number>;

@@ -12,11 +12,10 @@
 // SQLite a commit by another connection, starts a new cache.
 // Inside a write (`db` is a Writer) nothing is cached: rows are read as they are in the transaction.
 
-import type { Param, Queryable, Row, Store } from '../types.ts';
+import { isStore, type Param, type Queryable, type Row } from '../types.ts';
 
 export interface Ref { readonly id: number; readonly version: number }
 
-const isStore = (db: Queryable): db is Store => typeof (db as Partial<Store>).memo === 'function';
 
 /** Rows of one table by id, bounded: the oldest half goes when it is full (insertion order). */
 export class RowCache {
@@ -71,12 +70,24 @@ export const rowSource = (table: string, select: string, alias: string): RowSour
 });
 
 /**
- * The rows of `refs`, in their order, each a copy the caller may change: from the store's row cache
- * where it holds the ref's version, the others read by id (and kept). A ref whose row is gone by then
- * (deleted between the two statements) is left out.
+ * The rows of a list statement, in its order (D185, D202). `refsSql` reads `id, version` of the records the
+ * caller may see; the rows come from the store's row cache where it holds a ref's version, the others are
+ * read by id (and kept). A row read by id at another version than its ref's changed between the two
+ * statements (on PostgreSQL they run on two pooled connections; on SQLite a write in between ends the turn's
+ * read transaction): it may now be one the caller must not see (made private), so it is left out and the
+ * list is read again, up to three times; a row gone by then (deleted) is left out. Each row is a copy the
+ * caller may change.
  */
-export async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Promise<Row[]> {
-  if (refs.length === 0) return [];
+export async function listRows(db: Queryable, src: RowSource, refsSql: string, params: readonly Param[]): Promise<Row[]> {
+  for (let tries = 1; ; tries++) {
+    const { rows, changed } = await rowsOf(db, src, refsOf(await db.all(refsSql, params)));
+    if (!changed || tries === 3) return rows;
+  }
+}
+
+/** The rows of `refs` (see listRows); `changed`: a row read by id was not at its ref's version (left out). */
+async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Promise<{ rows: Row[]; changed: boolean }> {
+  if (refs.length === 0) return { rows: [], changed: false };
   const cache = isStore(db) ? await db.memo(src.key, async () => new RowCache(ROWS_PER_TABLE), [`raw:${src.table}`]) : undefined;
   const out = new Array<Row | undefined>(refs.length);
   const missing: number[] = [];
@@ -85,6 +96,7 @@ export async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]
     if (r) out[k] = r;
     else missing.push(k);
   }
+  let changed = false;
   if (missing.length) {
     const found = new Map<number, Row>();
     for (let k = 0; k < missing.length; k += 500) {
@@ -97,12 +109,16 @@ export async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]
         cache?.set(id, row);
       }
     }
-    for (const k of missing) out[k] = found.get(refs[k].id); // the cache keeps its own copy
+    for (const k of missing) {
+      const row = found.get(refs[k].id); // the cache keeps its own copy
+      if (row !== undefined && Number(row.version) === refs[k].version) out[k] = row;
+      else if (row !== undefined) changed = true;
+    }
   }
   const rows: Row[] = [];
   for (const r of out) if (r) rows.push(r);
-  return rows;
+  return { rows, changed };
 }
 
 /** `id, version` rows of a statement as refs. */
-export const refsOf = (rows: readonly Row[]): Ref[] => rows.map((r) => ({ id: Number(r.id), version: Number(r.version) }));
+const refsOf = (rows: readonly Row[]): Ref[] => rows.map((r) => ({ id: Number(r.id), version: Number(r.version) }));

@@ -10,7 +10,7 @@
 import type { Caller, Param, Queryable, Row, Store } from '../types.ts';
 import { perCaller, projectVisible } from './access.ts';
 import { withPersonLabels } from './names.ts';
-import { refsOf, rowSource, rowsOf } from './rows.ts';
+import { listRows, rowSource } from './rows.ts';
 
 // person_name comes from the store's name maps (withPersonLabels), not a join per row (D123).
 const SELECT = `SELECT te.id, te.project_id, te.person_id, te.date, te.hours, te.description, te.todo_item_id, te.private
@@ -64,8 +64,7 @@ export async function listProjectEntries(db: Queryable, c: Caller, projectId: nu
   const p: Param[] = [projectId];
   const vis = entryVisible(c, p);
   p.push(limit, offset);
-  const refs = refsOf(await db.all(`SELECT te.id, te.version FROM time_entries te WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p));
-  return withPersonLabels(db, await rowsOf(db, ENTRY_ROWS, refs));
+  return withPersonLabels(db, await listRows(db, ENTRY_ROWS, `SELECT te.id, te.version FROM time_entries te WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p));
 }
 
 export async function listItemEntries(db: Queryable, c: Caller, itemId: number): Promise<Row[]> {

@@ -5,7 +5,7 @@ import type { Caller, Param, Queryable, Row } from '../types.ts';
 import { notPrivate, perCaller, projectVisible } from './access.ts';
 import { withCommentStats } from './fragments.ts';
 import { withPartyNames } from './names.ts';
-import { refsOf, rowSource, rowsOf } from './rows.ts';
+import { listRows, rowSource } from './rows.ts';
 
 // Names come from the store's name maps (withPartyNames); lists get their comment columns from one
 // grouped query (withCommentStats), a single item from correlated subqueries (D43).
@@ -50,7 +50,7 @@ export async function getItem(db: Queryable, c: Caller, id: number): Promise<Row
 
 /** All items of one list, by position (the list's visibility is checked by the caller). */
 export async function itemsOfList(db: Queryable, c: Caller, listId: number): Promise<Row[]> {
-  return finishMany(db, c, await rowsOf(db, ITEM_ROWS, refsOf(await db.all(LIST_REFS_SQL, [listId]))));
+  return finishMany(db, c, await listRows(db, ITEM_ROWS, LIST_REFS_SQL, [listId]));
 }
 
 /** Items of several lists in one query, grouped by list id, each group by position. */
