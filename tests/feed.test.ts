@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { SqliteStore } from '../electron/store/sqlite.ts';
+import { readFileSync } from 'node:fs';
 import { addMember, purgeTombstones, removeMember } from '../electron/store/feed.ts';
 import { exportAccount, importBackup } from '../electron/service/account.ts';
 import { buildApp } from '../electron/http/app.ts';
@@ -232,6 +233,16 @@ describe('change feed', () => {
     const id = locId(r);
     const rows = await a.h.store.all<{ tbl: string; op: string }>('SELECT tbl, op FROM changes WHERE project_id = ? ORDER BY seq', [id]);
     expect(rows).toEqual([{ tbl: 'projects', op: 'insert' }, { tbl: 'project_members', op: 'insert' }]);
+  });
+
+  it('retention reads the old tombstones from their index, not the whole feed (D204)', async () => {
+    // The statements of purgeTombstones (store/feed.ts), as it runs them.
+    expect(readFileSync(new URL('../electron/store/feed.ts', import.meta.url), 'utf8')).toContain("SELECT MAX(+seq) AS s FROM changes WHERE op = 'delete' AND at < ?");
+    if (a.h.store.dialect !== 'sqlite') return; // PostgreSQL's planner picks by the table's size and statistics
+    const plan = (await a.h.store.all<{ detail: string }>("EXPLAIN QUERY PLAN SELECT MAX(+seq) AS s FROM changes WHERE op = 'delete' AND at < ?", ['2030-01-01T00:00:00Z'])).map((r) => r.detail).join(' | ');
+    expect(plan).toContain('changes_deletes');
+    const del = (await a.h.store.all<{ detail: string }>("EXPLAIN QUERY PLAN DELETE FROM changes WHERE op = 'delete' AND at < ?", ['2030-01-01T00:00:00Z'])).map((r) => r.detail).join(' | ');
+    expect(del).toContain('changes_deletes');
   });
 
   it('retention: old tombstones are dropped and a cursor below the horizon answers 410; since=0 always works', async () => {

@@ -173,7 +173,9 @@ export async function setHorizon(q: Queryable, seq: number): Promise<void> {
  * keep exactly one entry each. Returns the number of entries dropped.
  */
 export async function purgeTombstones(w: Writer, before: string): Promise<number> {
-  const r = await w.get<{ s: number | null }>("SELECT MAX(seq) AS s FROM changes WHERE op = 'delete' AND at < ?", [before]);
+  // `+seq`: SQLite would otherwise answer MAX(seq) by walking the whole feed backwards by seq (its min/max
+  // shortcut) instead of reading the index of tombstones changes_deletes (D204); unary plus is a no-op on both.
+  const r = await w.get<{ s: number | null }>("SELECT MAX(+seq) AS s FROM changes WHERE op = 'delete' AND at < ?", [before]);
   if (r?.s === null || r?.s === undefined) return 0;
   const gone = await w.run("DELETE FROM changes WHERE op = 'delete' AND at < ?", [before]);
   const h = await w.get<{ value: string }>("SELECT value FROM meta WHERE key = 'feed_horizon'");
