@@ -50,6 +50,48 @@ describe('ResponseCache', () => {
   });
 });
 
+describe('ResponseCache: who goes when it is full (D205)', () => {
+  /** Ask for `key` as the app does: served from the cache, or rendered and offered to it. */
+  const ask = (c: ResponseCache, key: string, token = 't', body = 'x'.repeat(500)): boolean => {
+    if (c.get(key, token)) return true;
+    c.set(key, token, r(body));
+    return false;
+  };
+
+  it('reads cycling over more answers than fit keep a stable part of them and hit it', () => {
+    const c = new ResponseCache(64 * 1024); // ~50 answers of 1.3 KB; 80 read in turn
+    let hits = 0;
+    for (let round = 0; round < 20; round++) {
+      for (let k = 0; k < 80; k++) if (ask(c, `/todo_lists/${k}/todo_items.xml`) && round >= 10) hits++;
+    }
+    // Least recently used only: each pushed out before it is read again, no hit at all.
+    expect(hits).toBeGreaterThan(10 * 40);
+    expect(c.size.bytes).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('a newcomer asked for more often than the least recently used entry takes its place', () => {
+    const c = new ResponseCache(16 * 1024);
+    for (let k = 0; k < 12; k++) for (let n = 0; n < 2; n++) ask(c, `k${k}`);
+    const full = c.size.entries;
+    expect(full).toBeGreaterThan(8);
+    // asked for twice: k0 (asked for twice, the least recently used) is not colder: turned away
+    ask(c, 'hot'); ask(c, 'hot');
+    expect(c.get('hot', 't')).toBeUndefined();
+    // asked for again: now more often than k0, whose count went down when it turned `hot` away
+    ask(c, 'hot');
+    expect(c.get('hot', 't')).toBeDefined();
+    expect(c.get('k0', 't')).toBeUndefined();
+    expect(c.size.entries).toBe(full);
+  });
+
+  it('stale entries make room whatever their count', () => {
+    const c = new ResponseCache(16 * 1024);
+    for (let k = 0; k < 12; k++) for (let n = 0; n < 6; n++) ask(c, `k${k}`, 't1');
+    for (let n = 0; n < 2; n++) ask(c, 'new', 't2'); // a write in between: every kept entry is stale
+    expect(c.get('new', 't2')).toBeDefined();
+  });
+});
+
 describe('cached reads are never stale', () => {
   it('a write through the API shows at once', async () => {
     const h = await harness();
