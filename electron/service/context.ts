@@ -19,7 +19,11 @@ export class ApiError extends Error {
   readonly messages: readonly string[];
   readonly headers: Readonly<Record<string, string>>;
   constructor(status: number, messages: readonly string[], headers: Record<string, string> = {}) {
+    // An answer to the client (404, 422, …), not a fault: no stack to capture (9.6 -> 0.7 µs, D206).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`${status}: ${messages.join('; ')}`);
+    Error.stackTraceLimit = limit;
     this.status = status;
     this.messages = messages.length ? messages : ['Error'];
     this.headers = headers;
