@@ -84,6 +84,30 @@ describe('ResponseCache: who goes when it is full (D205)', () => {
     expect(c.size.entries).toBe(full);
   });
 
+  it('a response rendered under an older token is not kept and pushes nothing out', () => {
+    const c = new ResponseCache(16 * 1024);
+    ask(c, 'slow', 't1'); // asked for once under t1: remembered
+    expect(c.get('slow', 't1')).toBeUndefined(); // a request misses under t1 and renders…
+    for (let k = 0; k < 12; k++) for (let n = 0; n < 2; n++) ask(c, `k${k}`, 't2'); // …while a write commits (t2)
+    const entries = c.size.entries;
+    // only now it offers its answer, its second request under t1
+    c.set('slow', 't1', r('x'.repeat(500)));
+    c.set('slow', 't1', r('x'.repeat(500)));
+    expect(c.get('slow', 't1')).toBeUndefined();
+    expect(c.size.entries).toBe(entries);
+    expect(c.get('k11', 't2')).toBeDefined();
+  });
+
+  it('an answer kept meanwhile by a request asking for the same is left as it is, count and all', () => {
+    const c = new ResponseCache(16 * 1024);
+    ask(c, 'a'); ask(c, 'a'); // kept
+    for (let n = 0; n < 5; n++) expect(ask(c, 'a')).toBe(true);
+    const before = c.size;
+    c.set('a', 't', r('y')); // a concurrent miss offering its render after the other request kept it
+    expect(c.size).toEqual(before);
+    expect(c.get('a', 't')?.body).toBe('x'.repeat(500));
+  });
+
   it('stale entries make room whatever their count', () => {
     const c = new ResponseCache(16 * 1024);
     for (let k = 0; k < 12; k++) for (let n = 0; n < 6; n++) ask(c, `k${k}`, 't1');

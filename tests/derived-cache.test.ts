@@ -55,4 +55,19 @@ describe('DerivedCache', () => {
       expect(c.size).toBeLessThanOrEqual(64);
     }
   });
+
+  it('concurrent misses of one key evict once and stay within the bound', async () => {
+    const c = new DerivedCache(8);
+    for (let k = 0; k < 7; k++) await memo(c, `k${k}`);
+    for (let k = 0; k < 7; k++) await memo(c, `k${k}`); // all read
+    await Promise.all([memo(c, 'x'), memo(c, 'x')]); // 8 now: not full before either kept it
+    expect(c.size).toBe(8);
+    await Promise.all([memo(c, 'y'), memo(c, 'y'), memo(c, 'y')]);
+    expect(c.size).toBe(5); // one eviction down to 4, then y
+    // keys whose token moved on, recomputed concurrently, do not push it over its bound
+    const d = new DerivedCache(8);
+    for (let k = 0; k < 8; k++) await memo(d, `k${k}`, 'a');
+    await Promise.all(Array.from({ length: 8 }, (_, k) => memo(d, `k${k}`, 'b')));
+    expect(d.size).toBeLessThanOrEqual(8);
+  });
 });

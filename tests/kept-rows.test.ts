@@ -127,31 +127,33 @@ describe('a record made private between a list\'s two statements (D202)', () => 
   };
 
   for (const kind of ['time entry', 'post'] as const) {
-    it(`a ${kind} made private then is not in a client's list`, async () => {
+    it(`a ${kind} made private then is not in a client's list, XML or JSON`, async () => {
       const alpha = f.project.alpha;
-      const made = kind === 'post'
-        ? await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>Soon secret</title><body>Plans</body></post>')
-        : await h.req('ada', 'POST', `/projects/${alpha}/time_entries.xml`, '<time-entry><person-id>' + f.person[FIXTURE.people.find((p) => p.key === 'ada')!['user-name']] + '</person-id><date>2026-01-05</date><hours>1.5</hours><description>Soon secret</description></time-entry>');
-      expect(made.status).toBe(201);
-      const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
-      const path = kind === 'post' ? `/projects/${alpha}/posts.xml` : `/projects/${alpha}/time_entries.xml`;
-      const before = await h.req('cleo', 'GET', path);
-      expect(before.status).toBe(200);
-      expect(before.body).toContain('Soon secret'); // the client sees it while it is not private
+      const cleo = FIXTURE.people.find((p) => p.key === 'cleo')!;
+      const authorization = `Basic ${Buffer.from(`${cleo['user-name']}:${cleo.password}`).toString('base64')}`;
       const table = kind === 'post' ? 'posts' : 'time_entries';
       const refs = kind === 'post' ? 'SELECT p.id, p.version' : 'SELECT te.id, te.version';
-      const store = racing(h.store, refs, () => h.store.write((w) => w.update(table, id, { private: 1 }, alpha)));
-      const app = await buildApp({ store, responseCacheBytes: 0 });
-      try {
-        const cleo = FIXTURE.people.find((p) => p.key === 'cleo')!;
-        const authorization = `Basic ${Buffer.from(`${cleo['user-name']}:${cleo.password}`).toString('base64')}`;
-        for (const url of [path, path.replace('.xml', '.json')]) {
+      const path = kind === 'post' ? `/projects/${alpha}/posts.xml` : `/projects/${alpha}/time_entries.xml`;
+      for (const url of [path, path.replace('.xml', '.json')]) {
+        // A record of its own for each format: the change below makes it private for good.
+        const secret = `Soon secret ${url.slice(-4)}`;
+        const made = kind === 'post'
+          ? await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, `<post><title>${secret}</title><body>Plans</body></post>`)
+          : await h.req('ada', 'POST', `/projects/${alpha}/time_entries.xml`, '<time-entry><person-id>' + f.person[FIXTURE.people.find((p) => p.key === 'ada')!['user-name']] + `</person-id><date>2026-01-05</date><hours>1.5</hours><description>${secret}</description></time-entry>`);
+        expect(made.status).toBe(201);
+        const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
+        const before = await h.req('cleo', 'GET', url);
+        expect(before.status).toBe(200);
+        expect(before.body).toContain(secret); // the client sees it while it is not private
+        const store = racing(h.store, refs, () => h.store.write((w) => w.update(table, id, { private: 1 }, alpha)));
+        const app = await buildApp({ store, responseCacheBytes: 0 });
+        try {
           const got = await app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', authorization } });
           expect(got.statusCode).toBe(200);
-          expect(got.body, url).not.toContain('Soon secret');
+          expect(got.body, url).not.toContain(secret);
+        } finally {
+          await app.close();
         }
-      } finally {
-        await app.close();
       }
     });
   }
@@ -173,6 +175,117 @@ describe('a record made private between a list\'s two statements (D202)', () => 
       expect(got.statusCode).toBe(200);
       expect(n).toBe(3); // read three times, each time changed in between
       expect((got.json() as { id: number }[]).map((p) => p.id)).toEqual(all.filter((x) => x !== id));
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a row read inside another request\'s write that then rolls back is not kept (D207)', async () => {
+    const alpha = f.project.alpha;
+    const made = await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>Draft</title><body>v0</body></post>');
+    expect(made.status).toBe(201);
+    const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
+    // Right after a list's first statement (the post not kept yet), another request's write opens, changes
+    // the post and waits; the list's rows are then read while that write is open. The write then rolls back.
+    let release = (): void => undefined;
+    const gate = new Promise<void>((r) => { release = r; });
+    let failing: Promise<void> | undefined;
+    const openWrite = async () => {
+      let opened = (): void => undefined;
+      const open = new Promise<void>((r) => { opened = r; });
+      failing = h.store.write(async (w) => {
+        await w.update('posts', id, { title: 'NEVER COMMITTED' }, alpha);
+        opened();
+        await gate;
+        throw new Error('rolled back');
+      });
+      await open;
+    };
+    // The write opens right after the list has its row cache (between the memo and the read by id: awaits
+    // that other requests' work may fill).
+    let once = true;
+    const store = new Proxy(h.store, {
+      get(target, key) {
+        if (key === 'memo') {
+          return async (k: string, compute: () => Promise<unknown>, tables?: readonly string[]) => {
+            const v = await target.memo(k, compute, tables);
+            if (once && k.startsWith('rows:posts')) { once = false; await openWrite(); }
+            return v;
+          };
+        }
+        const v: unknown = Reflect.get(target, key, target);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const app = await buildApp({ store, responseCacheBytes: 0 });
+    try {
+      const ada = FIXTURE.people.find((p) => p.key === 'ada')!;
+      const authorization = `Basic ${Buffer.from(`${ada['user-name']}:${ada.password}`).toString('base64')}`;
+      const titles = async () => {
+        const got = await app.inject({ method: 'GET', url: `/projects/${alpha}/posts.json`, headers: { host: '127.0.0.1', authorization } });
+        expect(got.statusCode).toBe(200);
+        return (got.json() as { id: number; title: string }[]).find((p) => p.id === id)?.title;
+      };
+      await titles(); // read while the write is open
+      release();
+      await expect(failing).rejects.toThrow('rolled back');
+      // The next write is handed the same feed number, so the row gets the version the rolled-back one had.
+      await h.store.write((w) => w.update('posts', id, { title: 'Committed' }, alpha));
+      expect(await titles()).toBe('Committed');
+      expect(await titles()).toBe('Committed');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('comment figures read inside another request\'s write that then rolls back are not kept (D207)', async () => {
+    const alpha = f.project.alpha;
+    const made = await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>Talk</title><body>v0</body></post>');
+    const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
+    for (const b of ['one', 'two']) expect((await h.req('ada', 'POST', `/posts/${id}/comments.xml`, `<comment><body>${b}</body></comment>`)).status).toBe(201);
+    const first = (await h.store.get<{ id: number }>("SELECT id FROM comments WHERE commentable_type = 'Post' AND commentable_id = ? ORDER BY id LIMIT 1", [id]))!;
+    let release = (): void => undefined;
+    const gate = new Promise<void>((r) => { release = r; });
+    let failing: Promise<void> | undefined;
+    let once = true;
+    // The write (deleting a comment) opens right after the list has the project's kept figures, before it reads them.
+    const store = new Proxy(h.store, {
+      get(target, key) {
+        if (key === 'memo') {
+          return async (k: string, compute: () => Promise<unknown>, tables?: readonly string[]) => {
+            const v = await target.memo(k, compute, tables);
+            if (once && k.startsWith('comment-stats:Post:')) {
+              once = false;
+              let opened = (): void => undefined;
+              const open = new Promise<void>((r) => { opened = r; });
+              failing = h.store.write(async (w) => {
+                await w.remove('comments', Number(first.id), alpha);
+                opened();
+                await gate;
+                throw new Error('rolled back');
+              });
+              await open;
+            }
+            return v;
+          };
+        }
+        const v: unknown = Reflect.get(target, key, target);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const app = await buildApp({ store, responseCacheBytes: 0 });
+    try {
+      const ada = FIXTURE.people.find((p) => p.key === 'ada')!;
+      const authorization = `Basic ${Buffer.from(`${ada['user-name']}:${ada.password}`).toString('base64')}`;
+      const count = async () => {
+        const got = await app.inject({ method: 'GET', url: `/projects/${alpha}/posts.json`, headers: { host: '127.0.0.1', authorization } });
+        expect(got.statusCode).toBe(200);
+        return (got.json() as { id: number; comments_count: number }[]).find((p) => p.id === id)?.comments_count;
+      };
+      await count(); // read while the write is open
+      release();
+      await expect(failing).rejects.toThrow('rolled back');
+      expect(await count()).toBe(2);
     } finally {
       await app.close();
     }

@@ -48,7 +48,24 @@ export class ResponseCache {
     this.maxSeen = maxSeen;
   }
 
+  /**
+   * The change token of the latest get or set. A response rendered under an older one (a write committed
+   * while it was rendered) is not kept, and it does not count the entries made under the newer one as
+   * stale (D205).
+   */
+  private latest = '';
+  /** Tokens that were the latest before it (a few): a response rendered under one of them is not kept. */
+  private readonly retired = new Set<string>();
+
+  private see(token: string): void {
+    if (token === this.latest) return;
+    if (this.latest) this.retired.add(this.latest);
+    if (this.retired.size > 16) this.retired.delete(this.retired.values().next().value!);
+    this.latest = token;
+  }
+
   get(key: string, token: string): Rendered | undefined {
+    this.see(token);
     const e = this.map.get(key);
     if (!e) return undefined;
     this.map.delete(key);
@@ -64,26 +81,30 @@ export class ResponseCache {
   set(key: string, token: string, r: Rendered): void {
     const size = r.body.length * 2 + key.length * 2 + 256;
     if (size > this.maxEntry) return;
+    // A newer token was asked for since this one (a write committed while this was rendered): a response
+    // of an older state is not kept.
+    if (this.retired.has(token)) return;
+    this.see(token);
+    const old = this.map.get(key);
+    if (old?.token === token) return; // kept meanwhile by a request asking for the same (its count stands)
     let s = this.seen.get(key);
     if (s?.token !== token) s = { token, n: 0 };
     s.n++;
     this.seen.delete(key);
     if (s.n < 2) { // asked for once under this token: remembered, not kept (D131)
-      this.seen.set(key, s);
-      if (this.seen.size > this.maxSeen) this.seen.delete(this.seen.keys().next().value!);
+      this.remember(key, s);
       return;
     }
-    const old = this.map.get(key);
-    if (old) { this.map.delete(key); this.bytes -= old.size; }
     // Who would go, least recently used first: only stale entries and entries asked for less often (D205).
-    let free = this.maxBytes - this.bytes;
+    // The stale entry of this key goes first in any case.
+    let free = this.maxBytes - this.bytes + (old ? old.size : 0);
     const out: string[] = [];
     if (free < size) {
       for (const [k, e] of this.map) {
+        if (k === key) continue;
         if (e.token === token && e.hits >= s.n) {
           e.hits--; // turned a newcomer away: it must be read again to keep its place
-          this.seen.set(key, s);
-          if (this.seen.size > this.maxSeen) this.seen.delete(this.seen.keys().next().value!);
+          this.remember(key, s);
           return;
         }
         out.push(k);
@@ -91,12 +112,18 @@ export class ResponseCache {
         if (free >= size) break;
       }
     }
+    if (old) { this.map.delete(key); this.bytes -= old.size; }
     for (const k of out) {
       this.bytes -= this.map.get(k)!.size;
       this.map.delete(k);
     }
     this.map.set(key, { token, r, size, hits: Math.min(s.n, MAX_HITS) });
     this.bytes += size;
+  }
+
+  private remember(key: string, s: { token: string; n: number }): void {
+    this.seen.set(key, s);
+    if (this.seen.size > this.maxSeen) this.seen.delete(this.seen.keys().next().value!);
   }
 
   /** False when the cache keeps nothing (0 bytes): callers skip building keys. */

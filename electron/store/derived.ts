@@ -30,7 +30,8 @@ export class DerivedCache {
     }
     const value = await compute();
     if (now() === token) {
-      if (!hit && this.map.size >= this.max) this.evict();
+      // Looked up again: another request may have computed and kept this key while this one computed.
+      if (!this.map.has(key) && this.map.size >= this.max) this.evict();
       this.map.set(key, { token, value, used: false });
     }
     return value;

@@ -254,6 +254,10 @@ export class PgStore implements Store {
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> {
     return (await this.query<T>(this.pool, sql, params)).rows;
   }
+  /** A pooled connection outside any write: committed data only (D207). */
+  async allCommitted<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<{ rows: T[]; committed: boolean }> {
+    return { rows: await this.all<T>(sql, params), committed: true };
+  }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> {
     return (await this.query<T>(this.pool, sql, params)).rows[0];
   }

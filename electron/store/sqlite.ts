@@ -171,6 +171,11 @@ export class SqliteStore implements Store {
   }
 
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.allSync<T>(sql, params); }
+  async allCommitted<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<{ rows: T[]; committed: boolean }> {
+    // Decided before the read, as it runs: a transaction open and not the turn's read is another request's write.
+    const committed = !(this.db.isTransaction && !this.readOpen);
+    return { rows: this.allSync<T>(sql, params), committed };
+  }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.getSync<T>(sql, params); }
   async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
     this.endRead(); // the turn's read transaction is not a write: `isTransaction` below means a write

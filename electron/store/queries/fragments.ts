@@ -49,6 +49,7 @@ export async function withCommentStats<T extends Row>(db: Queryable, c: Caller, 
     if (kept.size > STATS_PER_PROJECT) kept.clear();
   }
   const stats = kept ?? new Map<number, Stat>();
+  const local = kept ? new Map<number, Stat>() : stats; // figures read inside another request's write (D207)
   const missing: number[] = [];
   for (const r of rows) if (!stats.has(Number(r.id))) missing.push(Number(r.id));
   for (let k = 0; k < missing.length; k += 500) {
@@ -56,12 +57,16 @@ export async function withCommentStats<T extends Row>(db: Queryable, c: Caller, 
     const size = STATS_BUCKETS.find((b) => b >= ids.length)!;
     const asked = ids.slice();
     while (ids.length < size) ids.push(ids[0]);
-    const found = await db.all<{ id: number; n: number; at: string | null }>(STATS_SQL[`${type}:${c.firm}:${size}`], ids);
-    for (const id of asked) stats.set(id, NONE);
-    for (const s of found) stats.set(Number(s.id), { n: Number(s.n), at: s.at });
+    const sql = STATS_SQL[`${type}:${c.firm}:${size}`];
+    // Kept only when it can only be committed data (D207); otherwise used for this answer alone.
+    const { rows: found, committed } = kept && isStore(db) ? await db.allCommitted<{ id: number; n: number; at: string | null }>(sql, ids)
+      : { rows: await db.all<{ id: number; n: number; at: string | null }>(sql, ids), committed: false };
+    const into = committed ? stats : local;
+    for (const id of asked) into.set(id, NONE);
+    for (const s of found) into.set(Number(s.id), { n: Number(s.n), at: s.at });
   }
   for (const r of rows) {
-    const s = stats.get(Number(r.id)) ?? NONE;
+    const s = local.get(Number(r.id)) ?? stats.get(Number(r.id)) ?? NONE;
     (r as Row).comments_count = s.n;
     (r as Row).commented_at = s.at;
   }

@@ -103,10 +103,13 @@ async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Prom
       const ids: Param[] = missing.slice(k, k + 500).map((i) => refs[i].id);
       const b = BUCKETS.findIndex((n) => n >= ids.length);
       while (ids.length < BUCKETS[b]) ids.push(ids[0]);
-      for (const row of await db.all(src.byId[b], ids)) {
+      // Kept only when it can only be committed data (D207): read inside another request's open write on
+      // SQLite, a row may roll back and its version be handed out again to other content.
+      const { rows, committed } = cache && isStore(db) ? await db.allCommitted(src.byId[b], ids) : { rows: await db.all(src.byId[b], ids), committed: false };
+      for (const row of rows) {
         const id = Number(row.id);
         found.set(id, row);
-        cache?.set(id, row);
+        if (committed) cache?.set(id, row);
       }
     }
     for (const k of missing) {
