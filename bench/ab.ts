@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { cliEntry } from './dataset.ts';
 
 interface CannonResult { requests: { average: number; total: number }; non2xx: number; errors: number }
 type Cannon = (o: { url: string; connections: number; duration?: number; amount?: number; headers?: Record<string, string> }) => Promise<CannonResult>;
@@ -40,7 +41,7 @@ const AUTH = { authorization: `Basic ${Buffer.from('ada:ada-pass-1').toString('b
 
 async function start(dir: string, cacheMb: number): Promise<{ base: string; child: ChildProcess; data: string }> {
   const data = mkdtempSync(join(tmpdir(), 'bivouac-ab-'));
-  const child = spawn(process.execPath, [join(dir, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', data, '--seed', FIXTURE,
+  const child = spawn(process.execPath, [cliEntry(dir), 'serve', '--port', '0', '--data-dir', data, '--seed', FIXTURE,
     '--no-demo', '--log-level', 'warn', '--response-cache', String(cacheMb)], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
   const base = await new Promise<string>((ok, fail) => {
     let out = '';

@@ -1,7 +1,7 @@
 // npm run bench:api — the local API under load, against a bare Fastify route, in one run.
 //
 //  1. Generates a large account (seed fixture + generateDataset) into a temporary data dir.
-//  2. Cold start: spawns the real CLI (`electron/bin.ts serve`) on that data dir and times it
+//  2. Cold start: spawns the real CLI (`electron/bin.mjs serve`) on that data dir and times it
 //     until /health answers (3 starts, median). The last one stays up as the service under test.
 //  3. Starts a bare Fastify route answering a small fixed XML string in another process.
 //  4. Drives both with autocannon (10 connections, loopback, Basic auth as the seed's admin) and
@@ -25,6 +25,7 @@ import { tmpdir, cpus, totalmem, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { XMLBuilder } from 'fast-xml-parser';
+import { cliEntry } from './dataset.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(ROOT, 'tests', 'fixtures', 'account.json');
@@ -333,7 +334,7 @@ async function main(): Promise<void> {
 /** Spawn the real CLI on the data dir; resolve once /health answers 200. */
 async function startService(dir: string, extra: readonly string[] = [], root = ROOT): Promise<{ child: ChildProcess; base: string; ms: number }> {
   const t = performance.now();
-  const child = spawn(process.execPath, [join(root, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', dir, '--no-demo', '--log-level', 'warn', ...extra],
+  const child = spawn(process.execPath, [cliEntry(root), 'serve', '--port', '0', '--data-dir', dir, '--no-demo', '--log-level', 'warn', ...extra],
     { stdio: ['ignore', 'pipe', 'inherit'], cwd: root });
   const base = await new Promise<string>((res, rej) => {
     let out = '';

@@ -32,3 +32,10 @@ export function benchAuth(): string {
   const admin = benchFixture().people.find((p) => p.administrator)!;
   return `Basic ${Buffer.from(`${admin['user-name']}:${admin.password}`).toString('base64')}`;
 }
+
+/**
+ * The CLI entry of a checkout (`electron/bin.mjs`; `electron/bin.ts` before D208), so that benches can run
+ * an older tree beside this one.
+ */
+export const cliEntry = (root: string): string =>
+  existsSync(join(root, 'electron', 'bin.mjs')) ? join(root, 'electron', 'bin.mjs') : join(root, 'electron', 'bin.ts');

@@ -1,12 +1,12 @@
 // node bench/memory.ts [--data-dir DIR] [--baseline GIT-REF] [--duration S]
-// Where the service's memory goes under load: starts the real CLI (`electron/bin.ts serve`) with and
+// Where the service's memory goes under load: starts the real CLI (`electron/bin.mjs serve`) with and
 // without its response cache (and, with --baseline, the same two for an older commit, on a copy of
 // the same data), drives each with the mixed workload of bench:api (bench/mixed.ts) twice, and prints
 // RSS split into anonymous and file-backed memory (/proc/PID/smaps_rollup) and V8's heap (total, used)
 // as the process itself reports it (a preload answers SIGUSR2), and the event loop's delay (p99, max) during each run. A tool for finding what holds memory,
 // beside bench:api's single RSS figure (D130, D131). Linux only.
 
-import { benchAuth, benchDataset } from './dataset.ts';
+import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -55,7 +55,7 @@ for (const [name, tree] of trees) {
     mkdirSync(data);
     copyFileSync(join(dir, DB_FILE), join(data, DB_FILE));
     const out = join(data, 'mem.jsonl');
-    const child = spawn(process.execPath, ['--import', probe, join(tree, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', data, '--no-demo',
+    const child = spawn(process.execPath, ['--import', probe, cliEntry(tree), 'serve', '--port', '0', '--data-dir', data, '--no-demo',
       '--log-level', 'warn', '--response-cache', cache], { stdio: ['ignore', 'pipe', 'inherit'], cwd: tree, env: { ...process.env, BIVOUAC_MEM_OUT: out } });
     const base = await new Promise<string>((res) => { let o = ''; child.stdout!.on('data', (d: Buffer) => { o += d.toString(); const m = /running at (http:\/\/[^/\s]+)/.exec(o); if (m) res(m[1]); }); });
     const at = async (label: string) => {

@@ -4,7 +4,7 @@
 // the request rate. The dataset is the bench's (bench/api.ts); pass --data-dir to reuse one.
 // A tool for finding what costs, not a benchmark: ratios come from bench/api.ts.
 
-import { benchAuth, benchDataset } from './dataset.ts';
+import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ const { DB_FILE } = await import('../electron/server.ts');
 if (await benchDataset(dir)) process.stdout.write(`dataset in ${dir}\n`);
 const auth = benchAuth();
 const profDir = mkdtempSync(join(tmpdir(), 'bivouac-cpuprof-'));
-const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, join(ROOT, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', dir,
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, cliEntry(ROOT), 'serve', '--port', '0', '--data-dir', dir,
   '--no-demo', '--log-level', 'warn', '--response-cache', '0'], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
 const base = await new Promise<string>((res) => {
   let out = '';

@@ -12,7 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cliEntry } from './dataset.ts';
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const fixture = JSON.parse(readFileSync('tests/fixtures/account.json', 'utf8'));
@@ -23,7 +23,7 @@ function start(args: string[], re: RegExp, cwd = process.cwd()): Promise<{ child
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd });
   return new Promise((res) => { let out = ''; child.stdout!.on('data', (d: Buffer) => { out += d; const m = re.exec(out); if (m) res({ child, base: m[1] }); }); });
 }
-const serve = (cwd: string) => start([join(cwd, 'electron/bin.ts'), 'serve', '--port', '0', '--data-dir', process.env.DIR ?? '/tmp/prof-data', '--no-demo', '--log-level', 'warn',
+const serve = (cwd: string) => start([cliEntry(cwd), 'serve', '--port', '0', '--data-dir', process.env.DIR ?? '/tmp/prof-data', '--no-demo', '--log-level', 'warn',
   '--response-cache', process.env.CACHE ?? '0', ...(process.env.ARGS ?? '').split(' ').filter(Boolean)], /running at (http:\/\/[^/\s]+)/, cwd);
 const bare = await start(['bench/api.ts', '--bare'], /listening (\d+)/);
 bare.base = `http://127.0.0.1:${bare.base}`;

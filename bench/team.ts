@@ -31,7 +31,7 @@ import { generateBigReport } from './big-report.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(ROOT, 'tests', 'fixtures', 'account.json');
-const BIN = join(ROOT, 'electron', 'bin.ts');
+const BIN = join(ROOT, 'electron', 'bin.mjs');
 const { values: args } = parseArgs({ options: { seconds: { type: 'string' }, long: { type: 'string' }, parts: { type: 'string' } } });
 /** Which parts to run (all by default; bench/results/team.md is written only for a full run). */
 const PARTS = new Set((args.parts ?? 'load,long,report').split(','));

@@ -8,11 +8,11 @@
 //      the worker), the time each COMMIT holds the thread, the event loop's p99 and max, the WAL's high-water mark
 //      (frames) and, for the worker, its passes and the writes that waited for a caught-up pass.
 //   2. The mixed workload of bench:api (bench/mixed.ts: 10 connections, 10 % writes, response cache off)
-//      through the real CLI (`electron/bin.ts serve --wal-checkpoint sqlite|worker`), each mode on its own
+//      through the real CLI (`electron/bin.mjs serve --wal-checkpoint sqlite|worker`), each mode on its own
 //      copy of the data: req/s, p50, p99, and the served process's event loop delay (a preload).
 // The machine's load average is printed with each run: on a busy machine compare ratios, not times.
 
-import { benchAuth, benchDataset } from './dataset.ts';
+import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -137,7 +137,7 @@ process.on('SIGUSR2', () => {
   const data = Object.fromEntries(MODES.map((m) => [m, copyData(`m-${m}`)])) as Record<Mode, string>;
   const start = async (mode: Mode): Promise<{ child: ChildProcess; base: string; out: string }> => {
     const out = join(work, `eld-${mode}.jsonl`);
-    const child = spawn(process.execPath, ['--import', probe, join(ROOT, 'electron', 'bin.ts'), 'serve', '--port', '0', '--data-dir', data[mode],
+    const child = spawn(process.execPath, ['--import', probe, cliEntry(ROOT), 'serve', '--port', '0', '--data-dir', data[mode],
       '--no-demo', '--log-level', 'warn', '--response-cache', '0', '--wal-checkpoint', mode], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT, env: { ...process.env, BIVOUAC_ELD_OUT: out } });
     const base = await new Promise<string>((res) => {
       let o = '';

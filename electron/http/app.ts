@@ -2,8 +2,9 @@
 // order the contract gives (§4.5): local security (Host, Origin), authentication (401), route
 // and method (404/405), body size (413, Fastify's body limit), then the handlers.
 
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { http } from './node-http.ts';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { xmlErrors } from '../../shared/codec/out.ts';
@@ -216,7 +217,7 @@ function clientError(err: { code?: string; rawPacket?: unknown }, socket: Socket
         : 'Malformed HTTP request';
   const json = rawWantsJson(Buffer.isBuffer(err.rawPacket) ? err.rawPacket.subarray(0, 8192).toString('latin1') : '');
   const body = json ? JSON.stringify({ errors: [message] }) : xmlErrors([message]);
-  socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${json ? 'application/json' : 'application/xml'}; charset=utf-8\r\n`
+  socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${json ? 'application/json' : 'application/xml'}; charset=utf-8\r\n`
     + `Content-Length: ${Buffer.byteLength(body)}\r\nStatus: ${status}\r\nConnection: close\r\n\r\n${body}`);
   lingeringClose(socket);
 }
@@ -230,6 +231,12 @@ function frameworkError(err: Error & { code?: string }, req: FastifyRequest, rep
   reply.header('Status', String(e.status));
   sendError(reply, e, json);
 }
+
+/** Fastify's schema compilers, for an app without route schemas (D208): asked to compile one, they refuse. */
+const noSchemaCompiler = () => (route: { method?: string; url?: string }): never => {
+  throw new Error(`route schemas are not used in this app (validation is the registry's): ${route.method ?? ''} ${route.url ?? ''}`);
+};
+const NO_SCHEMAS = { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } } as unknown as FastifyServerOptions['schemaController'];
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const bound = opts.host ?? '127.0.0.1';
@@ -252,6 +259,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     childLoggerFactory: (logger, bindings, childOpts) => (REQUEST_LEVELS.has(logger.level) ? logger.child(bindings, childOpts) : logger),
     // Conventionally capitalised header names on the wire (http/headers.ts).
     http: { ServerResponse: ClassicResponse as unknown as typeof ServerResponse },
+    // No route declares a JSON schema (bodies are XML or JSON decoded in http/, validated by the registry):
+    // Fastify's default compilers would load ajv and fast-json-stringify at every start, ~75 ms, for nothing.
+    // A schema added to a route fails loudly when the route is registered (D208).
+    schemaController: NO_SCHEMAS,
   });
   // CONNECT never reaches a route: Node hands it to 'connect' listeners, and with none it closes the
   // socket without a word. Answer it like any method the API does not take.

@@ -5,7 +5,8 @@
 // name its conventional capitalisation when the head is written. One class per process is fine: it
 // holds no state.
 
-import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type OutgoingHttpHeader } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, OutgoingHttpHeader } from 'node:http';
+import { http } from './node-http.ts';
 
 /**
  * The names this server sends, looked up (a constant table: no per-response regular expression), and the
@@ -28,7 +29,7 @@ export function canonicalHeader(name: string): string {
 
 type Head = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
-export class ClassicResponse<Req extends IncomingMessage = IncomingMessage> extends ServerResponse<Req> {
+export class ClassicResponse<Req extends IncomingMessage = IncomingMessage> extends http.ServerResponse<Req> {
   override writeHead(statusCode: number, a?: string | Head, b?: Head): this {
     const headers = typeof a === 'string' ? b : a;
     if (headers && !Array.isArray(headers)) {

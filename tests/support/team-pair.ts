@@ -16,7 +16,7 @@ import { startProxy } from './proxy.ts';
 const { values: o } = parseArgs({
   options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, seed: { type: 'string' }, store: { type: 'string' }, processes: { type: 'string' } },
 });
-const bin = fileURLToPath(new URL('../../electron/bin.ts', import.meta.url));
+const bin = fileURLToPath(new URL('../../electron/bin.mjs', import.meta.url));
 const children: ChildProcess[] = [];
 const stop = (code: number) => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
