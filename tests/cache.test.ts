@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ResponseCache } from '../electron/http/cache.ts';
+import { order, ResponseCache } from '../electron/http/cache.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { buildApp } from '../electron/http/app.ts';
@@ -106,6 +106,35 @@ describe('ResponseCache: who goes when it is full (D205)', () => {
     c.set('a', 't', r('y')); // a concurrent miss offering its render after the other request kept it
     expect(c.size).toEqual(before);
     expect(c.get('a', 't')?.body).toBe('x'.repeat(500));
+  });
+
+  it('a late request holding an older token neither makes it the newest nor drops newer entries (D207)', () => {
+    const c = new ResponseCache(64 * 1024);
+    ask(c, 'a', '4:9'); ask(c, 'a', '4:9'); // kept under 4:9
+    expect(c.get('a', '4:9')).toBeDefined();
+    // a write: B asks under 5:9, then A, which read its token before the write, asks under 4:9
+    expect(ask(c, 'b', '5:9')).toBe(false);
+    expect(c.get('a', '4:9')).toBeUndefined(); // an older state: not served…
+    c.set('a', '4:9', r('old'));
+    c.set('a', '4:9', r('old')); // …nor kept
+    // every later request holds 5:9: answers are kept and served again
+    let hits = 0;
+    for (let k = 0; k < 100; k++) if (ask(c, `k${k % 10}`, '5:9')) hits++;
+    expect(hits).toBe(80);
+    // and an entry of the newer state survives a late request of the older one
+    c.get('k1', '4:9');
+    expect(c.get('k1', '5:9')).toBeDefined();
+  });
+
+  it('orders the stores\' change tokens, part by part', () => {
+    expect(order('3', '12')).toBe(-1);
+    expect(order('12', '3')).toBe(1);
+    expect(order('7:2', '7:2')).toBe(0);
+    expect(order('7:2', '8:2')).toBe(-1);
+    expect(order('7:3', '7:2')).toBe(1);
+    expect(order('7:3', '8:2')).toBeNull();
+    expect(order('t1', 't2')).toBeNull();
+    expect(order('1', '1:2')).toBeNull();
   });
 
   it('stale entries make room whatever their count', () => {

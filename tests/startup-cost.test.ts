@@ -3,6 +3,7 @@
 // Checked in a fresh process, as `bivouac serve` starts: the CLI module, then an app over a store, ready.
 
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../electron/http/app.ts';
@@ -42,5 +43,11 @@ describe('starting the service (D208)', () => {
       await app.close().catch(() => undefined);
       await store.close();
     }
+  });
+
+  it('the entry point (electron/bin.mjs, plain JavaScript) runs the CLI', () => {
+    const out = execFileSync(process.execPath, [join(ROOT, 'electron', 'bin.mjs'), '--help'], { cwd: ROOT, encoding: 'utf8' });
+    expect(out).toMatch(/^usage: bivouac <command>/m);
+    expect(out).toContain('serve');
   });
 });

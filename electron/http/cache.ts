@@ -49,23 +49,32 @@ export class ResponseCache {
   }
 
   /**
-   * The change token of the latest get or set. A response rendered under an older one (a write committed
-   * while it was rendered) is not kept, and it does not count the entries made under the newer one as
-   * stale (D205).
+   * The newest change token asked for (D205, D207). A response rendered under an older one (a write committed
+   * while it was rendered) is not kept; a request still holding an older token neither drops nor counts as
+   * stale the entries of the newer one; and a late request with an older token does not make it the newest.
    */
   private latest = '';
-  /** Tokens that were the latest before it (a few): a response rendered under one of them is not kept. */
+  /** For tokens that are not ordered (not the stores' numbers): the ones that were the latest before it. */
   private readonly retired = new Set<string>();
 
-  private see(token: string): void {
-    if (token === this.latest) return;
-    if (this.latest) this.retired.add(this.latest);
-    if (this.retired.size > 16) this.retired.delete(this.retired.values().next().value!);
+  /** Is `token` the newest asked for (it becomes so when newer)? False for an older one. */
+  private current(token: string): boolean {
+    if (token === this.latest) return true;
+    const o = this.latest === '' ? 1 : order(token, this.latest);
+    if (o === null) { // not ordered: the last one seen is the newest, those before it are retired
+      if (this.retired.has(token)) return false;
+      if (this.latest) this.retired.add(this.latest);
+      if (this.retired.size > 16) this.retired.delete(this.retired.values().next().value!);
+      this.latest = token;
+      return true;
+    }
+    if (o < 0) return false;
     this.latest = token;
+    return true;
   }
 
   get(key: string, token: string): Rendered | undefined {
-    this.see(token);
+    if (!this.current(token)) return undefined; // an older state: nothing of it is kept, nothing newer dropped
     const e = this.map.get(key);
     if (!e) return undefined;
     this.map.delete(key);
@@ -83,8 +92,7 @@ export class ResponseCache {
     if (size > this.maxEntry) return;
     // A newer token was asked for since this one (a write committed while this was rendered): a response
     // of an older state is not kept.
-    if (this.retired.has(token)) return;
-    this.see(token);
+    if (!this.current(token)) return;
     const old = this.map.get(key);
     if (old?.token === token) return; // kept meanwhile by a request asking for the same (its count stands)
     let s = this.seen.get(key);
@@ -133,3 +141,23 @@ export class ResponseCache {
     return { entries: this.map.size, bytes: this.bytes, seen: this.seen.size };
   }
 }
+
+/**
+ * The order of two change tokens: both stores' tokens are numbers joined by `:` (SQLite: its commits and
+ * `data_version`; PostgreSQL: the commit counter), each part never decreasing. -1: `a` is older, 1: newer,
+ * 0: the same state; null: not comparable (other tokens, as tests give).
+ */
+export function order(a: string, b: string): -1 | 0 | 1 | null {
+  const x = a.split(':'), y = b.split(':');
+  if (x.length !== y.length) return null;
+  let less = false, more = false;
+  for (let k = 0; k < x.length; k++) {
+    if (!/^\d+$/.test(x[k]) || !/^\d+$/.test(y[k])) return null;
+    const d = Number(x[k]) - Number(y[k]);
+    if (d < 0) less = true;
+    else if (d > 0) more = true;
+  }
+  if (less && more) return null;
+  return less ? -1 : more ? 1 : 0;
+}
+
