@@ -4,8 +4,8 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../electron/http/app.ts';
-import type { Store } from '../electron/store/types.ts';
-import { FIXTURE, fx, harness, text, type Harness } from './helpers.ts';
+import type { Store, Writer } from '../electron/store/types.ts';
+import { FIXTURE, freshAccount, fx, harness, text, type Harness } from './helpers.ts';
 
 /** The same store keeping nothing: every memo is computed afresh (no kept rows, counts or names). */
 const keepingNothing = (store: Store): Store => new Proxy(store, {
@@ -97,11 +97,7 @@ describe('lists from kept rows follow every change (D185)', () => {
 describe('a record made private between a list\'s two statements (D202)', () => {
   let h: Harness;
   let f: Awaited<ReturnType<typeof fx>>;
-  beforeEach(async () => {
-    h = await harness();
-    f = await fx(h);
-  });
-  afterEach(async () => { await h.close(); });
+  freshAccount((a) => { ({ h, f } = a); });
 
   /**
    * The store keeping nothing (so the rows are read by id, as on a server that has not read them yet), with
@@ -180,86 +176,27 @@ describe('a record made private between a list\'s two statements (D202)', () => 
     }
   });
 
-  it('a row read inside another request\'s write that then rolls back is not kept (D207)', async () => {
-    const alpha = f.project.alpha;
-    const made = await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>Draft</title><body>v0</body></post>');
-    expect(made.status).toBe(201);
-    const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
-    // Right after a list's first statement (the post not kept yet), another request's write opens, changes
-    // the post and waits; the list's rows are then read while that write is open. The write then rolls back.
+  /**
+   * The store, with another request's write opened right after the first memo whose key starts with `prefix`
+   * (between a list taking its kept cache and reading into it: awaits that other requests' work may fill):
+   * `change` runs in it, then it waits; `rollBack()` lets it throw (D207).
+   */
+  function rollingBack(prefix: string, change: (w: Writer) => Promise<void>): { store: Store; rollBack: () => Promise<void> } {
     let release = (): void => undefined;
     const gate = new Promise<void>((r) => { release = r; });
     let failing: Promise<void> | undefined;
-    const openWrite = async () => {
-      let opened = (): void => undefined;
-      const open = new Promise<void>((r) => { opened = r; });
-      failing = h.store.write(async (w) => {
-        await w.update('posts', id, { title: 'NEVER COMMITTED' }, alpha);
-        opened();
-        await gate;
-        throw new Error('rolled back');
-      });
-      await open;
-    };
-    // The write opens right after the list has its row cache (between the memo and the read by id: awaits
-    // that other requests' work may fill).
     let once = true;
     const store = new Proxy(h.store, {
       get(target, key) {
         if (key === 'memo') {
           return async (k: string, compute: () => Promise<unknown>, tables?: readonly string[]) => {
             const v = await target.memo(k, compute, tables);
-            if (once && k.startsWith('rows:posts')) { once = false; await openWrite(); }
-            return v;
-          };
-        }
-        const v: unknown = Reflect.get(target, key, target);
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
-    const app = await buildApp({ store, responseCacheBytes: 0 });
-    try {
-      const ada = FIXTURE.people.find((p) => p.key === 'ada')!;
-      const authorization = `Basic ${Buffer.from(`${ada['user-name']}:${ada.password}`).toString('base64')}`;
-      const titles = async () => {
-        const got = await app.inject({ method: 'GET', url: `/projects/${alpha}/posts.json`, headers: { host: '127.0.0.1', authorization } });
-        expect(got.statusCode).toBe(200);
-        return (got.json() as { id: number; title: string }[]).find((p) => p.id === id)?.title;
-      };
-      await titles(); // read while the write is open
-      release();
-      await expect(failing).rejects.toThrow('rolled back');
-      // The next write is handed the same feed number, so the row gets the version the rolled-back one had.
-      await h.store.write((w) => w.update('posts', id, { title: 'Committed' }, alpha));
-      expect(await titles()).toBe('Committed');
-      expect(await titles()).toBe('Committed');
-    } finally {
-      await app.close();
-    }
-  });
-
-  it('comment figures read inside another request\'s write that then rolls back are not kept (D207)', async () => {
-    const alpha = f.project.alpha;
-    const made = await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>Talk</title><body>v0</body></post>');
-    const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
-    for (const b of ['one', 'two']) expect((await h.req('ada', 'POST', `/posts/${id}/comments.xml`, `<comment><body>${b}</body></comment>`)).status).toBe(201);
-    const first = (await h.store.get<{ id: number }>("SELECT id FROM comments WHERE commentable_type = 'Post' AND commentable_id = ? ORDER BY id LIMIT 1", [id]))!;
-    let release = (): void => undefined;
-    const gate = new Promise<void>((r) => { release = r; });
-    let failing: Promise<void> | undefined;
-    let once = true;
-    // The write (deleting a comment) opens right after the list has the project's kept figures, before it reads them.
-    const store = new Proxy(h.store, {
-      get(target, key) {
-        if (key === 'memo') {
-          return async (k: string, compute: () => Promise<unknown>, tables?: readonly string[]) => {
-            const v = await target.memo(k, compute, tables);
-            if (once && k.startsWith('comment-stats:Post:')) {
+            if (once && k.startsWith(prefix)) {
               once = false;
               let opened = (): void => undefined;
               const open = new Promise<void>((r) => { opened = r; });
               failing = h.store.write(async (w) => {
-                await w.remove('comments', Number(first.id), alpha);
+                await change(w);
                 opened();
                 await gate;
                 throw new Error('rolled back');
@@ -273,21 +210,60 @@ describe('a record made private between a list\'s two statements (D202)', () => 
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });
+    return { store, rollBack: async () => { release(); await expect(failing).rejects.toThrow('rolled back'); } };
+  }
+
+  /** A project's posts as JSON, asked for as the administrator of an app over `store` (no response cache). */
+  async function postsOf(store: Store, project: number): Promise<{ list: () => Promise<Record<string, unknown>[]>; close: () => Promise<void> }> {
     const app = await buildApp({ store, responseCacheBytes: 0 });
-    try {
-      const ada = FIXTURE.people.find((p) => p.key === 'ada')!;
-      const authorization = `Basic ${Buffer.from(`${ada['user-name']}:${ada.password}`).toString('base64')}`;
-      const count = async () => {
-        const got = await app.inject({ method: 'GET', url: `/projects/${alpha}/posts.json`, headers: { host: '127.0.0.1', authorization } });
+    const ada = FIXTURE.people.find((p) => p.key === 'ada')!;
+    const authorization = `Basic ${Buffer.from(`${ada['user-name']}:${ada.password}`).toString('base64')}`;
+    return {
+      list: async () => {
+        const got = await app.inject({ method: 'GET', url: `/projects/${project}/posts.json`, headers: { host: '127.0.0.1', authorization } });
         expect(got.statusCode).toBe(200);
-        return (got.json() as { id: number; comments_count: number }[]).find((p) => p.id === id)?.comments_count;
-      };
+        return got.json() as Record<string, unknown>[];
+      },
+      close: () => app.close(),
+    };
+  }
+
+  it('a row read inside another request\'s write that then rolls back is not kept (D207)', async () => {
+    const alpha = f.project.alpha;
+    const made = await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>Draft</title><body>v0</body></post>');
+    expect(made.status).toBe(201);
+    const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
+    const { store, rollBack } = rollingBack('rows:posts', (w) => w.update('posts', id, { title: 'NEVER COMMITTED' }, alpha));
+    const posts = await postsOf(store, alpha);
+    try {
+      const title = async () => (await posts.list()).find((p) => p.id === id)?.title;
+      await title(); // read while the write is open
+      await rollBack();
+      // The next write is handed the same feed number, so the row gets the version the rolled-back one had.
+      await h.store.write((w) => w.update('posts', id, { title: 'Committed' }, alpha));
+      expect(await title()).toBe('Committed');
+      expect(await title()).toBe('Committed');
+    } finally {
+      await posts.close();
+    }
+  });
+
+  it('comment figures read inside another request\'s write that then rolls back are not kept (D207)', async () => {
+    const alpha = f.project.alpha;
+    const made = await h.req('ada', 'POST', `/projects/${alpha}/posts.xml`, '<post><title>Talk</title><body>v0</body></post>');
+    const id = Number(/(\d+)(?:\.xml)?$/.exec(String(made.headers.location))![1]);
+    for (const b of ['one', 'two']) expect((await h.req('ada', 'POST', `/posts/${id}/comments.xml`, `<comment><body>${b}</body></comment>`)).status).toBe(201);
+    const first = (await h.store.get<{ id: number }>("SELECT id FROM comments WHERE commentable_type = 'Post' AND commentable_id = ? ORDER BY id LIMIT 1", [id]))!;
+    // The write (deleting a comment) opens right after the list has the project's kept figures, before it reads them.
+    const { store, rollBack } = rollingBack('comment-stats:Post:', (w) => w.remove('comments', Number(first.id), alpha));
+    const posts = await postsOf(store, alpha);
+    try {
+      const count = async () => (await posts.list()).find((p) => p.id === id)?.comments_count;
       await count(); // read while the write is open
-      release();
-      await expect(failing).rejects.toThrow('rolled back');
+      await rollBack();
       expect(await count()).toBe(2);
     } finally {
-      await app.close();
+      await posts.close();
     }
   });
 });
