@@ -160,4 +160,3 @@ export function order(a: string, b: string): -1 | 0 | 1 | null {
   if (less && more) return null;
   return less ? -1 : more ? 1 : 0;
 }
-

@@ -16,7 +16,6 @@ import { isStore, type Param, type Queryable, type Row } from '../types.ts';
 
 export interface Ref { readonly id: number; readonly version: number }
 
-
 /** Rows of one table by id, bounded: the oldest half goes when it is full (insertion order). */
 export class RowCache {
   private readonly map = new Map<number, { readonly v: number; readonly row: Row }>();
