@@ -223,9 +223,11 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const shown = host.includes(':') ? `[${host}]` : host;
   // Requests in flight, counted on the HTTP server itself (every route, whatever its plugin does).
   const open = new Set<object>();
+  // One listener function for every response (no closure and `once` wrapper per request).
+  function done(this: object): void { open.delete(this); }
   app.server.on('request', (_req, res) => {
     open.add(res);
-    res.once('close', () => open.delete(res));
+    res.on('close', done);
   });
   let closing: Promise<{ drained: boolean }> | null = null;
   return {

@@ -39,6 +39,19 @@ describe('Authenticator', () => {
     expect((await a.authenticate(basic('ada', 'ada-pass-1')))!.admin).toBe(true);
   });
 
+  it('remembers the digest of a connection\'s last header only for that exact header (D212)', async () => {
+    const a = new Authenticator(h.store);
+    const conn = {}, other = {};
+    expect((await a.authenticate(basic('fran', 'fran-pass-2'), undefined, '', conn))!.name).toBe('Fran Firm');
+    expect((await a.authenticate(basic('fran', 'fran-pass-2'), undefined, '', conn))!.name).toBe('Fran Firm');
+    // The same connection switching credentials: the new ones are checked, whatever it sent before.
+    expect((await a.authenticate(basic('cleo', 'cleo-pass-4'), undefined, '', conn))!.name).not.toBe('Fran Firm');
+    expect(await a.authenticate(basic('fran', 'wrong'), undefined, '', conn)).toBeNull();
+    expect(await a.authenticate(basic('fran', 'fran-pass-2\0'), undefined, '', conn)).toBeNull();
+    expect((await a.authenticate(basic('fran', 'fran-pass-2'), undefined, '', other))!.name).toBe('Fran Firm');
+    expect(await a.authenticate(undefined, undefined, '', conn)).toBeNull();
+  });
+
   it('caches verified credentials and drops them when the password or token changes', async () => {
     const a = new Authenticator(h.store);
     const t0 = performance.now();

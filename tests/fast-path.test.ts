@@ -209,6 +209,36 @@ describe('the thin path answers the bytes Fastify answers', () => {
     }
   });
 
+  it('ASCII answers written as Latin-1, and a stored control character (written as U+FFFD) sends the answer down the UTF-8 path (D211)', async () => {
+    const project = (await store.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!;
+    const port = ports.get(slow)!;
+    const post = async (path: string, xml: string): Promise<number> => {
+      const r = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { Authorization: `Basic ${creds.get('ada')}`, 'Content-Type': 'application/xml' }, body: xml });
+      expect(r.status).toBe(201);
+      return Number(/(\d+)$/.exec(r.headers.get('location')!)![1]);
+    };
+    const lists: number[] = [];
+    for (let l = 0; l < 2; l++) {
+      const list = await post(`/projects/${project.id}/todo_lists.xml`, `<todo-list><name>ascii ${l}</name></todo-list>`);
+      for (let k = 0; k < 20; k++) await post(`/todo_lists/${list}/todo_items.xml`, `<todo-item><content>plain text of item ${k}, long enough to pass 8 KB in all</content></todo-item>`);
+      lists.push(list);
+    }
+    const item = (await store.get<{ id: number }>('SELECT id FROM todo_items WHERE todo_list_id = ? ORDER BY id LIMIT 1', [lists[1]]))!;
+    // Written as an older version or another client of the file could have: the API refuses it today.
+    await store.write((w) => w.update('todo_items', item.id, { content: 'bell\u0007 ascii otherwise' }, project.id));
+    for (const [list, wide] of [[lists[0], false], [lists[1], true]] as const) {
+      const { raw, status, taken } = await both(`/todo_lists/${list}/todo_items.xml`, 'ada');
+      expect(status).toBe(200);
+      expect(taken).toBe(true);
+      const end = raw.indexOf('\r\n\r\n');
+      const body = Buffer.from(raw.slice(end + 4), 'latin1');
+      expect(body.length).toBeGreaterThan(8192);
+      expect(Number(/\r\nContent-Length: (\d+)\r\n/.exec(raw.slice(0, end))![1])).toBe(body.length);
+      expect(body.toString('utf8').includes('bell\uFFFD ascii otherwise')).toBe(wide);
+      expect(body.some((b) => b >= 0x80)).toBe(wide);
+    }
+  });
+
   it('leaves to Fastify what it does not take, with the same answer', async () => {
     const leave: [string, Headers, string?][] = [
       ['/health', {}],

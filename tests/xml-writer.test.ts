@@ -5,7 +5,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { column, RESOURCES, type Field, type Resource } from '../shared/registry.ts';
-import { esc, formatFloat, xmlMany, xmlOne, XML_DECL, type Row, type View } from '../shared/codec/out.ts';
+import { esc, formatFloat, xmlMany, xmlOne, XML_DECL, type Row, type TextState, type View } from '../shared/codec/out.ts';
+
+const NON_ASCII = /[^\u0000-\u007F]/; // eslint-disable-line no-control-regex -- every character outside ASCII
 import { rng, type Rng } from '../shared/sync/rng.ts';
 
 // ---- the reference: the generic writer as it was before D120 ------------------------------------
@@ -128,6 +130,10 @@ describe('compiled XML record writers (D120)', () => {
         const rows = Array.from({ length: 1 + g.int(3) }, () => randomRow(g, r));
         const view = g.pick(VIEWS);
         expect(xmlOne(r, rows[0], view)).toBe(XML_DECL + refRecord(r.element, r.fields, rows[0], view, ''));
+        // What the rendering reports of its text (D211): `wide` exactly when the document is not ASCII.
+        const st1: TextState = { wide: false }, stMany: TextState = { wide: false };
+        expect(NON_ASCII.test(xmlOne(r, rows[0], view, r.fields, undefined, st1))).toBe(st1.wide);
+        expect(NON_ASCII.test(xmlMany(r, rows, view, {}, stMany))).toBe(stMany.wide);
         const many = xmlMany(r, rows, view);
         expect(many).toBe(`${XML_DECL}<${r.collection} type="array">\n${rows.map((row) => refRecord(r.element, r.fields, row, view, '  ')).join('')}</${r.collection}>\n`);
       }
@@ -142,6 +148,20 @@ describe('compiled XML record writers (D120)', () => {
     expect(xmlOne(r, row, view, subset, 'who')).toBe(`${XML_DECL}<who>\n  <first-name>Ada</first-name>\n  <id type="integer">5</id>\n</who>\n`);
     expect(xmlOne(r, row, view, subset)).toBe(XML_DECL + refRecord('person', subset, row, view, ''));
     expect(xmlMany(r, [row], view, { fields: subset })).toContain('  <person>\n    <first-name>Ada</first-name>');
+  });
+
+  it('reports a value outside ASCII in a collection\'s attributes and nested records (D211)', () => {
+    const st: TextState = { wide: false };
+    xmlMany(RESOURCES.comment, [], VIEWS[0], { attrs: { count: 'é' } }, st);
+    expect(st.wide).toBe(true);
+    const ctl: TextState = { wide: false }; // an ASCII control character is written as U+FFFD
+    expect(xmlOne(RESOURCES.comment, { id: 1, body: 'nul\u0000' }, VIEWS[0], RESOURCES.comment.fields, undefined, ctl)).toContain('nul\uFFFD');
+    expect(ctl.wide).toBe(true);
+    const list = { id: 1, name: 'plain', todo_items: [{ id: 2, content: 'plain' }, { id: 3, content: 'Zoë' }] };
+    const a: TextState = { wide: false }, b: TextState = { wide: false };
+    xmlOne(RESOURCES.todoList, { ...list, todo_items: list.todo_items.slice(0, 1) }, VIEWS[0], RESOURCES.todoList.fields, undefined, a);
+    xmlOne(RESOURCES.todoList, list, VIEWS[0], RESOURCES.todoList.fields, undefined, b);
+    expect([a.wide, b.wide]).toEqual([false, true]);
   });
 
   it('never turns a value into code', () => {

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Field, Resource, WireRecord } from '../../shared/registry.ts';
 import {
-  jsonMany, jsonOne, jsonPlain, xmlErrors, xmlMany, xmlOne, xmlPlain, type Row,
+  jsonMany, jsonOne, jsonPlain, xmlErrors, xmlMany, xmlOne, xmlPlain, type Row, type TextState,
 } from '../../shared/codec/out.ts';
 import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
@@ -273,11 +273,10 @@ export function render(caller: Caller, out: Reply, json: boolean): Rendered {
     } else data = jsonPlain(out.entries);
     return { status, headers, type: 'application/json; charset=utf-8', body: JSON.stringify(data) };
   }
-  let body: string;
-  if (out.kind === 'one') body = xmlOne(out.resource, out.row, view, out.fields, out.element);
-  else if (out.kind === 'many') body = xmlMany(out.resource, out.rows, view, out);
-  else body = xmlPlain(out.root, out.entries);
-  return { status, headers, type: 'application/xml; charset=utf-8', body };
+  if (out.kind === 'plain') return { status, headers, type: 'application/xml; charset=utf-8', body: xmlPlain(out.root, out.entries) };
+  const st: TextState = { wide: false };
+  const body = out.kind === 'one' ? xmlOne(out.resource, out.row, view, out.fields, out.element, st) : xmlMany(out.resource, out.rows, view, out, st);
+  return { status, headers, type: 'application/xml; charset=utf-8', body, ascii: !st.wide };
 }
 
 /** Render an error as XML or JSON (§4.4, §8.14). */

@@ -289,8 +289,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return null;
   };
   /** The caller of a request, with the change token read for it (which also serves the response cache). */
-  const identify = (authorization: string | undefined, token: string, ip: string | undefined): Promise<Caller | null> => {
-    const check = () => auth.authenticate(authorization, token, ip);
+  const identify = (authorization: string | undefined, token: string, ip: string | undefined, conn?: object): Promise<Caller | null> => {
+    const check = () => auth.authenticate(authorization, token, ip, conn);
     return store.pin ? store.pin(token, (unpin) => check().finally(unpin)) : check();
   };
 
@@ -345,7 +345,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (cfg.public) return;
     // One read of the store's change token serves the credential cache and the response cache.
     const token = req.changeToken = await store.changeToken();
-    const caller = await identify(req.headers.authorization, token, req.ip);
+    const caller = await identify(req.headers.authorization, token, req.ip, req.raw.socket);
     if (!caller) {
       sendError(reply, unauthenticated(), req.wantsJson);
       return reply;

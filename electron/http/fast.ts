@@ -63,7 +63,7 @@ export interface ThinDeps {
   /** Host, Origin and fetch metadata (onRequest hook's first checks): the error to answer, or null. */
   readonly local: (host: string | undefined, port: number | undefined, origin: string | undefined, site: string | undefined) => ApiError | null;
   /** Authentication with the change token (the onRequest hook's, pinned on a store that pins). */
-  readonly identify: (authorization: string | undefined, token: string, ip: string | undefined) => Promise<Caller | null>;
+  readonly identify: (authorization: string | undefined, token: string, ip: string | undefined, conn?: object) => Promise<Caller | null>;
   /** The 401 the onRequest hook answers. */
   readonly unauthenticated: () => ApiError;
   /** The rate limiter, when one is on. */
@@ -134,7 +134,7 @@ export class ThinPath {
       if (local) { this.error(res, local, json); return; }
       const { store } = d.app;
       const token = await store.changeToken();
-      const caller = await d.identify(h.authorization, token, req.socket.remoteAddress);
+      const caller = await d.identify(h.authorization, token, req.socket.remoteAddress, req.socket);
       if (!caller) { this.error(res, d.unauthenticated(), json); return; }
       if (d.admit) await d.admit(caller.id);
       const { cfg, get } = found.store;
@@ -161,7 +161,7 @@ export class ThinPath {
     const headers: Record<string, string> = {};
     for (const k in r.headers) headers[k.toLowerCase()] = r.headers[k];
     if (r.type) headers['content-type'] = r.type;
-    this.send(res, r.status, headers, r.body);
+    this.send(res, r.status, headers, r.body, r.ascii === true);
   }
 
   /** `sendError` of api.ts. */
@@ -175,9 +175,11 @@ export class ThinPath {
 
   /**
    * Fastify's `reply.send` of a string or Buffer, the app's onSend hook (`Status`), then its `onSendEnd`
-   * (Content-Length, one writeHead with the headers in the order they were set, `end`).
+   * (Content-Length, one writeHead with the headers in the order they were set, `end`). An `ascii` body
+   * (D211) is its own byte length and is written as Latin-1, the same bytes as UTF-8 for ASCII, without
+   * the two scans of UTF-8 (its length, then its encoding): a 40 KB list spent ~12 µs on them.
    */
-  private send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  private send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer, ascii = false): void {
     const ct = headers['content-type'];
     if (typeof body === 'string') {
       if (ct !== XML_TYPE && ct !== JSON_TYPE) {
@@ -194,10 +196,11 @@ export class ThinPath {
       res.end();
       return;
     }
-    const length = Buffer.byteLength(body);
+    const length = ascii ? body.length : Buffer.byteLength(body);
     const given = headers['content-length'];
     if (!given || Number(given) !== length) headers['content-length'] = String(length);
     res.writeHead(status, headers);
-    res.end(body);
+    if (ascii) res.end(body, 'latin1');
+    else res.end(body);
   }
 }

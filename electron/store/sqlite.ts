@@ -140,14 +140,14 @@ export class SqliteStore implements Store {
    */
   private beginRead(): void {
     if (this.readOpen || this.db.isTransaction) return;
-    this.db.exec('BEGIN');
+    this.stmt('BEGIN').run(); // prepared once: exec parses it every turn (~0.5 µs)
     this.readOpen = true;
     setImmediate(this.endRead);
   }
   private readonly endRead = (): void => {
     if (!this.readOpen) return;
     this.readOpen = false;
-    if (this.db.isOpen && this.db.isTransaction) this.db.exec('COMMIT');
+    if (this.db.isOpen && this.db.isTransaction) this.stmt('COMMIT').run();
   };
 
   allSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T[] {

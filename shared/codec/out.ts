@@ -25,6 +25,10 @@ const ESC_RE = /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE
 // eslint-disable-next-line no-control-regex -- as above
 const ESC_ALL = /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// Any character outside ASCII, or one that must be escaped: a string without one is written as it is.
+// eslint-disable-next-line no-control-regex -- as above
+const PLAIN_RE = /[&<>"\r\u0000-\u0008\u000B\u000C\u000E-\u001F\u0080-\uFFFF]/;
+const WIDE_RE = /[\u0080-\uFFFF]/;
 const ESC_MAP: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;' };
 /**
  * Escape text or an attribute value. `\r` becomes a character reference so that it survives parsing.
@@ -127,24 +131,36 @@ function scalar(type: Field['type'], nil: boolean | undefined, v: unknown): stri
 // and constants of the registry go into the generated code, each as a JSON string literal; values are
 // read from the row at run time and never become code.
 
-type RecordWriter = (row: Row, view: View) => string;
+type RecordWriter = (row: Row, view: View, st: TextState) => string;
+
+/**
+ * What a rendering learned of the text it wrote (D211): `wide` once a value held a character outside
+ * ASCII. Every other part of an XML record (markup from the registry, numbers, booleans) is ASCII, so a
+ * document rendered with `wide` still false is ASCII: its length is its byte length, and its UTF-8 bytes
+ * are its Latin-1 bytes (the thin path writes it without encoding it, http/fast.ts).
+ */
+export interface TextState { wide: boolean }
 
 /** Helpers the generated code calls (passed in, not globals). */
 const H = {
   esc, truthy, formatFloat, ESC_RE,
   /** Text of a string-like value (string, date, datetime, unknown types): escaped when needed. */
-  str(v: unknown): string {
+  str(v: unknown, st: TextState): string {
     const t = typeof v === 'string' ? v : String(v);
-    return ESC_RE.test(t) ? esc(t) : t;
+    if (!PLAIN_RE.test(t)) return t;
+    const out = ESC_RE.test(t) ? esc(t) : t;
+    // Looked for in what is written: an ASCII control character is written as U+FFFD.
+    if (!st.wide && WIDE_RE.test(out)) st.wide = true;
+    return out;
   },
   int(v: unknown): string {
     return typeof v === 'number' && Number.isInteger(v) ? String(v) : String(Math.trunc(Number(v)));
   },
   /** Nested arrays of records (a todo list's todo-items). */
-  records(el: string, fields: readonly Field[], rows: readonly Row[], view: View, indent: string): string {
+  records(el: string, fields: readonly Field[], rows: readonly Row[], view: View, indent: string, st: TextState): string {
     const write = recordWriter(el, fields, indent);
     let o = '';
-    for (let k = 0; k < rows.length; k++) o += write(rows[k], view);
+    for (let k = 0; k < rows.length; k++) o += write(rows[k], view, st);
     return o;
   },
 };
@@ -205,7 +221,7 @@ function fieldTerms(fields: readonly Field[], indent: string, prefix: string, ne
       const of = Object.values(RESOURCES).find((r) => r.element === f.of);
       nestedFields.push(of?.fields ?? []);
       terms = [{ c: `${indent}<${f.name}${typed}>\n` },
-        { e: `H.records(${lit(of?.element ?? '')}, N[${nestedFields.length - 1}], row[${lit(col)}], view, ${lit(`${indent}  `)})` },
+        { e: `H.records(${lit(of?.element ?? '')}, N[${nestedFields.length - 1}], row[${lit(col)}], view, ${lit(`${indent}  `)}, st)` },
         { c: `${indent}</${f.name}>\n` }];
       if (f.show === 'set') {
         cond = 'true';
@@ -215,7 +231,7 @@ function fieldTerms(fields: readonly Field[], indent: string, prefix: string, ne
       const value = f.type === 'integer' ? 'H.int(v)'
         : f.type === 'boolean' || f.type === 'untyped-boolean' ? "(H.truthy(v) ? 'true' : 'false')"
           : f.type === 'float' ? 'H.formatFloat(Number(v))'
-            : 'H.str(v)';
+            : 'H.str(v, st)';
       if (f.show === 'set') {
         // Left out when null: the condition reads the value itself.
         cond = 'true';
@@ -245,32 +261,29 @@ function recordWriter(el: string, fields: readonly Field[], indent: string): Rec
   if (!w) {
     const nested: (readonly Field[])[] = [];
     const text = concat([{ c: `${indent}<${el}>\n` }, ...fieldTerms(fields, `${indent}  `, '', nested), { c: `${indent}</${el}>\n` }]);
-    w = new Function('H', 'N', `return function writeRecord(row, view) { let v; return ${text}; };`)(H, nested) as RecordWriter;
+    w = new Function('H', 'N', `return function writeRecord(row, view, st) { let v; return ${text}; };`)(H, nested) as RecordWriter;
     byIndent.set(key, w);
   }
   return w;
 }
 
-function xmlRecord(el: string, fields: readonly Field[], row: Row, view: View, indent: string): string {
-  return recordWriter(el, fields, indent)(row, view);
-}
-
-/** A whole XML document holding one record. */
-export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string): string {
-  return XML_DECL + xmlRecord(element ?? r.element, fields, row, view, '');
+/** A whole XML document holding one record (`st.wide` set when a value is not ASCII). */
+export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string, st: TextState = { wide: false }): string {
+  return XML_DECL + recordWriter(element ?? r.element, fields, '')(row, view, st);
 }
 
 /** A whole XML document holding a collection (`type="array"` root, optional extra attributes). */
 export function xmlMany(
   r: Resource, rows: readonly Row[], view: View,
   opts: { fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number> } = {},
+  st: TextState = { wide: false },
 ): string {
   const root = opts.root ?? r.collection;
   let attrs = '';
-  for (const [k, v] of Object.entries(opts.attrs ?? {})) attrs += ` ${k}="${esc(String(v))}"`;
+  for (const [k, v] of Object.entries(opts.attrs ?? {})) attrs += ` ${k}="${H.str(v, st)}"`;
   let out = `${XML_DECL}<${root}${attrs} type="array">\n`;
   const write = recordWriter(opts.element ?? r.element, opts.fields ?? r.fields, '  ');
-  for (let k = 0; k < rows.length; k++) out += write(rows[k], view);
+  for (let k = 0; k < rows.length; k++) out += write(rows[k], view, st);
   return `${out}</${root}>\n`;
 }
 
