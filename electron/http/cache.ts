@@ -127,6 +127,10 @@ export class ResponseCache {
       this.bytes -= this.map.get(k)!.size;
       this.map.delete(k);
     }
+    // A kept body is made flat once (D213): rendered as a rope of thousands of pieces, it would keep them
+    // all alive and be walked again at every hit (the Latin-1 write flattens the head + body it sends,
+    // not the body; the UTF-8 length did flatten the body itself).
+    r.body.charCodeAt(0);
     this.map.set(key, { token, r, size, hits: Math.min(s.n, MAX_HITS) });
     this.bytes += size;
   }
