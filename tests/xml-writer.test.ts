@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { column, RESOURCES, type Field, type Resource } from '../shared/registry.ts';
 import { esc, formatFloat, xmlMany, xmlOne, XML_DECL, type Row, type TextState, type View } from '../shared/codec/out.ts';
+import { rng, type Rng } from '../shared/sync/rng.ts';
 
 const NON_ASCII = /[^\u0000-\u007F]/; // eslint-disable-line no-control-regex -- every character outside ASCII
-import { rng, type Rng } from '../shared/sync/rng.ts';
 
 // ---- the reference: the generic writer as it was before D120 ------------------------------------
 // eslint-disable-next-line no-control-regex -- as in out.ts
@@ -79,7 +79,10 @@ function refRecord(el: string, fields: readonly Field[], row: Row, view: View, i
 
 // ---- random rows ----------------------------------------------------------------------------------
 const STRINGS = ['', 'plain', 'A & B <c> "q"', 'line\r\nbreak', 'nul\u0000here', 'bell\u0007', '\uD800lone', 'pair \u{1F600}', 'é ü', '\uFFFE', '  spaced  '];
-function value(g: Rng, f: Field): unknown {
+/** The strings of STRINGS a document can hold as ASCII (no character outside it, none written as U+FFFD). */
+const ASCII_STRINGS = STRINGS.filter((t) => !/[^\t\n\r\u0020-\u007E]/.test(t));
+/** `ascii`: strings of ASCII_STRINGS only (a third of the documents), so that `wide` staying false is checked too (D211). */
+function value(g: Rng, f: Field, ascii: boolean): unknown {
   const k = g.int(10);
   if (k === 0) return null;
   if (k === 1) return undefined;
@@ -89,24 +92,24 @@ function value(g: Rng, f: Field): unknown {
     case 'boolean': case 'untyped-boolean': return g.pick([0, 1, true, false, '1', 'true', 'no']);
     case 'date': return g.pick(['2024-03-04', '', 'bad<date']);
     case 'datetime': return g.pick(['2024-03-04T05:06:07Z', 'x&y']);
-    default: return g.pick([...STRINGS, 7]);
+    default: return g.pick([...(ascii ? ASCII_STRINGS : STRINGS), 7]);
   }
 }
-function randomRow(g: Rng, r: Resource, depth = 0): Row {
+function randomRow(g: Rng, r: Resource, depth = 0, ascii = false): Row {
   const row: Row = {};
   for (const f of r.fields) {
     const col = column(f.name);
     if (f.type === 'nested') {
       row[`${col}_id`] = g.int(3) === 0 ? null : g.int(50);
-      for (const sub of f.fields ?? []) row[`${col}_${column(sub.name)}`] = value(g, sub);
+      for (const sub of f.fields ?? []) row[`${col}_${column(sub.name)}`] = value(g, sub, ascii);
       continue;
     }
     if (f.type === 'array') {
       const of = Object.values(RESOURCES).find((x) => x.element === f.of)!;
-      row[col] = depth > 0 ? [] : Array.from({ length: g.int(3) }, () => randomRow(g, of, depth + 1));
+      row[col] = depth > 0 ? [] : Array.from({ length: g.int(3) }, () => randomRow(g, of, depth + 1, ascii));
       continue;
     }
-    row[col] = value(g, f);
+    row[col] = value(g, f, ascii);
   }
   row.id = g.pick([1, 2, 3, null]);
   row.show_announcement = g.pick([0, 1]);
@@ -126,17 +129,20 @@ describe('compiled XML record writers (D120)', () => {
   for (const r of Object.values(RESOURCES)) {
     it(`write ${r.element} exactly as the generic writer, for every viewer and random rows`, () => {
       const g = rng(r.element.length * 7919 + 1);
+      let narrow = 0;
       for (let k = 0; k < 300; k++) {
-        const rows = Array.from({ length: 1 + g.int(3) }, () => randomRow(g, r));
+        const rows = Array.from({ length: 1 + g.int(3) }, () => randomRow(g, r, 0, k % 3 === 0));
         const view = g.pick(VIEWS);
         expect(xmlOne(r, rows[0], view)).toBe(XML_DECL + refRecord(r.element, r.fields, rows[0], view, ''));
         // What the rendering reports of its text (D211): `wide` exactly when the document is not ASCII.
         const st1: TextState = { wide: false }, stMany: TextState = { wide: false };
         expect(NON_ASCII.test(xmlOne(r, rows[0], view, r.fields, undefined, st1))).toBe(st1.wide);
         expect(NON_ASCII.test(xmlMany(r, rows, view, {}, stMany))).toBe(stMany.wide);
+        narrow += stMany.wide ? 0 : 1;
         const many = xmlMany(r, rows, view);
         expect(many).toBe(`${XML_DECL}<${r.collection} type="array">\n${rows.map((row) => refRecord(r.element, r.fields, row, view, '  ')).join('')}</${r.collection}>\n`);
       }
+      expect(narrow, 'ASCII documents among the 300').toBeGreaterThanOrEqual(50);
     });
   }
 
@@ -162,6 +168,13 @@ describe('compiled XML record writers (D120)', () => {
     xmlOne(RESOURCES.todoList, { ...list, todo_items: list.todo_items.slice(0, 1) }, VIEWS[0], RESOURCES.todoList.fields, undefined, a);
     xmlOne(RESOURCES.todoList, list, VIEWS[0], RESOURCES.todoList.fields, undefined, b);
     expect([a.wide, b.wide]).toEqual([false, true]);
+  });
+
+  it('refuses markup outside ASCII (an element name), which would break the Latin-1 write (D211)', () => {
+    expect(() => xmlOne(RESOURCES.person, { id: 1 }, VIEWS[0], RESOURCES.person.fields, 'persönlich')).toThrow(/not ASCII/);
+    const st: TextState = { wide: false };
+    xmlMany(RESOURCES.person, [], VIEWS[0], { root: 'leute-ü' }, st);
+    expect(st.wide).toBe(true);
   });
 
   it('never turns a value into code', () => {

@@ -261,6 +261,9 @@ function recordWriter(el: string, fields: readonly Field[], indent: string): Rec
   if (!w) {
     const nested: (readonly Field[])[] = [];
     const text = concat([{ c: `${indent}<${el}>\n` }, ...fieldTerms(fields, `${indent}  `, '', nested), { c: `${indent}</${el}>\n` }]);
+    // Its markup must be ASCII (D211: a document whose values were all ASCII is sent as Latin-1). The code
+    // holds only the registry's names and constants, never a value: checked once per writer.
+    if (WIDE_RE.test(text)) throw new Error(`XML markup of <${el}> is not ASCII`);
     w = new Function('H', 'N', `return function writeRecord(row, view, st) { let v; return ${text}; };`)(H, nested) as RecordWriter;
     byIndent.set(key, w);
   }
@@ -281,6 +284,7 @@ export function xmlMany(
   const root = opts.root ?? r.collection;
   let attrs = '';
   for (const [k, v] of Object.entries(opts.attrs ?? {})) attrs += ` ${k}="${H.str(v, st)}"`;
+  if (WIDE_RE.test(root) || WIDE_RE.test(attrs)) st.wide = true; // attribute names and the root are markup: ASCII today
   let out = `${XML_DECL}<${root}${attrs} type="array">\n`;
   const write = recordWriter(opts.element ?? r.element, opts.fields ?? r.fields, '  ');
   for (let k = 0; k < rows.length; k++) out += write(rows[k], view, st);
