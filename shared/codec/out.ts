@@ -143,7 +143,7 @@ export interface TextState { wide: boolean }
 
 /** Helpers the generated code calls (passed in, not globals). */
 const H = {
-  esc, truthy, formatFloat, ESC_RE,
+  truthy, formatFloat,
   /** Text of a string-like value (string, date, datetime, unknown types): escaped when needed. */
   str(v: unknown, st: TextState): string {
     const t = typeof v === 'string' ? v : String(v);
