@@ -128,6 +128,42 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
   });
 
   describe('writes', () => {
+    it('a read by another request while a write is open sees what is committed, not the open write (isolation)', async () => {
+      const s = await fresh();
+      const id = await s.write((w) => w.insert('companies', { name: 'Before', firm: 1 }));
+      const name = async () => (await s.get<{ name: string }>('SELECT name FROM companies WHERE id = ?', [id]))!.name;
+      const count = async () => Number((await s.get<{ n: number }>('SELECT COUNT(*) AS n FROM companies'))!.n);
+      const before = await count();
+      let release = (): void => undefined;
+      const gate = new Promise<void>((r) => { release = r; });
+      let opened = (): void => undefined;
+      const open = new Promise<void>((r) => { opened = r; });
+      const failing = s.write(async (w) => {
+        await w.update('companies', id, { name: 'NEVER COMMITTED' });
+        await w.insert('companies', { name: 'Also never', firm: 0 });
+        expect((await w.get<{ name: string }>('SELECT name FROM companies WHERE id = ?', [id]))!.name).toBe('NEVER COMMITTED'); // its own
+        opened();
+        await gate; // awaits I/O: other requests run now
+        throw new Error('rolled back');
+      });
+      await open;
+      try {
+        // Another request, in the same turn of the event loop and in another.
+        expect(await name()).toBe('Before');
+        await new Promise((r) => setImmediate(r));
+        expect(await name()).toBe('Before');
+        expect(await count()).toBe(before);
+        expect((await s.all<{ name: string }>('SELECT name FROM companies WHERE id = ?', [id]))[0].name).toBe('Before');
+      } finally {
+        release();
+        await expect(failing).rejects.toThrow('rolled back');
+      }
+      expect(await name()).toBe('Before');
+      // A committed write shows at once, to the next read.
+      await s.write((w) => w.update('companies', id, { name: 'After' }));
+      expect(await name()).toBe('After');
+    });
+
     it('records every change in the feed with row versions and tombstones, one entry per record (compacted)', async () => {
       const s = await fresh();
       const id = await s.write(async (w) => {
@@ -422,27 +458,44 @@ describe('sqlite specifics', () => {
     }
   });
 
-  it('keeps no derived value computed while another request\'s write is open on the connection', async () => {
-    const s = new SqliteStore(join(tmp(), 'db.sqlite'));
-    try {
-      await importSeed(s, FIXTURE);
-      let calls = 0;
-      let opened!: () => void;
-      const open = new Promise<void>((r) => { opened = r; });
-      const failing = s.write(async (w) => {
-        await w.update('projects', 1, { name: 'Never committed' });
-        opened();
-        await new Promise((r) => setTimeout(r, 5));
-        throw new Error('rolled back');
-      });
-      await open;
-      expect(await s.memo('k', async () => ++calls)).toBe(1);
-      expect(await s.memo('k', async () => ++calls)).toBe(2); // not kept
-      await expect(failing).rejects.toThrow('rolled back');
-      expect(await s.memo('k', async () => ++calls)).toBe(3);
-      expect(await s.memo('k', async () => ++calls)).toBe(3); // kept again once no write is open
-    } finally {
-      await s.close();
+  it('a derived value computed while another request\'s write is open is of the committed state: kept on a file, not in memory (D215)', async () => {
+    for (const loc of [join(tmp(), 'db.sqlite'), ':memory:']) {
+      const s = new SqliteStore(loc);
+      try {
+        await importSeed(s, FIXTURE);
+        const id = Number((await s.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id);
+        const committed = (await s.get<{ name: string }>('SELECT name FROM projects WHERE id = ?', [id]))!.name;
+        let calls = 0;
+        const name = () => s.memo('k', async () => { calls++; return (await s.get<{ name: string }>('SELECT name FROM projects WHERE id = ?', [id]))!.name; }, ['projects']);
+        let opened!: () => void;
+        const open = new Promise<void>((r) => { opened = r; });
+        const failing = s.write(async (w) => {
+          await w.update('projects', id, { name: 'Never committed' });
+          opened();
+          await new Promise((r) => setTimeout(r, 5));
+          throw new Error('rolled back');
+        });
+        await open;
+        if (loc === ':memory:') {
+          // One connection: the read sees the open write, so what it computes serves this caller only.
+          expect(await name()).toBe('Never committed');
+          await name();
+          expect(calls).toBe(2);
+        } else {
+          expect(await name()).toBe(committed);
+          expect(await name()).toBe(committed);
+          expect(calls).toBe(1);
+        }
+        await expect(failing).rejects.toThrow('rolled back');
+        const before = calls;
+        expect(await name()).toBe(committed);
+        expect(await name()).toBe(committed);
+        expect(calls - before).toBe(loc === ':memory:' ? 1 : 0); // kept once no write is open
+        await s.write((w) => w.update('projects', id, { name: 'Renamed' }));
+        expect(await name()).toBe('Renamed');
+      } finally {
+        await s.close();
+      }
     }
   });
 

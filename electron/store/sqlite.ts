@@ -1,14 +1,15 @@
 // SQLite implementation of the store, on node:sqlite (built into Node 24 and Electron 37+).
-// One connection, WAL, foreign keys on, statements cached. Write transactions are serialised
-// by a promise queue; a write function awaits only the Writer, whose calls complete
-// synchronously, so no other request's work runs inside an open transaction.
+// One connection for writes and reads, WAL, foreign keys on, statements cached. Write transactions are
+// serialised by a promise queue. A write function awaits (the Writer's promises, or I/O), and other
+// requests' work runs in those awaits: their reads then go to a second, read-only connection, which sees
+// what is committed and nothing of the open write (D215).
 
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import { appendChange, cascade, type ChangeOp } from './feed.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
-import { StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
+import { StoreVersionError, type Clock, type Param, type Queryable, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { OutboxRecorder } from './outbox.ts';
@@ -34,6 +35,17 @@ function rowMaker(cols: readonly string[]): (a: unknown[]) => Row {
   return new Function('a', `return { ${cols.map((c, i) => `${JSON.stringify(c)}: a[${i}]`).join(', ')} };`) as (a: unknown[]) => Row;
 }
 
+const allOf = <T extends Row>({ st, make }: { st: StatementSync; make: (a: unknown[]) => Row }, params: readonly Param[]): T[] => {
+  const rows = st.all(...bind(params)) as unknown as unknown[][];
+  const out = new Array<T>(rows.length);
+  for (let k = 0; k < rows.length; k++) out[k] = make(rows[k]) as T;
+  return out;
+};
+const getOf = <T extends Row>({ st, make }: { st: StatementSync; make: (a: unknown[]) => Row }, params: readonly Param[]): T | undefined => {
+  const a = st.get(...bind(params)) as unknown as unknown[] | undefined;
+  return a ? make(a) as T : undefined;
+};
+
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly db: DatabaseSync;
@@ -48,6 +60,15 @@ export class SqliteStore implements Store {
   recordOutbox = false;
   /** A read transaction of this turn is open (beginRead). */
   private readOpen = false;
+  /** The database file, for the read connection (null in memory: one connection, D215). */
+  private readonly path: string | null;
+  /**
+   * The read connection of reads made while another request's write transaction is open on `db`
+   * (D215); opened when first needed. Each statement runs on its own (no turn transaction): it is
+   * rare, and a read transaction held there would keep checkpoints from rewinding the WAL.
+   */
+  private committedDb: DatabaseSync | null = null;
+  private readonly committedReaders = new Map<string, { st: StatementSync; make: (a: unknown[]) => Row }>();
   private readonly derived = new DerivedCache();
   /** Commits per table by this connection (other connections' show in data_version). */
   private readonly tableCommits = new Map<string, number>();
@@ -67,6 +88,7 @@ export class SqliteStore implements Store {
       securePrivateFile(path);
     }
     this.db = new DatabaseSync(path);
+    this.path = onDisk ? path : null;
     this.clock = opts.clock ?? (() => new Date());
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
     if (onDisk) for (const sidecar of ['-wal', '-shm', '-journal']) repairPrivateFile(`${path}${sidecar}`);
@@ -121,15 +143,35 @@ export class SqliteStore implements Store {
    * per statement from its column names (one shape, no per-property transitions): 50 rows of 14 columns
    * 14.4 -> 0.8 µs against a loop over the names (D124).
    */
-  private reader(sql: string): { st: StatementSync; make: (a: unknown[]) => Row } {
-    let r = this.readers.get(sql);
+  private reader(sql: string, db = this.db, cache = this.readers): { st: StatementSync; make: (a: unknown[]) => Row } {
+    let r = cache.get(sql);
     if (!r) {
-      const st = this.db.prepare(sql);
+      const st = db.prepare(sql);
       st.setReturnArrays(true);
       r = { st, make: rowMaker(st.columns().map((c) => c.name)) };
-      this.readers.set(sql, r);
+      cache.set(sql, r);
     }
     return r;
+  }
+
+  /**
+   * Where a read outside the Writer runs (D215). With another request's write transaction open on `db`
+   * (open and not the turn's read), it would see that write's rows before they commit, rows that may
+   * roll back: it goes to the read connection instead, which sees the last commit. In memory there is
+   * no second connection to the same database: the read sees the open write (the row cache and the kept
+   * figures then keep nothing of it: allCommitted).
+   */
+  private readStatement(sql: string): { st: StatementSync; make: (a: unknown[]) => Row } {
+    if (this.readOpen) return this.reader(sql);
+    if (!this.db.isTransaction || this.path === null) {
+      this.beginRead();
+      return this.reader(sql);
+    }
+    if (!this.committedDb) {
+      this.committedDb = new DatabaseSync(this.path);
+      this.committedDb.exec('PRAGMA query_only = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -8000; PRAGMA temp_store = MEMORY');
+    }
+    return this.reader(sql, this.committedDb, this.committedReaders);
   }
 
   /**
@@ -150,19 +192,19 @@ export class SqliteStore implements Store {
     if (this.db.isOpen && this.db.isTransaction) this.stmt('COMMIT').run();
   };
 
+  /** A read of the store (not of a Writer): committed data, or the turn's own (readStatement). */
   allSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T[] {
-    this.beginRead();
-    const { st, make } = this.reader(sql);
-    const rows = st.all(...bind(params)) as unknown as unknown[][];
-    const out = new Array<T>(rows.length);
-    for (let k = 0; k < rows.length; k++) out[k] = make(rows[k]) as T;
-    return out;
+    return allOf<T>(this.readStatement(sql), params);
   }
   getSync<T extends Row = Row>(sql: string, params: readonly Param[] = []): T | undefined {
-    this.beginRead();
-    const { st, make } = this.reader(sql);
-    const a = st.get(...bind(params)) as unknown as unknown[] | undefined;
-    return a ? make(a) as T : undefined;
+    return getOf<T>(this.readStatement(sql), params);
+  }
+  /** A read inside this connection's write transaction (the Writer's): sees that transaction's rows. */
+  txAll<T extends Row = Row>(sql: string, params: readonly Param[] = []): T[] {
+    return allOf<T>(this.reader(sql), params);
+  }
+  txGet<T extends Row = Row>(sql: string, params: readonly Param[] = []): T | undefined {
+    return getOf<T>(this.reader(sql), params);
   }
   runSync(sql: string, params: readonly Param[] = []): { changes: number; lastId: number } {
     if (this.readOpen) this.endRead(); // a statement of its own commits at once, not at the turn's end
@@ -172,8 +214,9 @@ export class SqliteStore implements Store {
 
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.allSync<T>(sql, params); }
   async allCommitted<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<{ rows: T[]; committed: boolean }> {
-    // Decided before the read, as it runs: a transaction open and not the turn's read is another request's write.
-    const committed = !(this.db.isTransaction && !this.readOpen);
+    // Decided before the read, as it runs: a transaction open and not the turn's read is another request's
+    // write, which the read sees only in memory (readStatement).
+    const committed = this.path !== null || !(this.db.isTransaction && !this.readOpen);
     return { rows: this.allSync<T>(sql, params), committed };
   }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.getSync<T>(sql, params); }
@@ -232,15 +275,17 @@ export class SqliteStore implements Store {
   private sampleVersion(): void {
     const now = performance.now();
     if (now - this.versionAt >= 1) {
-      this.version = this.getSync<{ data_version: number }>('PRAGMA data_version')!.data_version;
+      this.beginRead();
+      this.version = getOf<{ data_version: number }>(this.reader('PRAGMA data_version'), [])!.data_version; // this connection's
       this.versionAt = now;
     }
   }
 
   async memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T> {
-    // Another request's write is open on this connection (its Writer awaited): what is read now may
-    // never commit, so it is computed for this caller and not kept.
-    if (this.db.isTransaction && !this.readOpen) return compute();
+    // Another request's write is open on this connection (its Writer awaited). On a file, reads go to the
+    // read connection and see the commit the token stands for; in memory they see that write, which may
+    // never commit, so it is computed for this caller and not kept (D215).
+    if (this.path === null && this.db.isTransaction && !this.readOpen) return compute();
     const token = (): string => {
       this.sampleVersion();
       if (!tables) return `${this.commits}:${this.version}`;
@@ -275,6 +320,8 @@ export class SqliteStore implements Store {
     await this.checkpointer?.close();
     this.stmts.clear();
     this.readers.clear();
+    this.committedReaders.clear();
+    if (this.committedDb?.isOpen) this.committedDb.close();
     if (this.db.isOpen) this.db.close();
   }
 }
@@ -296,17 +343,25 @@ class SqliteWriter implements Writer {
     this.outbox = outbox;
   }
 
-  async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.s.allSync<T>(sql, params); }
-  async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.s.getSync<T>(sql, params); }
+  async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.s.txAll<T>(sql, params); }
+  async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.s.txGet<T>(sql, params); }
   async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
     this.tables.add('*');
     return this.s.runSync(sql, params);
   }
 
+  /**
+   * The transaction's statements without the Writer's bookkeeping: feed bookkeeping is not a change of a
+   * record table, so it must not count as `*` for the table-scoped memos (D44).
+   */
+  private readonly feed: Queryable = {
+    all: async <T extends Row = Row>(sql: string, params?: readonly Param[]) => this.s.txAll<T>(sql, params),
+    get: async <T extends Row = Row>(sql: string, params?: readonly Param[]) => this.s.txGet<T>(sql, params),
+    run: async (sql: string, params?: readonly Param[]) => this.s.runSync(sql, params),
+  };
+
   private log(table: string, id: number, op: ChangeOp, projectId?: number | null): Promise<number> {
-    // Through the store's own statements (same connection, same transaction): feed bookkeeping is not a
-    // change of a record table, so it must not count as `*` for the table-scoped memos (D44).
-    return appendChange(this.s, table, id, op, this.now, projectId);
+    return appendChange(this.feed, table, id, op, this.now, projectId);
   }
 
   async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
@@ -349,7 +404,7 @@ class SqliteWriter implements Writer {
   }
 
   async logChange(table: string, id: number, op: ChangeOp, projectId?: number | null, personId: number | null = null): Promise<void> {
-    await appendChange(this.s, table, id, op, this.now, projectId, personId, false);
+    await appendChange(this.feed, table, id, op, this.now, projectId, personId, false);
   }
 
   touch(projectId: number): void { this.projects.add(projectId); }
