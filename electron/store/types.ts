@@ -68,10 +68,11 @@ export interface Store extends Queryable {
    */
   memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T>;
   /**
-   * `all`, and whether what it read can only be committed data (D207): false on SQLite when the read ran
-   * inside another request's open write (one connection: what it read may still roll back, and a rolled
-   * back feed number is handed out again, so a row's version would not tell). What a memo keeps filling
-   * after it was made (rows, comment figures) is read this way and kept only when true.
+   * `all`, and whether what it read can only be committed data (D207): false on SQLite in memory when the
+   * read ran inside another request's open write (one connection: what it read may still roll back, and a
+   * rolled back feed number is handed out again, so a row's version would not tell). On a file such reads
+   * go to a second connection and see the last commit (D215). What a memo keeps filling after it was made
+   * (rows, comment figures) is read this way and kept only when true.
    */
   allCommitted<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<{ rows: T[]; committed: boolean }>;
   /**

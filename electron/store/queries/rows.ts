@@ -103,7 +103,7 @@ async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Prom
       const b = BUCKETS.findIndex((n) => n >= ids.length);
       while (ids.length < BUCKETS[b]) ids.push(ids[0]);
       // Kept only when it can only be committed data (D207): read inside another request's open write on
-      // SQLite, a row may roll back and its version be handed out again to other content.
+      // SQLite in memory, a row may roll back and its version be handed out again to other content (D215).
       const { rows, committed } = cache && isStore(db) ? await db.allCommitted(src.byId[b], ids) : { rows: await db.all(src.byId[b], ids), committed: false };
       for (const row of rows) {
         const id = Number(row.id);
