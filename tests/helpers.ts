@@ -1,9 +1,11 @@
 // Test harness: the real app (Fastify inject, no socket) over a store seeded with the project's
-// fixture: in-memory SQLite by default, or a fresh PostgreSQL database (a copy of a template seeded
+// fixture: in-memory SQLite by default (in a file with BIVOUAC_TEST_SQLITE=file), or a fresh PostgreSQL database (a copy of a template seeded
 // once per worker) with `harness({ engine: 'postgres' })` or BIVOUAC_TEST_STORE=postgres (the
 // `pg` Vitest project runs the resource tests that way). Every test gets a fresh account.
 
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
@@ -62,10 +64,21 @@ async function seededPg(fixture: typeof FIXTURE): Promise<PgStore> {
   return PgStore.open(await freshDatabase(await template), { max: 4 });
 }
 
+/** SQLite in a file of a directory of its own, removed when the store closes (BIVOUAC_TEST_SQLITE=file: project `file`). */
+function sqliteInFile(): SqliteStore {
+  const dir = mkdtempSync(join(tmpdir(), 'bv-file-'));
+  const store = new SqliteStore(join(dir, 'bivouac.sqlite'));
+  const close = store.close.bind(store);
+  store.close = async () => {
+    try { await close(); } finally { rmSync(dir, { recursive: true, force: true }); }
+  };
+  return store;
+}
+
 /** A fresh seeded store of an engine. */
 export async function seededStore(engine: Engine = defaultEngine(), fixture: typeof FIXTURE = FIXTURE): Promise<Store> {
   if (engine === 'postgres') return seededPg(fixture);
-  const store = new SqliteStore(':memory:');
+  const store = process.env.BIVOUAC_TEST_SQLITE === 'file' ? sqliteInFile() : new SqliteStore(':memory:');
   await importSeed(store, fixture);
   return store;
 }

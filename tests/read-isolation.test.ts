@@ -94,6 +94,31 @@ describe.each(engines)('reads while another request\'s write is open, on $name',
     expect(text((await h.req('ada', 'GET', `/todo_items/${id}.xml`)).xml(), 'content')).toBe('Edited');
   });
 
+  it('a create with an Idempotency-Key and its retry, both sent while a write is open: one item, the key kept after that write rolls back (D217)', async () => {
+    const { h, alpha, listId } = await setUp();
+    const body = '<todo-item><content>Exactly once</content></todo-item>';
+    const post = () => h.req('ada', 'POST', `/todo_lists/${listId}/todo_items.xml`, body, { 'Idempotency-Key': 'd217-key' });
+    const { rollBack } = await heldWrite(h.store, (w) => w.update('projects', alpha, { name: 'NEVER COMMITTED' }));
+    let first: ReturnType<typeof post>;
+    let retry: ReturnType<typeof post>;
+    try {
+      first = post();
+      await new Promise((r) => setImmediate(r));
+      retry = post();
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      await rollBack();
+    }
+    const answers = [await first!, await retry!];
+    expect(answers[0].status).toBe(201);
+    expect([201, 409]).toContain(answers[1].status); // a replay, or "in progress"
+    const again = await post(); // the key survived the other write's rollback: a replay
+    expect(again.status).toBe(201);
+    expect(again.headers.location).toBe(answers[0].headers.location);
+    const made = await h.store.all('SELECT id FROM todo_items WHERE todo_list_id = ? AND content = ?', [listId, 'Exactly once']);
+    expect(made).toHaveLength(1);
+  });
+
   it('a write queued behind the open one still commits, and its own reads see its rows', async () => {
     const { h, alpha, listId } = await setUp();
     const { rollBack } = await heldWrite(h.store, (w) => w.update('projects', alpha, { name: 'NEVER COMMITTED' }));

@@ -128,6 +128,33 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
   });
 
   describe('writes', () => {
+    it('a statement of its own run while another request\'s write is open is not part of that write: it stays when the write rolls back, and reads see it (D217)', async () => {
+      const s = await fresh();
+      let release = (): void => undefined;
+      const gate = new Promise<void>((r) => { release = r; });
+      let opened = (): void => undefined;
+      const open = new Promise<void>((r) => { opened = r; });
+      const failing = s.write(async (w) => {
+        await w.insert('companies', { name: 'Never committed', firm: 0 });
+        opened();
+        await gate;
+        throw new Error('rolled back');
+      });
+      await open;
+      // An idempotency key claimed, say, by another request while the write awaits.
+      const ran = s.run("INSERT INTO meta (key, value) VALUES ('d217', 'kept')");
+      let seen: unknown;
+      const read = ran.then(async () => { seen = (await s.get<{ value: string }>("SELECT value FROM meta WHERE key = 'd217'"))?.value; });
+      await new Promise((r) => setImmediate(r));
+      release();
+      await expect(failing).rejects.toThrow('rolled back');
+      expect((await ran).changes).toBe(1);
+      await read;
+      expect(seen).toBe('kept'); // read once the statement had run
+      expect((await s.get<{ value: string }>("SELECT value FROM meta WHERE key = 'd217'"))?.value).toBe('kept');
+      expect((await s.get<{ n: number }>("SELECT COUNT(*) AS n FROM companies WHERE name = 'Never committed'"))!.n).toBe(0);
+    });
+
     it('the change feed carries only indexes its statements read: each is paid by every write (D216)', async () => {
       // Every write appends feed entries and deletes the superseded ones (compaction): an index is updated at
       // both, at the old entries' scattered places. changes_record serves compaction, changes_deletes

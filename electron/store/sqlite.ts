@@ -220,9 +220,22 @@ export class SqliteStore implements Store {
     return { rows: this.allSync<T>(sql, params), committed };
   }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.getSync<T>(sql, params); }
+  /**
+   * A statement of its own (bookkeeping: idempotency keys, rate counters, sync state). With another
+   * request's write transaction open on the connection (its function awaiting), it would run inside that
+   * write, be rolled back with it, and reads made meanwhile (D215) would not see it: it waits for the
+   * writes queued so far and runs after them, as on PostgreSQL, where it takes a connection of its own
+   * (D217). Never called inside a write function (the Writer's `run` is): it would wait for itself.
+   */
   async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
     this.endRead(); // the turn's read transaction is not a write: `isTransaction` below means a write
-    if (!this.checkpointer || this.db.isTransaction) return this.runSync(sql, params);
+    if (!this.db.isTransaction) return this.runOwn(sql, params);
+    const next = this.queue.then(() => { this.endRead(); return this.runOwn(sql, params); });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+  private runOwn(sql: string, params?: readonly Param[]): { changes: number } {
+    if (!this.checkpointer) return this.runSync(sql, params);
     this.checkpointer.writing(); // a statement of its own may write: count it as a write
     try {
       return this.runSync(sql, params);
