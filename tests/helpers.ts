@@ -1,18 +1,19 @@
 // Test harness: the real app (Fastify inject, no socket) over a store seeded with the project's
-// fixture: in-memory SQLite by default (in a file with BIVOUAC_TEST_SQLITE=file), or a fresh PostgreSQL database (a copy of a template seeded
-// once per worker) with `harness({ engine: 'postgres' })` or BIVOUAC_TEST_STORE=postgres (the
-// `pg` Vitest project runs the resource tests that way). Every test gets a fresh account.
+// fixture: in-memory SQLite by default (in a file with BIVOUAC_TEST_SQLITE=file: the `file` Vitest
+// project), or a fresh PostgreSQL database (a copy of a template seeded once per worker) with
+// `harness({ engine: 'postgres' })` or BIVOUAC_TEST_STORE=postgres (the `pg` Vitest project runs the
+// resource tests that way). Every test gets a fresh account.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { buildApp } from '../electron/http/app.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { PgStore } from '../electron/store/postgres.ts';
-import type { Store } from '../electron/store/types.ts';
+import type { Store, Writer } from '../electron/store/types.ts';
 import { dbName, freshDatabase } from './pg.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { parseXml, type XNode } from '../shared/codec/in.ts';
@@ -150,4 +151,21 @@ export function freshAccount(use: (a: Account) => void): void {
     use({ h, f, pid: f.project.alpha });
   });
   afterEach(async () => { await h?.close(); });
+}
+
+/**
+ * Another request's write, held open: it makes `change`, then awaits (as for I/O: other requests run
+ * meanwhile) until `rollBack`, which releases it, lets it throw and checks that it rolled back.
+ */
+export function heldWrite(store: Store, change: (w: Writer) => Promise<unknown>): Promise<{ rollBack: () => Promise<void> }> {
+  let release = (): void => undefined;
+  const gate = new Promise<void>((r) => { release = r; });
+  return new Promise((opened) => {
+    const failing = store.write(async (w) => {
+      await change(w);
+      opened({ rollBack: async () => { release(); await expect(failing).rejects.toThrow('rolled back'); } });
+      await gate;
+      throw new Error('rolled back');
+    });
+  });
 }

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE, fx, harnessOver, locId, seededStore, text, type Harness } from './helpers.ts';
+import { FIXTURE, fx, harnessOver, heldWrite, locId, seededStore, text, type Harness } from './helpers.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { pgSkipReason } from './pg.ts';
-import type { Store, Writer } from '../electron/store/types.ts';
+import type { Store } from '../electron/store/types.ts';
 
 const dirs: string[] = [];
 const open: Harness[] = [];
@@ -26,20 +26,6 @@ async function onFile(): Promise<Store> {
   const s = new SqliteStore(join(d, 'bivouac.sqlite'));
   await importSeed(s, FIXTURE);
   return s;
-}
-
-/** A write that makes `change`, then waits (as for I/O) until released, then rolls back. */
-function heldWrite(store: Store, change: (w: Writer) => Promise<unknown>): Promise<{ rollBack: () => Promise<void> }> {
-  let release = (): void => undefined;
-  const gate = new Promise<void>((r) => { release = r; });
-  return new Promise((opened) => {
-    const failing = store.write(async (w) => {
-      await change(w);
-      opened({ rollBack: async () => { release(); await expect(failing).rejects.toThrow('rolled back'); } });
-      await gate;
-      throw new Error('rolled back');
-    });
-  });
 }
 
 const engines = [

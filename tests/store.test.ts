@@ -16,7 +16,7 @@ import { importSeed } from '../electron/service/account.ts';
 import { countProjectEntries, listProjectEntries } from '../electron/store/queries/time-entries.ts';
 import { itemsOfList } from '../electron/store/queries/todo-items.ts';
 import { withCommentStats } from '../electron/store/queries/fragments.ts';
-import { FIXTURE, fx, harness, locId, text } from './helpers.ts';
+import { FIXTURE, fx, harness, heldWrite, locId, text } from './helpers.ts';
 
 const dirs: string[] = [];
 const opened: Store[] = [];
@@ -130,24 +130,13 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
   describe('writes', () => {
     it('a statement of its own run while another request\'s write is open is not part of that write: it stays when the write rolls back, and reads see it (D217)', async () => {
       const s = await fresh();
-      let release = (): void => undefined;
-      const gate = new Promise<void>((r) => { release = r; });
-      let opened = (): void => undefined;
-      const open = new Promise<void>((r) => { opened = r; });
-      const failing = s.write(async (w) => {
-        await w.insert('companies', { name: 'Never committed', firm: 0 });
-        opened();
-        await gate;
-        throw new Error('rolled back');
-      });
-      await open;
+      const { rollBack } = await heldWrite(s, (w) => w.insert('companies', { name: 'Never committed', firm: 0 }));
       // An idempotency key claimed, say, by another request while the write awaits.
       const ran = s.run("INSERT INTO meta (key, value) VALUES ('d217', 'kept')");
       let seen: unknown;
       const read = ran.then(async () => { seen = (await s.get<{ value: string }>("SELECT value FROM meta WHERE key = 'd217'"))?.value; });
       await new Promise((r) => setImmediate(r));
-      release();
-      await expect(failing).rejects.toThrow('rolled back');
+      await rollBack();
       expect((await ran).changes).toBe(1);
       await read;
       expect(seen).toBe('kept'); // read once the statement had run
@@ -170,19 +159,11 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       const name = async () => (await s.get<{ name: string }>('SELECT name FROM companies WHERE id = ?', [id]))!.name;
       const count = async () => Number((await s.get<{ n: number }>('SELECT COUNT(*) AS n FROM companies'))!.n);
       const before = await count();
-      let release = (): void => undefined;
-      const gate = new Promise<void>((r) => { release = r; });
-      let opened = (): void => undefined;
-      const open = new Promise<void>((r) => { opened = r; });
-      const failing = s.write(async (w) => {
+      const { rollBack } = await heldWrite(s, async (w) => {
         await w.update('companies', id, { name: 'NEVER COMMITTED' });
         await w.insert('companies', { name: 'Also never', firm: 0 });
         expect((await w.get<{ name: string }>('SELECT name FROM companies WHERE id = ?', [id]))!.name).toBe('NEVER COMMITTED'); // its own
-        opened();
-        await gate; // awaits I/O: other requests run now
-        throw new Error('rolled back');
       });
-      await open;
       try {
         // Another request, in the same turn of the event loop and in another.
         expect(await name()).toBe('Before');
@@ -191,8 +172,7 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
         expect(await count()).toBe(before);
         expect((await s.all<{ name: string }>('SELECT name FROM companies WHERE id = ?', [id]))[0].name).toBe('Before');
       } finally {
-        release();
-        await expect(failing).rejects.toThrow('rolled back');
+        await rollBack();
       }
       expect(await name()).toBe('Before');
       // A committed write shows at once, to the next read.
