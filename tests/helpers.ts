@@ -66,7 +66,7 @@ async function seededPg(fixture: typeof FIXTURE): Promise<PgStore> {
 }
 
 /** SQLite in a file of a directory of its own, removed when the store closes (BIVOUAC_TEST_SQLITE=file: project `file`). */
-function sqliteInFile(): SqliteStore {
+export function sqliteInFile(): SqliteStore {
   const dir = mkdtempSync(join(tmpdir(), 'bv-file-'));
   const store = new SqliteStore(join(dir, 'bivouac.sqlite'));
   const close = store.close.bind(store);

@@ -3,27 +3,18 @@
 // while it awaits; reads then go to the read connection. On PostgreSQL a read takes a pooled connection
 // outside the write. The store on a file, as the service runs it.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE, fx, harnessOver, heldWrite, locId, seededStore, text, type Harness } from './helpers.ts';
-import { SqliteStore } from '../electron/store/sqlite.ts';
+import { FIXTURE, fx, harnessOver, heldWrite, locId, seededStore, sqliteInFile, text, type Harness } from './helpers.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { pgSkipReason } from './pg.ts';
 import type { Store } from '../electron/store/types.ts';
 
-const dirs: string[] = [];
 const open: Harness[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterEach(async () => { for (const h of open.splice(0)) await h.close(); });
 
+/** A seeded store in a file of its own (removed when it closes). */
 async function onFile(): Promise<Store> {
-  const d = mkdtempSync(join(tmpdir(), 'bv-iso-'));
-  dirs.push(d);
-  const s = new SqliteStore(join(d, 'bivouac.sqlite'));
+  const s = sqliteInFile();
   await importSeed(s, FIXTURE);
   return s;
 }
