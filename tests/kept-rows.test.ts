@@ -1,6 +1,7 @@
-// Lists read through the store's row cache and kept comment figures (store/queries/rows.ts, D185) follow
-// every change at once: an edit, a new comment, a new post and its edit, a renamed person; and every
-// fixture person's answer equals that of the same store keeping nothing.
+// Lists read through the store's row cache and kept comment figures (store/queries/rows.ts, D185), and
+// written from kept record texts (D219), follow every change at once: an edit, a new comment, a new post
+// and its edit, a renamed person; and every fixture person's answer equals that of the same store keeping
+// nothing, written by an app keeping no texts.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../electron/http/app.ts';
@@ -28,7 +29,7 @@ describe('lists from kept rows follow every change (D185)', () => {
   const items = async (who: 'ada' | 'cleo', list: number) => (await h.req(who, 'GET', `/todo_lists/${list}/todo_items.xml`)).xml().children;
   /** Every person's answers (XML and JSON, twice: the second from kept rows) equal those of an app keeping nothing. */
   async function sameAsUncached(paths: string[]): Promise<void> {
-    const plain = await buildApp({ store: keepingNothing(h.store), responseCacheBytes: 0 });
+    const plain = await buildApp({ store: keepingNothing(h.store), responseCacheBytes: 0, recordTextBytes: 0 });
     try {
       for (const p of FIXTURE.people) {
         const authorization = `Basic ${Buffer.from(`${p['user-name']}:${p.password}`).toString('base64')}`;
@@ -83,7 +84,9 @@ describe('lists from kept rows follow every change (D185)', () => {
     expect(after).toMatch(/^Augusta /);
     await sameAsUncached(pages);
 
-    // JSON from kept texts as well
+    expect(h.app.texts.hits, 'records written from kept texts').toBeGreaterThan(0);
+
+    // JSON from kept rows as well
     for (let k = 0; k < 2; k++) {
       const j = (await h.req('ada', 'GET', `/todo_lists/${list}/todo_items.json`)).json() as { id: number; content: string; creator_name: string }[];
       expect(j.find((x) => x.id === id)).toMatchObject({ content: 'Rope checked', creator_name: after });

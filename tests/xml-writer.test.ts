@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { column, RESOURCES, type Field, type Resource } from '../shared/registry.ts';
-import { esc, formatFloat, xmlMany, xmlOne, XML_DECL, type Row, type TextState, type View } from '../shared/codec/out.ts';
+import { esc, formatFloat, RecordTexts, xmlMany, xmlOne, XML_DECL, type Row, type TextState, type View } from '../shared/codec/out.ts';
 import { rng, type Rng } from '../shared/sync/rng.ts';
 
 const NON_ASCII = /[^\u0000-\u007F]/; // eslint-disable-line no-control-regex -- every character outside ASCII
@@ -182,5 +182,83 @@ describe('compiled XML record writers (D120)', () => {
     const x = xmlOne(RESOURCES.timeEntry, { id: 1, description: hostile, person_name: '${process}' }, VIEWS[0]);
     expect(x).toContain(`<description>${hostile.replace(/"/g, '&quot;')}</description>`);
     expect(x).toContain('<person-name>${process}</person-name>');
+  });
+});
+
+// Kept record texts (D219): a list written with a RecordTexts must be the very document written without
+// it, whatever changed between two writings of a record with the same id (a value, the viewer, a value
+// that is an object), and the kept texts must be used, and stay within their bound.
+describe('kept record texts of lists (D219)', () => {
+  /** A row like `row` with one to three of its values (or id-like columns the conditions read) changed. */
+  function changed(g: Rng, r: Resource, row: Row, ascii: boolean): Row {
+    const out: Row = { ...row };
+    for (let n = 1 + g.int(3); n > 0; n--) {
+      const f = g.pick(r.fields);
+      if (f.type === 'nested') out[`${column(f.name)}_${column(g.pick(f.fields ?? [f]).name)}`] = g.pick(['x', 'y & z', null, 3]);
+      else if (f.type !== 'array') out[column(f.name)] = value(g, f, ascii);
+      if (g.int(4) === 0) out.show_announcement = g.pick([0, 1]);
+      if (g.int(4) === 0) out.firm = g.pick([0, 1]);
+    }
+    return out;
+  }
+
+  for (const r of Object.values(RESOURCES)) {
+    it(`write ${r.collection} with kept texts exactly as without, as records change between answers`, () => {
+      const g = rng(r.element.length * 104_729 + 3);
+      const texts = new RecordTexts(1 << 20);
+      let pool: Row[] = Array.from({ length: 6 }, () => randomRow(g, r, 0, g.int(2) === 0));
+      const strings = r.fields.filter((f) => f.type === 'string');
+      const box = { n: 0, toString(): string { return `object ${this.n}`; } };
+      for (let k = 0; k < 400; k++) {
+        // Some records change (same id, other values), the others are given again as new copies.
+        pool = pool.map((row) => (g.int(4) === 0 ? changed(g, r, row, k % 3 === 0) : { ...row }));
+        // A value that is an object, the same object each time, whose text changes.
+        box.n = k;
+        if (g.int(10) === 0 && strings.length) pool[g.int(pool.length)][column(g.pick(strings).name)] = box;
+        const rows = Array.from({ length: 1 + g.int(5) }, () => g.pick(pool));
+        const view = g.pick(VIEWS);
+        const kept: TextState = { wide: false }, plain: TextState = { wide: false };
+        const a = xmlMany(r, rows, view, {}, kept, texts);
+        const b = xmlMany(r, rows, view, {}, plain);
+        expect(a).toBe(b);
+        expect(a).toBe(`${XML_DECL}<${r.collection} type="array">\n${rows.map((row) => refRecord(r.element, r.fields, row, view, '  ')).join('')}</${r.collection}>\n`);
+        expect(kept.wide).toBe(plain.wide);
+      }
+      // Records holding nested records (a todo list's items) are always written.
+      if (r.fields.some((f) => f.type === 'array')) expect(texts.hits).toBe(0);
+      else expect(texts.hits).toBeGreaterThan(100);
+    });
+  }
+
+  it('writes a record again when the viewer differs in what its writer reads', () => {
+    const texts = new RecordTexts(1 << 20);
+    const row = { id: 7, first_name: 'Ada', last_name: 'Admin', administrator: 1, user_name: 'ada', token: 't0k' };
+    const admin = xmlMany(RESOURCES.person, [row], VIEWS[0], {}, undefined, texts);
+    const other = xmlMany(RESOURCES.person, [{ ...row }], VIEWS[2], {}, undefined, texts);
+    expect(admin).toContain('<user-name>ada</user-name>');
+    expect(other).not.toContain('user-name');
+    expect(xmlMany(RESOURCES.person, [{ ...row }], VIEWS[0], {}, undefined, texts)).toBe(admin);
+  });
+
+  it('stays within its bound, keeping the newest texts', () => {
+    const texts = new RecordTexts(64 * 1024);
+    const r = RESOURCES.todoItem;
+    for (let id = 1; id <= 2000; id++) xmlMany(r, [{ id, content: `item ${id} `.repeat(10), todo_list_id: 1 }], VIEWS[0], {}, undefined, texts);
+    expect(texts.size.bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(texts.size.entries).toBeGreaterThan(20);
+    const hits = texts.hits;
+    xmlMany(r, [{ id: 2000, content: 'item 2000 '.repeat(10), todo_list_id: 1 }], VIEWS[0], {}, undefined, texts);
+    expect(texts.hits).toBe(hits + 1);
+    xmlMany(r, [{ id: 1, content: 'item 1 '.repeat(10), todo_list_id: 1 }], VIEWS[0], {}, undefined, texts);
+    expect(texts.hits).toBe(hits + 1); // the oldest went
+  });
+
+  it('keeps nothing when off (0 bytes)', () => {
+    const texts = new RecordTexts(0);
+    const row = { id: 1, content: 'x' };
+    xmlMany(RESOURCES.todoItem, [row], VIEWS[0], {}, undefined, texts);
+    xmlMany(RESOURCES.todoItem, [row], VIEWS[0], {}, undefined, texts);
+    expect(texts.size.entries).toBe(0);
+    expect(texts.hits).toBe(0);
   });
 });

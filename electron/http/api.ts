@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Field, Resource, WireRecord } from '../../shared/registry.ts';
 import {
-  jsonMany, jsonOne, jsonPlain, xmlErrors, xmlMany, xmlOne, xmlPlain, type Row, type TextState,
+  jsonMany, jsonOne, jsonPlain, xmlErrors, xmlMany, xmlOne, xmlPlain, type RecordTexts, type Row, type TextState,
 } from '../../shared/codec/out.ts';
 import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
@@ -76,7 +76,7 @@ declare module 'fastify' {
     /** The request's Content-Type as sent (the framework is shown a neutral one, see app.ts). */
     bodyType?: string;
   }
-  interface FastifyInstance { store: Store; responses: ResponseCache }
+  interface FastifyInstance { store: Store; responses: ResponseCache; texts: RecordTexts }
 }
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -188,7 +188,7 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
 }
 
 /** What `answer` reads of the app: the store and the caches (a FastifyInstance has them). */
-export type Answerer = Pick<FastifyInstance, 'store' | 'responses'>;
+export type Answerer = Pick<FastifyInstance, 'store' | 'responses' | 'texts'>;
 
 /** A request as `answer` needs it: who asks, which handler, and what the client sent. */
 export interface Asked {
@@ -240,7 +240,7 @@ export async function answer(app: Answerer, a: Asked): Promise<Rendered> {
   // What a client may not see inside the records it sees (D32): one place for every route and format.
   if (answer.kind === 'one') await redact(r.ctx, answer.resource, [answer.row], answer.fields);
   else if (answer.kind === 'many') await redact(r.ctx, answer.resource, answer.rows, answer.fields);
-  const out = render(caller, answer, json);
+  const out = render(caller, answer, json, app.texts);
   if (cacheable && out.status === 200) responses.set(key, token, out);
   return out;
 }
@@ -253,7 +253,7 @@ function write(reply: FastifyReply, r: Rendered): void {
 }
 
 /** Turn a handler's reply into status, headers and body, as XML or JSON. */
-export function render(caller: Caller, out: Reply, json: boolean): Rendered {
+export function render(caller: Caller, out: Reply, json: boolean, texts?: RecordTexts): Rendered {
   if (out.kind === 'empty') return { status: 200, headers: {}, type: null, body: '' };
   if (out.kind === 'custom') {
     return json
@@ -275,7 +275,7 @@ export function render(caller: Caller, out: Reply, json: boolean): Rendered {
   }
   if (out.kind === 'plain') return { status, headers, type: 'application/xml; charset=utf-8', body: xmlPlain(out.root, out.entries) };
   const st: TextState = { wide: false };
-  const body = out.kind === 'one' ? xmlOne(out.resource, out.row, view, out.fields, out.element, st) : xmlMany(out.resource, out.rows, view, out, st);
+  const body = out.kind === 'one' ? xmlOne(out.resource, out.row, view, out.fields, out.element, st) : xmlMany(out.resource, out.rows, view, out, st, texts);
   return { status, headers, type: 'application/xml; charset=utf-8', body, ascii: !st.wide };
 }
 

@@ -158,7 +158,7 @@ const H = {
   },
   /** Nested arrays of records (a todo list's todo-items). */
   records(el: string, fields: readonly Field[], rows: readonly Row[], view: View, indent: string, st: TextState): string {
-    const write = recordWriter(el, fields, indent);
+    const { write } = recordWriter(el, fields, indent);
     let o = '';
     for (let k = 0; k < rows.length; k++) o += write(rows[k], view, st);
     return o;
@@ -250,10 +250,40 @@ function fieldTerms(fields: readonly Field[], indent: string, prefix: string, ne
   return out;
 }
 
-const writers = new WeakMap<readonly Field[], Map<string, RecordWriter>>();
+/**
+ * A compiled record writer and what its code reads (D219): `write` renders a record; `reads` lists, in
+ * order, every value the generated code reads of the row and of the view, found in the code itself, so
+ * that `same` and `snap` cannot miss one. `keep` is false when the text depends on more than those values
+ * (nested arrays of records are rendered by another writer).
+ */
+interface Writer {
+  readonly write: RecordWriter;
+  readonly keep: boolean;
+  /** Every value `write` reads is `===` to the one in `s` (made by `snap`). */
+  readonly same: (row: Row, view: View, s: readonly unknown[]) => boolean;
+  /** The values `write` reads, in `reads` order. */
+  readonly snap: (row: Row, view: View) => unknown[];
+  readonly reads: readonly string[];
+}
+
+const writers = new WeakMap<readonly Field[], Map<string, Writer>>();
+
+/** `row["…"]`, `row.x` and `view.x` in generated code, as JavaScript accessors (`row["id"]`, `view.firm`). */
+const READ_RE = /\b(?:row\[("(?:[^"\\]|\\.)*")\]|row\.([A-Za-z_$][\w$]*)|view\.([A-Za-z_$][\w$]*))/g;
+
+/** The accessors the generated code reads, each once, in a fixed order: `row["id"]` first. */
+function readsOf(code: string): string[] {
+  const out = new Set<string>(['row["id"]']);
+  for (const m of code.matchAll(READ_RE)) {
+    if (m[1] !== undefined) out.add(`row[${JSON.stringify(JSON.parse(m[1]) as string)}]`);
+    else if (m[2] !== undefined) out.add(`row[${JSON.stringify(m[2])}]`);
+    else out.add(`view.${m[3]}`);
+  }
+  return [...out];
+}
 
 /** The compiled writer of one record element with these fields at this indentation. */
-function recordWriter(el: string, fields: readonly Field[], indent: string): RecordWriter {
+function recordWriter(el: string, fields: readonly Field[], indent: string): Writer {
   let byIndent = writers.get(fields);
   if (!byIndent) writers.set(fields, byIndent = new Map());
   const key = `${el}\u0000${indent}`;
@@ -264,30 +294,130 @@ function recordWriter(el: string, fields: readonly Field[], indent: string): Rec
     // Its markup must be ASCII (D211: a document whose values were all ASCII is sent as Latin-1). The code
     // holds only the registry's names and constants, never a value: checked once per writer.
     if (WIDE_RE.test(text)) throw new Error(`XML markup of <${el}> is not ASCII`);
-    w = new Function('H', 'N', `return function writeRecord(row, view, st) { let v; return ${text}; };`)(H, nested) as RecordWriter;
+    const write = new Function('H', 'N', `return function writeRecord(row, view, st) { let v; return ${text}; };`)(H, nested) as RecordWriter;
+    const reads = readsOf(text);
+    w = {
+      write, reads, keep: nested.length === 0,
+      same: new Function(`return function same(row, view, s) { return ${reads.map((r, i) => `${r} === s[${i}]`).join(' && ')}; };`)() as Writer['same'],
+      snap: new Function(`return function snap(row, view) { return [${reads.join(', ')}]; };`)() as Writer['snap'],
+    };
     byIndent.set(key, w);
   }
   return w;
 }
 
-/** A whole XML document holding one record (`st.wide` set when a value is not ASCII). */
-export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string, st: TextState = { wide: false }): string {
-  return XML_DECL + recordWriter(element ?? r.element, fields, '')(row, view, st);
+interface Kept {
+  /** The values the text was written from (primitives only). */
+  readonly s: readonly unknown[];
+  readonly text: string;
+  readonly wide: boolean;
+  readonly size: number;
 }
 
-/** A whole XML document holding a collection (`type="array"` root, optional extra attributes). */
+/**
+ * The XML text of records, kept between answers (D219). A record's text is a function of the values its
+ * writer reads (the row's columns that it writes and the viewer's flags), and nothing else: a kept text
+ * is used again when every one of them is `===` to the value it was written from, which holds for any
+ * row from anywhere (a row read in another request's write, an enriched or redacted row), so it needs no
+ * tie to the store's versions. Only texts written from primitive values are kept: an object could change
+ * and stay `===`. Kept per writer by the record's id; a record whose values changed is written again and
+ * replaces its old text. Bounded by bytes (about: the text, its values, the entry): the oldest half of a
+ * writer's texts go when the bound is reached.
+ */
+export class RecordTexts {
+  private readonly byWriter = new Map<Writer, Map<unknown, Kept>>();
+  private bytes = 0;
+  /** Texts used again (tests check that the path was taken). */
+  hits = 0;
+
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  get enabled(): boolean { return this.maxBytes > 0; }
+
+  get size(): { entries: number; bytes: number } {
+    let entries = 0;
+    for (const m of this.byWriter.values()) entries += m.size;
+    return { entries, bytes: this.bytes };
+  }
+
+  /** The records' text, each kept one used when its values are the same. */
+  write(w: Writer, rows: readonly Row[], view: View, st: TextState): string {
+    let m = this.byWriter.get(w);
+    if (!m) this.byWriter.set(w, m = new Map());
+    let out = '';
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k];
+      const id = row.id;
+      const e = m.get(id);
+      if (e !== undefined && w.same(row, view, e.s)) {
+        this.hits++;
+        if (e.wide) st.wide = true;
+        out += e.text;
+        continue;
+      }
+      const own: TextState = { wide: false };
+      const text = w.write(row, view, own);
+      if (own.wide) st.wide = true;
+      out += text;
+      if (id !== null && id !== undefined && typeof id !== 'object' && typeof id !== 'function') this.keep(m, id, w.snap(row, view), text, own.wide);
+    }
+    return out;
+  }
+
+  private keep(m: Map<unknown, Kept>, id: unknown, s: unknown[], text: string, wide: boolean): void {
+    for (const v of s) if (v !== null && (typeof v === 'object' || typeof v === 'function')) return;
+    const old = m.get(id);
+    if (old) { m.delete(id); this.bytes -= old.size; }
+    const size = 96 + 8 * s.length + text.length * (wide ? 2 : 1);
+    if (size > this.maxBytes / 16) return;
+    while (this.bytes + size > this.maxBytes) this.evict();
+    // Flat once (D213): a rope of a record's pieces would be walked again at every use.
+    text.charCodeAt(0);
+    m.set(id, { s, text, wide, size });
+    this.bytes += size;
+  }
+
+  /** The oldest half of the texts of the writer that holds the most. */
+  private evict(): void {
+    let from: Map<unknown, Kept> | undefined;
+    for (const m of this.byWriter.values()) if (!from || m.size > from.size) from = m;
+    if (!from || from.size === 0) { this.bytes = 0; return; }
+    let drop = Math.max(1, from.size >> 1);
+    for (const [id, e] of from) {
+      if (drop-- <= 0) break;
+      from.delete(id);
+      this.bytes -= e.size;
+    }
+  }
+}
+
+/** A whole XML document holding one record (`st.wide` set when a value is not ASCII). */
+export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string, st: TextState = { wide: false }): string {
+  return XML_DECL + recordWriter(element ?? r.element, fields, '').write(row, view, st);
+}
+
+/**
+ * A whole XML document holding a collection (`type="array"` root, optional extra attributes). With
+ * `texts`, records whose values are those of a kept text are not written again (D219).
+ */
 export function xmlMany(
   r: Resource, rows: readonly Row[], view: View,
   opts: { fields?: readonly Field[]; root?: string; element?: string; attrs?: Record<string, string | number> } = {},
   st: TextState = { wide: false },
+  texts?: RecordTexts,
 ): string {
   const root = opts.root ?? r.collection;
   let attrs = '';
   for (const [k, v] of Object.entries(opts.attrs ?? {})) attrs += ` ${k}="${H.str(v, st)}"`;
   if (WIDE_RE.test(root) || WIDE_RE.test(attrs)) st.wide = true; // attribute names and the root are markup: ASCII today
   let out = `${XML_DECL}<${root}${attrs} type="array">\n`;
-  const write = recordWriter(opts.element ?? r.element, opts.fields ?? r.fields, '  ');
-  for (let k = 0; k < rows.length; k++) out += write(rows[k], view, st);
+  const w = recordWriter(opts.element ?? r.element, opts.fields ?? r.fields, '  ');
+  if (texts?.enabled && w.keep) out += texts.write(w, rows, view, st);
+  else for (let k = 0; k < rows.length; k++) out += w.write(rows[k], view, st);
   return `${out}</${root}>\n`;
 }
 
@@ -357,3 +487,4 @@ export function jsonPlain(entries: readonly (readonly [string, Field['type'], un
   for (const [name, type, v] of entries) o[column(name)] = jsonValue(type, true, v);
   return o;
 }
+
