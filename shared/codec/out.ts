@@ -282,6 +282,15 @@ function readsOf(code: string): string[] {
   return [...out];
 }
 
+/**
+ * Whether the code reads the row or the view in another way than READ_RE finds (`row[k]`, `row?.x`, the whole
+ * row given to a helper, as `H.records` is given the view): its text is then never kept. String literals go
+ * first: a name in markup is not a read.
+ */
+function readsMore(code: string): boolean {
+  return /\b(?:row|view)\b/.test(code.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(READ_RE, ''));
+}
+
 /** The compiled writer of one record element with these fields at this indentation. */
 function recordWriter(el: string, fields: readonly Field[], indent: string): Writer {
   let byIndent = writers.get(fields);
@@ -297,7 +306,7 @@ function recordWriter(el: string, fields: readonly Field[], indent: string): Wri
     const write = new Function('H', 'N', `return function writeRecord(row, view, st) { let v; return ${text}; };`)(H, nested) as RecordWriter;
     const reads = readsOf(text);
     w = {
-      write, reads, keep: nested.length === 0,
+      write, reads, keep: nested.length === 0 && !readsMore(text),
       same: new Function(`return function same(row, view, s) { return ${reads.map((r, i) => `${r} === s[${i}]`).join(' && ')}; };`)() as Writer['same'],
       snap: new Function(`return function snap(row, view) { return [${reads.join(', ')}]; };`)() as Writer['snap'],
     };
@@ -487,4 +496,3 @@ export function jsonPlain(entries: readonly (readonly [string, Field['type'], un
   for (const [name, type, v] of entries) o[column(name)] = jsonValue(type, true, v);
   return o;
 }
-
