@@ -15,7 +15,7 @@ import { http } from './node-http.ts';
 const KNOWN: Readonly<Record<string, string | undefined>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries([
   'Content-Type', 'Content-Length', 'Status', 'Location', 'Allow', 'X-Count', 'X-Continued-At', 'Cache-Control',
   'Content-Security-Policy', 'X-Frame-Options', 'X-Content-Type-Options', 'Connection', 'Last-Modified',
-  'X-Create-Action', 'X-Update-Action', 'Retry-After', 'Vary', 'Idempotency-Key', 'Idempotent-Replayed',
+  'X-Create-Action', 'X-Update-Action', 'X-Records', 'X-Pages', 'X-Page', 'Retry-After', 'Vary', 'Idempotency-Key', 'Idempotent-Replayed',
   'X-Bivouac-Cursor', 'X-Accel-Buffering', 'WWW-Authenticate', 'ETag', 'Content-MD5', 'X-XSS-Protection', 'TE', 'DNT',
 ].map((n) => [n.toLowerCase(), n]))));
 const WORD = /(^|-)([a-z])/g;
