@@ -252,9 +252,9 @@ function fieldTerms(fields: readonly Field[], indent: string, prefix: string, ne
 
 /**
  * A compiled record writer and what its code reads (D219): `write` renders a record; `reads` lists, in
- * order, every value the generated code reads of the row and of the view, found in the code itself, so
- * that `same` and `snap` cannot miss one. `keep` is false when the text depends on more than those values
- * (nested arrays of records are rendered by another writer).
+ * order, every `row["…"]`, `row.x` and `view.x` the generated code holds, found in the code itself.
+ * `keep` is false when the text may depend on more than those values: nested arrays of records (written
+ * by another writer), or any other mention of `row` or `view` in the code (`readsMore`).
  */
 interface Writer {
   readonly write: RecordWriter;
@@ -330,8 +330,9 @@ interface Kept {
  * row from anywhere (a row read in another request's write, an enriched or redacted row), so it needs no
  * tie to the store's versions. Only texts written from primitive values are kept: an object could change
  * and stay `===`. Kept per writer by the record's id; a record whose values changed is written again and
- * replaces its old text. Bounded by bytes (about: the text, its values, the entry): the oldest half of a
- * writer's texts go when the bound is reached.
+ * replaces its old text. Bounded by bytes (about: the text, 8 a value, 96 an entry): when the bound is
+ * reached, the oldest-written half of the texts of the writer holding the most go; a text over 1/16 of
+ * the bound is not kept.
  */
 export class RecordTexts {
   private readonly byWriter = new Map<Writer, Map<unknown, Kept>>();
