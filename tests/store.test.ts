@@ -15,6 +15,8 @@ import { freshDatabase, pgSkipReason } from './pg.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { countProjectEntries, listProjectEntries } from '../electron/store/queries/time-entries.ts';
 import { itemsOfList } from '../electron/store/queries/todo-items.ts';
+import { listPosts } from '../electron/store/queries/posts.ts';
+import { addMember, removeMember } from '../electron/store/feed.ts';
 import { withCommentStats } from '../electron/store/queries/fragments.ts';
 import { FIXTURE, fx, harness, heldWrite, locId, text } from './helpers.ts';
 
@@ -353,7 +355,7 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
         return { pid, list, items, person };
       });
     }
-    const contents = async (s: Store, list: number) => (await itemsOfList(s, firm, list)).map((r) => r.content);
+    const contents = async (s: Store, list: number, pid: number) => (await itemsOfList(s, firm, list, pid)).map((r) => r.content);
     const counting = (s: Store) => {
       const seen: string[] = [];
       const all = s.all.bind(s);
@@ -364,16 +366,16 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
     it('a list read again takes its rows from the cache, and shows a write through the Writer at once', async () => {
       const s = await fresh();
       const { list, items, pid } = await setup(s);
-      expect(await contents(s, list)).toEqual(['one', 'two', 'three']);
+      expect(await contents(s, list, pid)).toEqual(['one', 'two', 'three']);
       const seen = counting(s);
-      expect(await contents(s, list)).toEqual(['one', 'two', 'three']);
+      expect(await contents(s, list, pid)).toEqual(['one', 'two', 'three']);
       expect(seen.filter((q) => / IN \(/.test(q) && q.includes('FROM todo_items'))).toEqual([]); // no row read by id
       await s.write((w) => w.update('todo_items', items[1], { content: 'two, edited' }, pid));
-      expect(await contents(s, list)).toEqual(['one', 'two, edited', 'three']);
+      expect(await contents(s, list, pid)).toEqual(['one', 'two, edited', 'three']);
       // A row handed out is the caller's copy: changing it changes nothing kept.
-      const [first] = await itemsOfList(s, firm, list);
+      const [first] = await itemsOfList(s, firm, list, pid);
       first.content = 'scribbled';
-      expect(await contents(s, list)).toEqual(['one', 'two, edited', 'three']);
+      expect(await contents(s, list, pid)).toEqual(['one', 'two, edited', 'three']);
     });
 
     it('shows a write made through another connection, also one the Writer did not make (no new version)', async () => {
@@ -381,14 +383,14 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       const a = await e.open(loc);
       const { list, items, pid } = await setup(a);
       const b = await e.open(loc);
-      expect(await contents(a, list)).toEqual(['one', 'two', 'three']);
+      expect(await contents(a, list, pid)).toEqual(['one', 'two', 'three']);
       await b.write((w) => w.update('todo_items', items[0], { content: 'one, elsewhere' }, pid));
       await new Promise((r) => setTimeout(r, 2)); // SQLite samples data_version at most once per millisecond
-      expect(await contents(a, list)).toEqual(['one, elsewhere', 'two', 'three']);
+      expect(await contents(a, list, pid)).toEqual(['one, elsewhere', 'two', 'three']);
       // SQL text run in a write (no version given to the row): the kept rows are dropped.
       await a.write((w) => w.run('UPDATE todo_items SET content = ? WHERE id = ?', ['three, raw', items[2]]));
       await new Promise((r) => setTimeout(r, 2));
-      expect(await contents(a, list)).toEqual(['one, elsewhere', 'two', 'three, raw']);
+      expect(await contents(a, list, pid)).toEqual(['one, elsewhere', 'two', 'three, raw']);
     });
 
     it('a page of time entries follows edits, and a deleted entry leaves the page', async () => {
@@ -407,10 +409,92 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       expect((await page())[0]).toBe('e1, edited');
     });
 
+    it("a list's ids and versions are kept until a commit writes its project's items (D222)", async () => {
+      const s = await fresh();
+      const { list, items, pid, person } = await setup(s);
+      const other = await s.write(async (w) => {
+        const p2 = Number((await w.get<{ id: number }>('SELECT id FROM projects WHERE id <> ? ORDER BY id LIMIT 1', [pid]))!.id);
+        const l2 = await w.insert('todo_lists', { project_id: p2, name: 'Elsewhere', description: '', position: 99, private: 0, tracked: 0 }, p2);
+        const i2 = await w.insert('todo_items', { todo_list_id: l2, project_id: p2, content: 'far', position: 1, completed: 0, creator_id: person, created_at: w.now, updated_at: w.now }, p2);
+        return { p2, l2, i2 };
+      });
+      expect(await contents(s, list, pid)).toEqual(['one', 'two', 'three']);
+      const seen = counting(s);
+      const reads = () => seen.splice(0).filter((q) => q.includes('FROM todo_items')).length;
+      expect(await contents(s, list, pid)).toEqual(['one', 'two', 'three']);
+      expect(reads()).toBe(0);
+      // Another project's items written: still kept on SQLite (PostgreSQL counts whole tables, D134).
+      await s.write((w) => w.update('todo_items', other.i2, { content: 'far, edited' }, other.p2));
+      expect(await contents(s, list, pid)).toEqual(['one', 'two', 'three']);
+      expect(reads()).toBe(e.name === 'sqlite' ? 0 : 1);
+      // This project's: read again, each change shown.
+      await s.write((w) => w.update('todo_items', items[2], { position: 0 }, pid));
+      expect(await contents(s, list, pid)).toEqual(['three', 'one', 'two']);
+      expect(reads()).toBeGreaterThan(0);
+      const added = await s.write((w) => w.insert('todo_items', { todo_list_id: list, project_id: pid, content: 'four', position: 9, completed: 0, creator_id: person, created_at: w.now, updated_at: w.now }, pid));
+      expect(await contents(s, list, pid)).toEqual(['three', 'one', 'two', 'four']);
+      // Moved in from another project, and out to it (the project changes: `todo_items@*`).
+      await s.write((w) => w.update('todo_items', other.i2, { todo_list_id: list, project_id: pid, position: 10 }, pid));
+      expect(await contents(s, list, pid)).toEqual(['three', 'one', 'two', 'four', 'far, edited']);
+      await s.write((w) => w.update('todo_items', items[0], { todo_list_id: other.l2, project_id: other.p2 }, other.p2));
+      expect(await contents(s, list, pid)).toEqual(['three', 'two', 'four', 'far, edited']);
+      await s.write((w) => w.remove('todo_items', added, pid));
+      expect(await contents(s, list, pid)).toEqual(['three', 'two', 'far, edited']);
+      // SQL text run in a write names no project: read again.
+      await s.write((w) => w.run('UPDATE todo_items SET position = -1 WHERE id = ?', [other.i2]));
+      expect(await contents(s, list, pid)).toEqual(['far, edited', 'three', 'two']);
+    });
+
+    it("a client's page of time entries follows the privacy of lists and the project's members (D222)", async () => {
+      const s = await fresh();
+      const { pid, list, items, person } = await setup(s);
+      const guest = Number((await s.get<{ id: number }>(`SELECT pe.id FROM people pe JOIN companies co ON co.id = pe.company_id
+        WHERE co.firm = 0 AND pe.administrator = 0 ORDER BY pe.id LIMIT 1`))!.id);
+      const them = { id: guest, companyId: 0, firm: false, admin: false, name: 'guest' };
+      await s.write(async (w) => {
+        await addMember(w, pid, guest);
+        for (let k = 0; k < 3; k++) await w.insert('time_entries', { project_id: pid, person_id: person, todo_item_id: k === 1 ? items[0] : null, date: `2031-02-0${k + 1}`, hours: 1, description: `t${k}`, private: 0 }, pid);
+      });
+      const page = async () => (await listProjectEntries(s, them, pid, 50, 0)).map((r) => r.description).filter((d) => /^t\d$/.test(String(d)));
+      expect(await page()).toEqual(['t2', 't1', 't0']);
+      expect(await page()).toEqual(['t2', 't1', 't0']);
+      await s.write((w) => w.update('todo_lists', list, { private: 1 }, pid));
+      expect(await page()).toEqual(['t2', 't0']);
+      await s.write((w) => w.update('todo_lists', list, { private: 0 }, pid));
+      expect(await page()).toEqual(['t2', 't1', 't0']);
+      await s.write((w) => removeMember(w, pid, guest));
+      expect(await page()).toEqual([]);
+    });
+
+    it('every list statement whose ids are kept names each table it reads (D222)', async () => {
+      const s = await fresh();
+      const { pid, list } = await setup(s);
+      const kept: { sql: string; tables: readonly string[] }[] = [];
+      const memo = s.memo.bind(s);
+      s.memo = (<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]) => {
+        if (key.startsWith('refs:')) kept.push({ sql: key.slice(5, key.indexOf('\u0000')), tables: tables ?? [] });
+        return memo(key, compute, tables);
+      }) as Store['memo'];
+      const member = { id: 1, companyId: 1, firm: true, admin: false, name: 'm' };
+      const clientAdmin = { id: 1, companyId: 1, firm: false, admin: true, name: 'ca' };
+      for (const c of [firm, client, member, clientAdmin]) {
+        await itemsOfList(s, c, list, pid);
+        await listProjectEntries(s, c, pid, 50, 0);
+        await listPosts(s, c, pid, { limit: 25, offset: 0 });
+        await listPosts(s, c, pid, { categoryId: 1, limit: 25, offset: 25 });
+      }
+      expect(new Set(kept.map((k) => k.sql.slice(0, 40))).size).toBeGreaterThanOrEqual(3);
+      for (const { sql, tables } of kept) {
+        const read = [...sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)/gi)].map((m) => m[1]);
+        expect(read.length).toBeGreaterThan(0);
+        for (const t of read) expect(tables.some((n) => n === t || n.startsWith(`${t}@`)), `${t} in ${sql}`).toBe(true);
+      }
+    });
+
     it('comment counts follow new, private and deleted comments, for firm people and clients alike', async () => {
       const s = await fresh();
       const { pid, items, list, person } = await setup(s);
-      const counts = async (c: typeof firm) => (await withCommentStats(s, c, 'TodoItem', await itemsOfList(s, firm, list))).map((r) => r.comments_count);
+      const counts = async (c: typeof firm) => (await withCommentStats(s, c, 'TodoItem', await itemsOfList(s, firm, list, pid))).map((r) => r.comments_count);
       expect(await counts(firm)).toEqual([0, 0, 0]);
       expect(await counts(client)).toEqual([0, 0, 0]);
       const comment = (priv: number) => s.write((w) => w.insert('comments', { commentable_type: 'TodoItem', commentable_id: items[1], project_id: pid, author_id: person, body: 'b', private: priv, created_at: w.now }, pid));

@@ -125,8 +125,8 @@ export async function getInList(ctx: Ctx, listId: number, id: number): Promise<R
 }
 
 export async function list(ctx: Ctx, listId: number): Promise<Row[]> {
-  await listOf(ctx, listId);
-  return itemsOfList(ctx.store, ctx.caller, listId);
+  const l = await listOf(ctx, listId);
+  return itemsOfList(ctx.store, ctx.caller, listId, Number(l.project_id));
 }
 
 export async function create(ctx: Ctx, listId: number, root: XNode | null): Promise<Row> {
@@ -224,7 +224,7 @@ export async function reorder(ctx: Ctx, listId: number, root: XNode | null): Pro
       if (!changed) w.touch(pid);
     });
   }
-  return itemsOfList(ctx.store, ctx.caller, listId);
+  return itemsOfList(ctx.store, ctx.caller, listId, pid);
 }
 
 /** Move an item to position `to` within its list, clamped (§8.9). */

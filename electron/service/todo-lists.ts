@@ -104,7 +104,7 @@ export async function responsibleView(ctx: Ctx, party: PartyFilter): Promise<Row
 /** One list with all its items, by position. */
 export async function get(ctx: Ctx, id: number): Promise<Row> {
   const l = await getVisible(ctx, id);
-  return finish(l, await itemsOfList(ctx.store, ctx.caller, id));
+  return finish(l, await itemsOfList(ctx.store, ctx.caller, id, Number(l.project_id)));
 }
 
 /** One list without its items (the change feed's `items=0`: each item has its own entry; D170). */

@@ -46,7 +46,7 @@ export async function listPosts(db: Queryable, c: Caller, projectId: number, f: 
   let page = '';
   if (f.limit !== undefined) { page = ' LIMIT ? OFFSET ?'; p.push(f.limit, f.offset ?? 0); }
   const rows = f.summary ? await db.all(`${SUMMARY} WHERE ${where} ${ORDER}${page}`, p)
-    : await withAuthorNames(db, await listRows(db, POST_ROWS, `SELECT p.id, p.version FROM posts p WHERE ${where} ${ORDER}${page}`, p));
+    : await withAuthorNames(db, await listRows(db, POST_ROWS, `SELECT p.id, p.version FROM posts p WHERE ${where} ${ORDER}${page}`, p, [`posts@${projectId}`]));
   await withCommentStats(db, c, 'Post', rows);
   if (f.summary) for (const r of rows) delete r.comments_count; // the abbreviated form has commented-at only
   return rows;

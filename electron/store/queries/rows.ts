@@ -14,8 +14,6 @@
 
 import { isStore, type Param, type Queryable, type Row } from '../types.ts';
 
-export interface Ref { readonly id: number; readonly version: number }
-
 /** Rows of one table by id, bounded: the oldest half goes when it is full (insertion order). */
 export class RowCache {
   private readonly map = new Map<number, { readonly v: number; readonly row: Row }>();
@@ -76,22 +74,34 @@ export const rowSource = (table: string, select: string, alias: string): RowSour
  * read transaction): it may now be one the caller must not see (made private), so it is left out and the
  * list is read again, up to three times; a row gone by then (deleted) is left out. Each row is a copy the
  * caller may change.
+ *
+ * `tables` names every table `refsSql` reads (`table@project` for one project's rows of it, D134): the ids
+ * and versions are kept by the store as a memo of those tables (D222), so a list read again runs no statement
+ * until a commit writes one of them. A read made again after a changed row reads the statement itself.
  */
-export async function listRows(db: Queryable, src: RowSource, refsSql: string, params: readonly Param[]): Promise<Row[]> {
+export async function listRows(db: Queryable, src: RowSource, refsSql: string, params: readonly Param[], tables: readonly string[]): Promise<Row[]> {
   for (let tries = 1; ; tries++) {
-    const { rows, changed } = await rowsOf(db, src, refsOf(await db.all(refsSql, params)));
+    const refs = tries === 1 && isStore(db)
+      ? await db.memo(`refs:${refsSql}\u0000${JSON.stringify(params)}`, async () => refsOf(await db.all(refsSql, params)), tables)
+      : refsOf(await db.all(refsSql, params));
+    const { rows, changed } = await rowsOf(db, src, refs);
     if (!changed || tries === 3) return rows;
   }
 }
 
-/** The rows of `refs` (see listRows); `changed`: a row read by id was not at its ref's version (left out). */
-async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Promise<{ rows: Row[]; changed: boolean }> {
-  if (refs.length === 0) return { rows: [], changed: false };
+/**
+ * The rows of `refs` (see listRows); `changed`: a row read by id was not at its ref's version (left out).
+ * `refs` holds ids and versions in turn (`[id, version, id, version, …]`): kept by the memo, half the memory
+ * of an object per record, and never changed here.
+ */
+async function rowsOf(db: Queryable, src: RowSource, refs: readonly number[]): Promise<{ rows: Row[]; changed: boolean }> {
+  const n = refs.length >> 1;
+  if (n === 0) return { rows: [], changed: false };
   const cache = isStore(db) ? await db.memo(src.key, async () => new RowCache(ROWS_PER_TABLE), [`raw:${src.table}`]) : undefined;
-  const out = new Array<Row | undefined>(refs.length);
+  const out = new Array<Row | undefined>(n);
   const missing: number[] = [];
-  for (let k = 0; k < refs.length; k++) {
-    const r = cache?.get(refs[k].id, refs[k].version);
+  for (let k = 0; k < n; k++) {
+    const r = cache?.get(refs[2 * k], refs[2 * k + 1]);
     if (r) out[k] = r;
     else missing.push(k);
   }
@@ -99,7 +109,7 @@ async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Prom
   if (missing.length) {
     const found = new Map<number, Row>();
     for (let k = 0; k < missing.length; k += 500) {
-      const ids: Param[] = missing.slice(k, k + 500).map((i) => refs[i].id);
+      const ids: Param[] = missing.slice(k, k + 500).map((i) => refs[2 * i]);
       const b = BUCKETS.findIndex((n) => n >= ids.length);
       while (ids.length < BUCKETS[b]) ids.push(ids[0]);
       // Kept only when it can only be committed data (D207): read inside another request's open write on
@@ -112,8 +122,8 @@ async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Prom
       }
     }
     for (const k of missing) {
-      const row = found.get(refs[k].id); // the cache keeps its own copy
-      if (row !== undefined && Number(row.version) === refs[k].version) out[k] = row;
+      const row = found.get(refs[2 * k]); // the cache keeps its own copy
+      if (row !== undefined && Number(row.version) === refs[2 * k + 1]) out[k] = row;
       else if (row !== undefined) changed = true;
     }
   }
@@ -122,5 +132,9 @@ async function rowsOf(db: Queryable, src: RowSource, refs: readonly Ref[]): Prom
   return { rows, changed };
 }
 
-/** `id, version` rows of a statement as refs. */
-const refsOf = (rows: readonly Row[]): Ref[] => rows.map((r) => ({ id: Number(r.id), version: Number(r.version) }));
+/** `id, version` rows of a statement as refs: ids and versions in turn. */
+function refsOf(rows: readonly Row[]): number[] {
+  const refs: number[] = [];
+  for (const r of rows) refs.push(Number(r.id), Number(r.version));
+  return refs;
+}

@@ -26,6 +26,14 @@ export function entryVisible(c: Caller, p: Param[]): string {
   return `${projectVisible('te.project_id', c, p)} AND ${clientFilter(c)}`;
 }
 
+/** The tables entryVisible's statement reads besides `time_entries` of one project (D222). */
+function entryTables(c: Caller, projectId: number): readonly string[] {
+  const t = [`time_entries@${projectId}`];
+  if (!c.admin) t.push('project_members');
+  if (!c.firm) t.push('todo_items', 'todo_lists');
+  return t;
+}
+
 /** For clients: not private, and not of a todo item in a private list (§5.2). */
 function clientFilter(c: Caller): string {
   if (c.firm) return '1 = 1';
@@ -64,7 +72,8 @@ export async function listProjectEntries(db: Queryable, c: Caller, projectId: nu
   const p: Param[] = [projectId];
   const vis = entryVisible(c, p);
   p.push(limit, offset);
-  return withPersonLabels(db, await listRows(db, ENTRY_ROWS, `SELECT te.id, te.version FROM time_entries te WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p));
+  return withPersonLabels(db, await listRows(db, ENTRY_ROWS, `SELECT te.id, te.version FROM time_entries te WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p,
+    entryTables(c, projectId)));
 }
 
 export async function listItemEntries(db: Queryable, c: Caller, itemId: number): Promise<Row[]> {

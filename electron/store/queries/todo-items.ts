@@ -48,9 +48,12 @@ export async function getItem(db: Queryable, c: Caller, id: number): Promise<Row
   return row && (await withPartyNames(db, aliases([row])))[0];
 }
 
-/** All items of one list, by position (the list's visibility is checked by the caller). */
-export async function itemsOfList(db: Queryable, c: Caller, listId: number): Promise<Row[]> {
-  return finishMany(db, c, await listRows(db, ITEM_ROWS, LIST_REFS_SQL, [listId]));
+/**
+ * All items of one list of project `projectId`, by position (the list's visibility is checked by the
+ * caller). Its ids and versions are kept until a commit writes that project's items (D222).
+ */
+export async function itemsOfList(db: Queryable, c: Caller, listId: number, projectId: number): Promise<Row[]> {
+  return finishMany(db, c, await listRows(db, ITEM_ROWS, LIST_REFS_SQL, [listId], [`todo_items@${projectId}`]));
 }
 
 /** Items of several lists in one query, grouped by list id, each group by position. */
