@@ -188,7 +188,7 @@ describe('compiled XML record writers (D120)', () => {
 // Kept record texts (D219): a list written with a RecordTexts must be the very document written without
 // it, whatever changed between two writings of a record with the same id (a value, the viewer, a value
 // that is an object), and the kept texts must be used, and stay within their bound.
-describe('kept record texts of lists (D219)', () => {
+describe('kept record texts of lists and single records (D219, D223)', () => {
   /** A row like `row` with one to three of its values (or id-like columns the conditions read) changed. */
   function changed(g: Rng, r: Resource, row: Row, ascii: boolean): Row {
     const out: Row = { ...row };
@@ -211,7 +211,7 @@ describe('kept record texts of lists (D219)', () => {
   ];
   for (const { name, r, fields } of cases) {
     it(`write ${name} with kept texts exactly as without, as records change between answers`, () => {
-      let hits = 0;
+      let hits = 0, oneHits = 0;
       for (let seed = 1; seed <= 6; seed++) {
         const g = rng(r.element.length * 104_729 + fields.length * 31 + seed);
         const texts = new RecordTexts(1 << 20);
@@ -232,12 +232,21 @@ describe('kept record texts of lists (D219)', () => {
           expect(a).toBe(b);
           expect(a).toBe(`${XML_DECL}<${r.collection} type="array">\n${rows.map((row) => refRecord(r.element, fields, row, view, '  ')).join('')}</${r.collection}>\n`);
           expect(kept.wide).toBe(plain.wide);
+          // One record alone (D223): its own writer (no indentation), its own kept texts.
+          const one = g.pick(rows), keptOne: TextState = { wide: false }, plainOne: TextState = { wide: false };
+          const before = texts.hits;
+          const c = xmlOne(r, one, view, fields, undefined, keptOne, texts);
+          oneHits += texts.hits - before;
+          expect(c).toBe(xmlOne(r, one, view, fields, undefined, plainOne));
+          expect(c).toBe(XML_DECL + refRecord(r.element, fields, one, view, ''));
+          expect(keptOne.wide).toBe(plainOne.wide);
         }
         hits += texts.hits;
       }
       // Records holding nested records (a todo list's items) are always written.
       if (fields.some((f) => f.type === 'array')) expect(hits).toBe(0);
       else expect(hits).toBeGreaterThan(300);
+      if (!fields.some((f) => f.type === 'array')) expect(oneHits).toBeGreaterThan(10);
     });
   }
 

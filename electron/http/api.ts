@@ -275,7 +275,7 @@ export function render(caller: Caller, out: Reply, json: boolean, texts?: Record
   }
   if (out.kind === 'plain') return { status, headers, type: 'application/xml; charset=utf-8', body: xmlPlain(out.root, out.entries) };
   const st: TextState = { wide: false };
-  const body = out.kind === 'one' ? xmlOne(out.resource, out.row, view, out.fields, out.element, st) : xmlMany(out.resource, out.rows, view, out, st, texts);
+  const body = out.kind === 'one' ? xmlOne(out.resource, out.row, view, out.fields, out.element, st, texts) : xmlMany(out.resource, out.rows, view, out, st, texts);
   return { status, headers, type: 'application/xml; charset=utf-8', body, ascii: !st.wide };
 }
 

@@ -405,9 +405,13 @@ export class RecordTexts {
   }
 }
 
-/** A whole XML document holding one record (`st.wide` set when a value is not ASCII). */
-export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string, st: TextState = { wide: false }): string {
-  return XML_DECL + recordWriter(element ?? r.element, fields, '').write(row, view, st);
+/**
+ * A whole XML document holding one record (`st.wide` set when a value is not ASCII). With `texts`, a record
+ * whose values are those of its kept text is not written again (D219, D223).
+ */
+export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string, st: TextState = { wide: false }, texts?: RecordTexts): string {
+  const w = recordWriter(element ?? r.element, fields, '');
+  return XML_DECL + (texts?.enabled && w.keep ? texts.write(w, [row], view, st) : w.write(row, view, st));
 }
 
 /**
