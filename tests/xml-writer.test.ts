@@ -273,6 +273,23 @@ describe('kept record texts of lists and single records (D219, D223)', () => {
     expect(texts.hits).toBe(hits + 1); // the oldest went
   });
 
+  it('keeps a single record\'s text from its second reading on (D223)', () => {
+    const texts = new RecordTexts(1 << 20);
+    const r = RESOURCES.post;
+    const row = { id: 7, title: 'Once', body: 'b & <c>', project_id: 1, author_id: 2, author_name: 'Ann' };
+    const first = xmlOne(r, row, VIEWS[0], r.fields, undefined, undefined, texts);
+    expect(texts.size.bytes).toBeLessThan(100); // a mark, not a text
+    expect(xmlOne(r, { ...row }, VIEWS[0], r.fields, undefined, undefined, texts)).toBe(first);
+    expect(texts.hits).toBe(0);
+    expect(texts.size.bytes).toBeGreaterThan(first.length - XML_DECL.length);
+    expect(xmlOne(r, { ...row }, VIEWS[0], r.fields, undefined, undefined, texts)).toBe(first);
+    expect(texts.hits).toBe(1);
+    // Marks count against the bound like texts.
+    const small = new RecordTexts(4096);
+    for (let id = 1; id <= 1000; id++) xmlOne(r, { ...row, id }, VIEWS[0], r.fields, undefined, undefined, small);
+    expect(small.size.bytes).toBeLessThanOrEqual(4096);
+  });
+
   it('keeps nothing when off (0 bytes)', () => {
     const texts = new RecordTexts(0);
     const row = { id: 1, content: 'x' };

@@ -322,6 +322,8 @@ interface Kept {
   readonly wide: boolean;
   readonly size: number;
 }
+/** A record read alone once: its text is kept at the next reading (RecordTexts.writeOne). */
+const SEEN: Kept = Object.freeze({ s: Object.freeze([]), text: '', wide: false, size: 48 });
 
 /**
  * The XML text of records, kept between answers (D219). A record's text is a function of the values its
@@ -363,7 +365,7 @@ export class RecordTexts {
       const row = rows[k];
       const id = row.id;
       const e = m.get(id);
-      if (e !== undefined && w.same(row, view, e.s)) {
+      if (e !== undefined && e !== SEEN && w.same(row, view, e.s)) {
         this.hits++;
         if (e.wide) st.wide = true;
         out += e.text;
@@ -376,6 +378,28 @@ export class RecordTexts {
       if (id !== null && id !== undefined && typeof id !== 'object' && typeof id !== 'function') this.keep(m, id, w.snap(row, view), text, own.wide);
     }
     return out;
+  }
+
+  /**
+   * One record's text (a record read alone, D223): kept from its second reading on, not its first (as the
+   * response cache admits, D131). Records read once, as most of a team's random reads are, cost a mark
+   * instead of a snapshot, a flattened text and their memory.
+   */
+  writeOne(w: Writer, row: Row, view: View, st: TextState): string {
+    const m = this.byWriter.get(w);
+    const id = row.id;
+    if (m?.get(id) === undefined && id !== null && id !== undefined && typeof id !== 'object' && typeof id !== 'function') {
+      if (!m) this.byWriter.set(w, new Map([[id, SEEN]]));
+      else this.mark(m, id);
+      return w.write(row, view, st);
+    }
+    return this.write(w, [row], view, st);
+  }
+
+  private mark(m: Map<unknown, Kept>, id: unknown): void {
+    while (this.bytes + SEEN.size > this.maxBytes) this.evict();
+    m.set(id, SEEN);
+    this.bytes += SEEN.size;
   }
 
   private keep(m: Map<unknown, Kept>, id: unknown, s: unknown[], text: string, wide: boolean): void {
@@ -411,7 +435,7 @@ export class RecordTexts {
  */
 export function xmlOne(r: Resource, row: Row, view: View, fields: readonly Field[] = r.fields, element?: string, st: TextState = { wide: false }, texts?: RecordTexts): string {
   const w = recordWriter(element ?? r.element, fields, '');
-  return XML_DECL + (texts?.enabled && w.keep ? texts.write(w, [row], view, st) : w.write(row, view, st));
+  return XML_DECL + (texts?.enabled && w.keep ? texts.writeOne(w, row, view, st) : w.write(row, view, st));
 }
 
 /**
