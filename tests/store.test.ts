@@ -438,6 +438,13 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       expect(await contents(s, list, pid)).toEqual(['three', 'one', 'two', 'four', 'far, edited']);
       await s.write((w) => w.update('todo_items', items[0], { todo_list_id: other.l2, project_id: other.p2 }, other.p2));
       expect(await contents(s, list, pid)).toEqual(['three', 'two', 'four', 'far, edited']);
+      // Moved by its list alone, its project left as it was (as sync applies a remote move): the other
+      // project's list shows it too.
+      expect(await contents(s, other.l2, other.p2)).toEqual(['one']);
+      await s.write((w) => w.update('todo_items', items[1], { todo_list_id: other.l2, position: 5 }, pid));
+      expect(await contents(s, other.l2, other.p2)).toEqual(['one', 'two']);
+      await s.write((w) => w.update('todo_items', items[1], { todo_list_id: list, position: 2 }, pid));
+      expect(await contents(s, other.l2, other.p2)).toEqual(['one']);
       await s.write((w) => w.remove('todo_items', added, pid));
       expect(await contents(s, list, pid)).toEqual(['three', 'two', 'far, edited']);
       // SQL text run in a write names no project: read again.

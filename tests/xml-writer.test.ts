@@ -278,7 +278,7 @@ describe('kept record texts of lists and single records (D219, D223)', () => {
     const r = RESOURCES.post;
     const row = { id: 7, title: 'Once', body: 'b & <c>', project_id: 1, author_id: 2, author_name: 'Ann' };
     const first = xmlOne(r, row, VIEWS[0], r.fields, undefined, undefined, texts);
-    expect(texts.size.bytes).toBeLessThan(100); // a mark, not a text
+    expect(texts.size).toEqual({ entries: 1, bytes: 48 }); // a mark, not a text
     expect(xmlOne(r, { ...row }, VIEWS[0], r.fields, undefined, undefined, texts)).toBe(first);
     expect(texts.hits).toBe(0);
     expect(texts.size.bytes).toBeGreaterThan(first.length - XML_DECL.length);
@@ -288,6 +288,12 @@ describe('kept record texts of lists and single records (D219, D223)', () => {
     const small = new RecordTexts(4096);
     for (let id = 1; id <= 1000; id++) xmlOne(r, { ...row, id }, VIEWS[0], r.fields, undefined, undefined, small);
     expect(small.size.bytes).toBeLessThanOrEqual(4096);
+    expect(small.size.bytes).toBe(small.size.entries * 48);
+    // A bound too small for one mark keeps nothing, and answers.
+    const tiny = new RecordTexts(32);
+    for (let id = 1; id <= 3; id++) expect(xmlOne(r, { ...row, id: 7 }, VIEWS[0], r.fields, undefined, undefined, tiny)).toBe(first);
+    xmlOne(r, { ...row, id: 8 }, VIEWS[0], r.fields, undefined, undefined, tiny);
+    expect(tiny.size).toEqual({ entries: 0, bytes: 0 });
   });
 
   it('keeps nothing when off (0 bytes)', () => {

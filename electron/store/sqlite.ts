@@ -393,7 +393,8 @@ class SqliteWriter implements Writer {
   async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
     const cols = Object.keys(values);
     this.tables.add(table);
-    this.scoped(table, 'project_id' in values ? null : projectId);
+    // A new project, or (an item's) a new list, which may be another project's: `table@*` (D134, D222).
+    this.scoped(table, 'project_id' in values || (table === 'todo_items' && 'todo_list_id' in values) ? null : projectId);
     const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);

@@ -386,17 +386,18 @@ export class RecordTexts {
    * instead of a snapshot, a flattened text and their memory.
    */
   writeOne(w: Writer, row: Row, view: View, st: TextState): string {
-    const m = this.byWriter.get(w);
+    let m = this.byWriter.get(w);
     const id = row.id;
     if (m?.get(id) === undefined && id !== null && id !== undefined && typeof id !== 'object' && typeof id !== 'function') {
-      if (!m) this.byWriter.set(w, new Map([[id, SEEN]]));
-      else this.mark(m, id);
+      if (!m) this.byWriter.set(w, m = new Map());
+      this.mark(m, id);
       return w.write(row, view, st);
     }
     return this.write(w, [row], view, st);
   }
 
   private mark(m: Map<unknown, Kept>, id: unknown): void {
+    if (SEEN.size > this.maxBytes / 16) return; // as keep(): a bound this small keeps nothing (and evicting could not make room)
     while (this.bytes + SEEN.size > this.maxBytes) this.evict();
     m.set(id, SEEN);
     this.bytes += SEEN.size;

@@ -82,7 +82,7 @@ export const rowSource = (table: string, select: string, alias: string): RowSour
 export async function listRows(db: Queryable, src: RowSource, refsSql: string, params: readonly Param[], tables: readonly string[]): Promise<Row[]> {
   for (let tries = 1; ; tries++) {
     const refs = tries === 1 && isStore(db)
-      ? await db.memo(`refs:${refsSql}\u0000${JSON.stringify(params)}`, async () => refsOf(await db.all(refsSql, params)), tables)
+      ? await db.memo(`refs:${refsSql}\u0000${JSON.stringify(params)}\u0000${tables.join(',')}`, async () => refsOf(await db.all(refsSql, params)), tables)
       : refsOf(await db.all(refsSql, params));
     const { rows, changed } = await rowsOf(db, src, refs);
     if (!changed || tries === 3) return rows;
