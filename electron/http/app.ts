@@ -46,7 +46,7 @@ declare module 'fastify' {
   }
 }
 
-/** Records' XML text kept for lists by default (D219): the 20,000 todo items of bench:api take ~21 MB. */
+/** Records' XML text kept for lists and single records by default (D219, D223): the 20,000 todo items of bench:api take ~21 MB. */
 const RECORD_TEXT_BYTES = 32 * 1024 * 1024;
 
 export interface AppOptions {
@@ -68,7 +68,7 @@ export interface AppOptions {
   readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
   readonly responseCacheBytes?: number;
-  /** Bytes of records' XML text kept for re-use in lists (D219; default 32 MiB, 0 turns it off). */
+  /** Bytes of records' XML text kept for re-use in lists and single records (D219, D223; default 32 MiB, 0 turns it off). */
   readonly recordTextBytes?: number;
   /** The sync engine of a replica (issue #8): adds the local /sync/* routes. */
   readonly sync?: SyncPort | null;

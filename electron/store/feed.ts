@@ -32,6 +32,19 @@ export const PARENT_COLUMNS: Readonly<Record<string, string>> = {
   comments: 'commentable_type, commentable_id', todo_items: 'todo_list_id', posts: 'category_id',
 };
 
+const PARENT_LISTS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(PARENT_COLUMNS).map(([t, cols]) => [t, cols.split(', ')]));
+
+/**
+ * Whether an update of `table` gives the record another parent (PARENT_COLUMNS): the new parent may be
+ * another project's (sync applies a remote move with the record's current project), so memos of one
+ * project's rows cannot be told apart (D222).
+ */
+export function movesParent(table: string, values: Row): boolean {
+  const cols = PARENT_LISTS[table];
+  return cols !== undefined && cols.some((c) => c in values);
+}
+
 /**
  * Records whose computed fields follow this one: a comment's parent (comments-count, commented-at),
  * an item's list (counts, embedded items), a post's category (elements-count), and the project

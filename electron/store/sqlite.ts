@@ -7,7 +7,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
-import { appendChange, cascade, type ChangeOp } from './feed.ts';
+import { appendChange, cascade, movesParent, type ChangeOp } from './feed.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
 import { StoreVersionError, type Clock, type Param, type Queryable, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
@@ -393,8 +393,8 @@ class SqliteWriter implements Writer {
   async update(table: string, id: number, values: Row, projectId?: number | null): Promise<void> {
     const cols = Object.keys(values);
     this.tables.add(table);
-    // A new project, or (an item's) a new list, which may be another project's: `table@*` (D134, D222).
-    this.scoped(table, 'project_id' in values || (table === 'todo_items' && 'todo_list_id' in values) ? null : projectId);
+    // A new project, or a new parent, which may be another project's: `table@*` (D134, D222).
+    this.scoped(table, 'project_id' in values || movesParent(table, values) ? null : projectId);
     const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);

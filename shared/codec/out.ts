@@ -322,6 +322,8 @@ interface Kept {
   readonly wide: boolean;
   readonly size: number;
 }
+/** An id a kept text can be found by again: a primitive (an object is equal only to itself). */
+const keyable = (id: unknown): boolean => id !== null && id !== undefined && typeof id !== 'object' && typeof id !== 'function';
 /** A record read alone once: its text is kept at the next reading (RecordTexts.writeOne). */
 const SEEN: Kept = Object.freeze({ s: Object.freeze([]), text: '', wide: false, size: 48 });
 
@@ -375,7 +377,7 @@ export class RecordTexts {
       const text = w.write(row, view, own);
       if (own.wide) st.wide = true;
       out += text;
-      if (id !== null && id !== undefined && typeof id !== 'object' && typeof id !== 'function') this.keep(m, id, w.snap(row, view), text, own.wide);
+      if (keyable(id)) this.keep(m, id, w.snap(row, view), text, own.wide);
     }
     return out;
   }
@@ -388,7 +390,7 @@ export class RecordTexts {
   writeOne(w: Writer, row: Row, view: View, st: TextState): string {
     let m = this.byWriter.get(w);
     const id = row.id;
-    if (m?.get(id) === undefined && id !== null && id !== undefined && typeof id !== 'object' && typeof id !== 'function') {
+    if (m?.get(id) === undefined && keyable(id)) {
       if (!m) this.byWriter.set(w, m = new Map());
       this.mark(m, id);
       return w.write(row, view, st);
