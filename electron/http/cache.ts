@@ -18,6 +18,8 @@
 // count goes up with each hit (up to 15) and down by one each time it turns a newcomer away, so an entry
 // that stops being read makes room again.
 
+import { flat } from '../../shared/codec/flat.ts';
+
 export interface Rendered {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -127,10 +129,10 @@ export class ResponseCache {
       this.bytes -= this.map.get(k)!.size;
       this.map.delete(k);
     }
-    // A kept body is made flat once (D213): rendered as a rope of thousands of pieces, it would keep them
-    // all alive and be walked again at every hit (the Latin-1 write flattens the head + body it sends,
+    // A kept body is made flat once (D213, D225): rendered as a rope of thousands of pieces, it would keep
+    // them all alive and be walked again at every hit (the Latin-1 write flattens the head + body it sends,
     // not the body; the UTF-8 length did flatten the body itself).
-    r.body.charCodeAt(0);
+    flat(r.body);
     this.map.set(key, { token, r, size, hits: Math.min(s.n, MAX_HITS) });
     this.bytes += size;
   }

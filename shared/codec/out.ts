@@ -3,6 +3,7 @@
 // docs/decisions.md for the measurement against fast-xml-parser's XMLBuilder.
 
 import { column, RESOURCES, type Field, type Resource, type WireRecord, type WireValue } from '../registry.ts';
+import { flat } from './flat.ts';
 
 /** Who is looking: decides the caller-dependent elements (§5.4). */
 export interface View {
@@ -412,9 +413,8 @@ export class RecordTexts {
     const size = 96 + 8 * s.length + text.length * (wide ? 2 : 1);
     if (size > this.maxBytes / 16) return;
     while (this.bytes + size > this.maxBytes) this.evict();
-    // Flat once (D213): a rope of a record's pieces would be walked again at every use.
-    text.charCodeAt(0);
-    m.set(id, { s, text, wide, size });
+    // Flat once (D225): a rope of a record's pieces would be walked again at every use.
+    m.set(id, { s, text: flat(text), wide, size });
     this.bytes += size;
   }
 
