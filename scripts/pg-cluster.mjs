@@ -1,12 +1,13 @@
 // A throwaway PostgreSQL cluster for tests and benchmarks: Debian's `postgresql` package (installed
 // with apt-get when missing), `initdb` + `pg_ctl` in a temporary directory on a free loopback port,
 // run as the unprivileged `postgres` user when we are root. Always `stop()` it (it also removes the
-// directory); `stopSync()` is for exit handlers.
+// directory); `stopSync()` is for exit handlers. A process killed before it could stop its cluster leaves
+// it to a reaper, which stops it and removes the directory (see REAPER).
 //
 //   const c = await startCluster();   // { url, port, dir, createDatabase(name), restart(), stop(), stopSync() }
 //   node scripts/pg-cluster.mjs      // start one, print its URL, stop it on Ctrl-C (manual testing)
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,20 @@ import { fileURLToPath } from 'node:url';
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** The bin directory of the newest installed PostgreSQL, or null. */
+/**
+ * The reaper's program (`node -e REAPER OWNER-PID STOP-COMMAND-JSON DIR`): every half second, whether the owner
+ * still runs; when it does not, the stop command, then the directory removed.
+ */
+const REAPER = `
+const [owner, cmd, dir] = [Number(process.argv[1]), JSON.parse(process.argv[2]), process.argv[3]];
+const alive = () => { try { process.kill(owner, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+const t = setInterval(() => {
+  if (alive()) return;
+  clearInterval(t);
+  require('node:child_process').spawnSync(cmd[0], cmd.slice(1), { stdio: 'ignore' });
+  require('node:fs').rmSync(dir, { recursive: true, force: true });
+}, 500);`;
+
 export function findPgBin() {
   if (process.env.PG_BIN && existsSync(join(process.env.PG_BIN, 'initdb'))) return process.env.PG_BIN;
   const base = '/usr/lib/postgresql';
@@ -84,6 +99,13 @@ export async function startCluster({ settings = { fsync: 'off', synchronous_comm
     const all = [...user, join(bin, 'pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop'];
     spawnSync(all[0], all.slice(1), { stdio: 'ignore', cwd: dir });
   };
+  // The reaper (a detached process of its own) stops the cluster and removes its directory when this process
+  // is gone without doing it: killed by a signal, SIGKILL included, or by a closed pipe. Exit handlers cannot
+  // cover those; a cluster left running holds a port and its files until the machine restarts.
+  const reaper = spawn(process.execPath, ['-e', REAPER, String(process.pid), JSON.stringify([...user, join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']), dir],
+    { detached: true, stdio: 'ignore' });
+  reaper.unref();
+  const dismiss = () => { try { reaper.kill(); } catch { /* gone */ } };
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '-N']);
     port = await freePort();
@@ -91,6 +113,7 @@ export async function startCluster({ settings = { fsync: 'off', synchronous_comm
   } catch (e) {
     stopSync();
     rmSync(dir, { recursive: true, force: true });
+    dismiss();
     throw e;
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
@@ -112,10 +135,12 @@ export async function startCluster({ settings = { fsync: 'off', synchronous_comm
     stopSync() {
       stopSync();
       rmSync(dir, { recursive: true, force: true });
+      dismiss();
     },
     async stop() {
       stopSync();
       rmSync(dir, { recursive: true, force: true });
+      dismiss();
     },
   };
 }
