@@ -21,8 +21,13 @@ const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const FRAME = 4096 + 24;
 
 interface Side { name: string; store: SqliteStore; dir: string; pages: number[]; cpu: number[] }
+/** Every copy made, removed in any case when the bench ends (a failure included: each is a copy of the whole dataset). */
+const copies: string[] = [];
+process.once('exit', () => { for (const d of copies) rmSync(d, { recursive: true, force: true }); });
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => process.exit(130)); // through 'exit' above
 function open(name: string, withIndex: boolean): Side {
   const dir = mkdtempSync(join(tmpdir(), `bv-feedix-${name}-`));
+  copies.push(dir);
   copyFileSync(src, join(dir, 'bivouac.sqlite'));
   const store = new SqliteStore(join(dir, 'bivouac.sqlite'), { checkpoints: false });
   store.db.exec('PRAGMA wal_autocheckpoint = 0');
@@ -64,4 +69,4 @@ for (const s of sides) {
   console.log(`${s.name.padEnd(8)} changes_person: WAL pages per write ${median(s.pages).toFixed(1)} (rounds ${s.pages.map((x) => x.toFixed(1)).join(', ')}), CPU ${median(s.cpu).toFixed(0)} µs per write (rounds ${s.cpu.map((x) => x.toFixed(0)).join(', ')})`);
 }
 console.log(`ratio without/with: pages ${(median(sides[0].pages) / median(sides[1].pages)).toFixed(2)}, CPU ${(median(sides[0].cpu) / median(sides[1].cpu)).toFixed(2)}`);
-for (const s of sides) { await s.store.close(); rmSync(s.dir, { recursive: true, force: true }); }
+for (const s of sides) await s.store.close();
