@@ -220,9 +220,9 @@ async function main(): Promise<void> {
       { label: `time entries pages (50), a different one each request (${pages.length} pages)`, path: pages[0], kind: 'list', paths: pages },
     ];
     let worstP99 = 0;
-    // The issue's p99 goal goes with its single-record and list goals, all with the cache off: the runs of a record,
-    // a list and a page, fixed and read in turn. The worst of every run (the cache on, the mixed workload) is reported.
-    let goalP99 = 0;
+    // The p99 goal is read strictly (D226): the worst of every run of this tree, the cache on and the mixed workload
+    // included. Beside it, the worst of the cache-off single-record and list runs (fixed and read in turn), for reference.
+    let listP99 = 0;
     const apiRows: Row[] = [];
     // Each target twice: the default service (repeat reads come from the response cache) and the
     // service with the cache off (every request queries and renders).
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
         if (t.paths && (x.r.non2xx || x.r.errors || x.r.timeouts)) notes.push(`${t.label} (${mode}): ${x.r.non2xx} non-2xx, ${x.r.errors} errors, ${x.r.timeouts} timeouts`);
         const goal = t.kind === 'one' ? 0.5 : 0.25;
         if (svc !== baseline) worstP99 = Math.max(worstP99, x.r.latency.p99); // this tree only
-        if (svc !== baseline && mode === 'cache off') goalP99 = Math.max(goalP99, x.r.latency.p99);
+        if (svc !== baseline && mode === 'cache off') listP99 = Math.max(listP99, x.r.latency.p99);
         log(`${t.label} (${mode}) ${t.path}: ${show(x)}`);
         apiRows.push({
           metric: `${t.kind === 'one' ? 'single-record' : '50-record list'} GET ${t.label}, ${mode}, vs bare: throughput; CPU`,
@@ -268,8 +268,8 @@ async function main(): Promise<void> {
     log(`bare route: ${bareAvg.toFixed(0)} req/s on average over ${bareRuns.length} runs (${bareRuns.map((r) => r.requests.average.toFixed(0)).join(', ')}), worst p99 ${bareP99} ms`);
     rows.push({ metric: 'bare Fastify route (fixed XML), 10 connections', value: `${fmt(bareAvg)} req/s (runs: ${bareRuns.map((r) => fmt(r.requests.average)).join(', ')}), worst p99 ${bareP99} ms`, goal: 'reference', ok: null });
     rows.push(...apiRows);
-    rows.push({ metric: 'p99 latency at 10 connections, cache off (worst of this tree\'s single-record and list runs: a fixed record, list and page, and lists and pages read in turn)', value: `${goalP99} ms`, goal: '< 5 ms', ok: goalP99 > 0 ? goalP99 < 5 : null });
-    rows.push({ metric: 'p99 latency at 10 connections (worst of every run of this tree: the cache on too, and the mixed workload)', value: `${worstP99} ms`, goal: 'reported', ok: null });
+    rows.push({ metric: 'p99 latency at 10 connections (worst of every run of this tree: the cache on too, and the mixed workload)', value: `${worstP99} ms`, goal: '< 5 ms', ok: worstP99 > 0 ? worstP99 < 5 : null });
+    rows.push({ metric: 'p99 latency at 10 connections, cache off (worst of this tree\'s single-record and list runs: a fixed record, list and page, and lists and pages read in turn)', value: `${listP99} ms`, goal: 'reference', ok: null });
 
     // Time report: one person, one month; sequential requests on a keep-alive connection.
     const report = async (path: string) => {

@@ -23,8 +23,10 @@ const FRAME = 4096 + 24;
 interface Side { name: string; store: SqliteStore; dir: string; pages: number[]; cpu: number[] }
 /** Every copy made, removed in any case when the bench ends (a failure included: each is a copy of the whole dataset). */
 const copies: string[] = [];
-process.once('exit', () => { for (const d of copies) rmSync(d, { recursive: true, force: true }); });
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => process.exit(130)); // through 'exit' above
+process.once('exit', () => {
+  for (const d of copies) try { rmSync(d, { recursive: true, force: true }); } catch (e) { console.error(`left ${d}: ${(e as Error).message}`); }
+});
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(sig, () => process.exit(code)); // through 'exit' above
 function open(name: string, withIndex: boolean): Side {
   const dir = mkdtempSync(join(tmpdir(), `bv-feedix-${name}-`));
   copies.push(dir);

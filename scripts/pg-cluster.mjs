@@ -4,7 +4,7 @@
 // directory); `stopSync()` is for exit handlers. A process killed before it could stop its cluster leaves
 // it to a reaper, which stops it and removes the directory (see REAPER).
 //
-//   const c = await startCluster();   // { url, port, dir, createDatabase(name), restart(), stop(), stopSync() }
+//   const c = await startCluster();   // { url, port, dir, reaperPid, createDatabase(name), pause(), resume(), stop(), stopSync() }
 //   node scripts/pg-cluster.mjs      // start one, print its URL, stop it on Ctrl-C (manual testing)
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,21 +16,38 @@ import { fileURLToPath } from 'node:url';
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
-/** The bin directory of the newest installed PostgreSQL, or null. */
 /**
- * The reaper's program (`node -e REAPER OWNER-PID STOP-COMMAND-JSON DIR`): every half second, whether the owner
- * still runs; when it does not, the stop command, then the directory removed.
+ * The reaper's program (`node -e REAPER OWNER-PID STOP-COMMAND-JSON DIR`), a child of the owner: every half
+ * second, whether it is still the owner's child. An owner that exits, however it dies, hands its children to
+ * another parent at once (before it is reaped, so a zombie owner counts as gone, and a reused PID cannot
+ * pass for it). Then: the stop command; if that fails (a server still starting, a stop timing out), the
+ * postmaster's PID from postmaster.pid is sent SIGQUIT (immediate shutdown), then SIGKILL; the directory is
+ * removed only once no server runs in it.
  */
 const REAPER = `
 const [owner, cmd, dir] = [Number(process.argv[1]), JSON.parse(process.argv[2]), process.argv[3]];
-const alive = () => { try { process.kill(owner, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+const { spawnSync } = process.getBuiltinModule('node:child_process');
+const { readFileSync, rmSync } = process.getBuiltinModule('node:fs');
+const pidOf = () => { try { return Number(readFileSync(dir + '/data/postmaster.pid', 'utf8').split('\\n')[0]) || 0; } catch { return 0; } };
+const runs = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const t = setInterval(() => {
-  if (alive()) return;
+  if (process.ppid === owner) return;
   clearInterval(t);
-  require('node:child_process').spawnSync(cmd[0], cmd.slice(1), { stdio: 'ignore' });
-  require('node:fs').rmSync(dir, { recursive: true, force: true });
+  const r = spawnSync(cmd[0], cmd.slice(1), { stdio: 'ignore', timeout: 30000 });
+  const pid = pidOf();
+  if (r.status !== 0 && pid > 0) {
+    for (const [sig, wait] of [['SIGQUIT', 10000], ['SIGKILL', 5000]]) {
+      if (!runs(pid)) break;
+      try { process.kill(pid, sig); } catch {}
+      for (let k = 0; k < wait / 100 && runs(pid); k++) sleep(100);
+    }
+  }
+  if (pid > 0 && runs(pid)) return; // a server still holds the directory: left as it is
+  rmSync(dir, { recursive: true, force: true });
 }, 500);`;
 
+/** The bin directory of the newest installed PostgreSQL, or null. */
 export function findPgBin() {
   if (process.env.PG_BIN && existsSync(join(process.env.PG_BIN, 'initdb'))) return process.env.PG_BIN;
   const base = '/usr/lib/postgresql';
@@ -104,6 +121,7 @@ export async function startCluster({ settings = { fsync: 'off', synchronous_comm
   // cover those; a cluster left running holds a port and its files until the machine restarts.
   const reaper = spawn(process.execPath, ['-e', REAPER, String(process.pid), JSON.stringify([...user, join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']), dir],
     { detached: true, stdio: 'ignore' });
+  reaper.on('error', (e) => log?.(`the cluster's reaper did not start: ${e.message}`));
   reaper.unref();
   const dismiss = () => { try { reaper.kill(); } catch { /* gone */ } };
   try {
@@ -120,6 +138,8 @@ export async function startCluster({ settings = { fsync: 'off', synchronous_comm
   let seq = 0;
   return {
     url, port, dir, bin,
+    /** The reaper's PID (tests check that a stop dismisses it). */
+    reaperPid: reaper.pid,
     /** URL of a database of that name on this cluster. */
     urlOf: (db) => `postgres://postgres@127.0.0.1:${port}/${db}`,
     /** Create a fresh database (default: a unique name) and return its URL. */

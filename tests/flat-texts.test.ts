@@ -21,7 +21,7 @@ function natives(body: string): Record<string, number> {
   try {
     const file = join(dir, 'check.mjs');
     writeFileSync(file, body);
-    const r = spawnSync(process.execPath, ['--allow-natives-syntax', file], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['--allow-natives-syntax', file], { encoding: 'utf8', timeout: 60_000 });
     if (r.status !== 0) throw new Error(`child failed (${r.status}): ${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
   } finally {
@@ -29,7 +29,7 @@ function natives(body: string): Record<string, number> {
   }
 }
 
-describe('texts kept to be written again are flat', () => {
+describe('texts kept to be written again are flat', { timeout: 90_000 }, () => {
   it('flat() makes a rope flat, in every tier of the code that calls it', () => {
     const out = natives(`
       import { flat } from ${mod('shared/codec/flat.ts')};
@@ -43,10 +43,16 @@ describe('texts kept to be written again are flat', () => {
         if (f !== t) changed++;
       }
       const wide = flat('é' + rope(1) + '\\u{1F600}');
-      console.log(JSON.stringify({ ropes, notFlat, changed, wide: %StringIsFlat(wide) ? 1 : 0, wideSame: wide === 'é' + rope(1) + '\\u{1F600}' ? 1 : 0 }));
+      // Replacing RegExp.prototype.exec after the module loaded does not turn it off; no text stays in RegExp.input.
+      const exec = RegExp.prototype.exec;
+      RegExp.prototype.exec = function () { return null; };
+      const after = flat(rope(2));
+      RegExp.prototype.exec = exec;
+      console.log(JSON.stringify({ ropes, notFlat, changed, wide: %StringIsFlat(wide) ? 1 : 0, wideSame: wide === 'é' + rope(1) + '\\u{1F600}' ? 1 : 0,
+        afterExec: %StringIsFlat(after) ? 1 : 0, input: RegExp.input.length }));
     `);
     expect(out.ropes).toBe(30000); // the check itself can tell a rope
-    expect(out).toMatchObject({ notFlat: 0, changed: 0, wide: 1, wideSame: 1 });
+    expect(out).toMatchObject({ notFlat: 0, changed: 0, wide: 1, wideSame: 1, afterExec: 1, input: 0 });
   });
 
   it("a list's kept record texts are flat", () => {
