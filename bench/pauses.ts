@@ -2,10 +2,12 @@
 // bench:api's dataset) is loaded with the mixed workload (bench/mixed.ts), its reads alone and its writes alone,
 // in turn, ROUNDS (default 3) rounds of D seconds (default 4) each after a warm-up; each variant in a
 // service of its own, all three alive at once so that each round sees the machine as the others do. Per
-// variant: CPU per request, p50/p99 at 10 connections, and from inside the service (bench/support/
-// pauses-preload.mjs): the young- and old-generation collections (count, total, longest) and how often the
-// event loop was held longer than 10 ms (ten requests' work at most; longer is a pause). ONLY=REGEX picks variants,
-// SERVICE_FLAGS adds options of `serve` (`--wal-checkpoint sqlite`, say). A tool for finding where latency goes, not a goal of its own.
+// variant: CPU per request, p50/p99 at 10 connections, and from inside the service during its own run only
+// (bench/support/pauses-preload.mjs, over an IPC channel): its collections (young generation, major, other
+// kinds: count, total, longest) and how often its event loop was held longer than 10 ms (ten requests' work at
+// most; longer is a pause). ONLY=REGEX picks variants, SERVICE_FLAGS adds options of `serve` (`--wal-checkpoint
+// sqlite`, say), NODE_FLAGS options of Node (`--max-semi-space-size=8`), TMPDIR the file system of the copies.
+// A tool for finding where latency goes, not a goal of its own.
 
 import { mixedPools, mixedRequests, type Pools } from './mixed.ts';
 import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
@@ -29,7 +31,7 @@ const work = mkdtempSync(join(tmpdir(), 'bivouac-pauses-'));
 const children: ChildProcess[] = [];
 const cleanup = () => { for (const c of children) c.kill('SIGKILL'); rmSync(work, { recursive: true, force: true }); };
 process.once('exit', cleanup);
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(sig, () => process.exit(code));
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) process.once(sig, () => process.exit(code));
 
 // DATA: a directory holding bench:api's dataset already (bench/profile.ts's, say); else generated here (~10 s).
 const source = process.env.DATA ?? join(work, 'source');
@@ -48,20 +50,36 @@ const variants: { name: string; keep: (r: CannonRequest) => boolean }[] = ([
   { name: 'its writes alone', keep: (r) => r.method !== 'GET' },
 ] as { name: string; keep: (r: CannonRequest) => boolean }[]).filter((v) => !only || only.test(v.name));
 const extra = (process.env.SERVICE_FLAGS ?? '').split(' ').filter(Boolean);
+const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
-async function start(name: string, k: number): Promise<{ child: ChildProcess; base: string; out: string }> {
+interface Pauses { gcs: { kind: number; ms: number }[]; lates: number[] }
+interface Service { child: ChildProcess; base: string; asked: number; answers: Map<number, Pauses> }
+
+async function start(name: string, k: number): Promise<Service> {
   const dir = join(work, `data-${k}`);
   cpSync(source, dir, { recursive: true });
-  const out = join(work, `pauses-${k}.json`);
-  const child = spawn(process.execPath, ['--import', join(ROOT, 'bench', 'support', 'pauses-preload.mjs'), cliEntry(ROOT), 'serve', '--port', '0',
-    '--data-dir', dir, '--no-demo', '--log-level', 'warn', '--response-cache', '0', ...extra], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT, env: { ...process.env, PAUSES_OUT: out } });
+  const child = spawn(process.execPath, [...nodeFlags, '--import', join(ROOT, 'bench', 'support', 'pauses-preload.mjs'), cliEntry(ROOT), 'serve', '--port', '0',
+    '--data-dir', dir, '--no-demo', '--log-level', 'warn', '--response-cache', '0', ...extra], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: ROOT });
   children.push(child);
-  const base = await new Promise<string>((res, rej) => {
+  const svc: Service = { child, base: '', asked: 0, answers: new Map() };
+  child.on('message', (m: { pauses: number } & Pauses) => svc.answers.set(m.pauses, m));
+  svc.base = await new Promise<string>((res, rej) => {
     let text = '';
     child.stdout!.on('data', (d: Buffer) => { text += d.toString(); const m = /running at (http:\/\/[^/\s]+)/.exec(text); if (m) res(m[1]); });
     child.once('exit', (code) => rej(new Error(`${name}: the service exited with ${code}`)));
   });
-  return { child, base, out };
+  return svc;
+}
+
+/** What the service recorded since it was last asked (each asking numbered: a late answer cannot pass for the next). */
+async function pauses(svc: Service): Promise<Pauses> {
+  const n = ++svc.asked;
+  svc.child.send({ pauses: n });
+  for (let t = 0; t < 250 && !svc.answers.has(n); t++) await new Promise((r) => setTimeout(r, 20));
+  const a = svc.answers.get(n);
+  if (!a) throw new Error('the service did not answer with its pauses within 5 s');
+  svc.answers.delete(n);
+  return a;
 }
 
 const cpu = (pid: number): number => {
@@ -77,29 +95,23 @@ const run = (k: number, seconds: number) => {
     for (;;) { const r = next(req); if (keep(r)) return r; }
   } }] });
 };
-const read = async (k: number): Promise<{ gcs: { kind: number; ms: number }[]; lates: number[] }> => {
-  services[k].child.kill('SIGUSR2');
-  for (let t = 0; t < 50; t++) {
-    await new Promise((r) => setTimeout(r, 20));
-    try { const v = JSON.parse(readFileSync(services[k].out, 'utf8')); rmSync(services[k].out); return v; } catch { /* not written yet */ }
-  }
-  return { gcs: [], lates: [] };
-};
-
-for (let k = 0; k < variants.length; k++) { await run(k, 2); await read(k); } // warm-up; counters start again
+for (let k = 0; k < variants.length; k++) await run(k, 2); // warm-up
 const fmt = (xs: number[]) => (xs.length ? `${xs.length}, ${xs.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, longest ${Math.max(...xs).toFixed(1)} ms` : 'none');
 for (let round = 1; round <= ROUNDS; round++) {
   for (let k = 0; k < variants.length; k++) {
     const pid = services[k].child.pid!;
+    await pauses(services[k]); // what it recorded while the others ran is dropped
     const c0 = cpu(pid);
     const r = await run(k, D);
     const us = (cpu(pid) - c0) / Math.max(1, r.requests.total);
-    const p = await read(k);
+    const p = await pauses(services[k]);
+    // perf_hooks' kinds: 1 minor (scavenge), 4 major (mark-compact), 8 incremental marking, 16 weak callbacks.
     const young = p.gcs.filter((g) => g.kind === 1).map((g) => g.ms);
-    const old = p.gcs.filter((g) => g.kind !== 1).map((g) => g.ms);
+    const major = p.gcs.filter((g) => g.kind === 4).map((g) => g.ms);
+    const other = p.gcs.filter((g) => g.kind !== 1 && g.kind !== 4).map((g) => g.ms);
     const held = p.lates.filter((x) => x > 10); // longer than ten requests' work: a pause, not a queue
     console.log(`round ${round}, ${variants[k].name}: ${Math.round(r.requests.average)} req/s, ${us.toFixed(0)} µs CPU per request, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`);
-    console.log(`  young-generation collections ${fmt(young)}; others ${fmt(old)}; event loop held > 10 ms: ${fmt(held)}`);
+    console.log(`  collections: young generation ${fmt(young)}; major ${fmt(major)}; other kinds ${fmt(other)}; event loop held > 10 ms: ${fmt(held)}`);
   }
 }
 process.exit(0);

@@ -20,31 +20,36 @@ const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
  * The reaper's program (`node -e REAPER OWNER-PID STOP-COMMAND-JSON DIR`), a child of the owner: every half
  * second, whether it is still the owner's child. An owner that exits, however it dies, hands its children to
  * another parent at once (before it is reaped, so a zombie owner counts as gone, and a reused PID cannot
- * pass for it). Then: the stop command; if that fails (a server still starting, a stop timing out), the
- * postmaster's PID from postmaster.pid is sent SIGQUIT (immediate shutdown), then SIGKILL; the directory is
- * removed only once no server runs in it.
+ * pass for it). Then, for a few seconds (an owner killed during `pg_ctl start` leaves a server starting): the
+ * stop command; a postmaster still running in the data directory (its PID from postmaster.pid, its working
+ * directory checked, so that a stale file cannot name another process) gets SIGQUIT (immediate shutdown),
+ * then SIGKILL. The directory is removed only once no server has run in it for two seconds.
  */
 const REAPER = `
 const [owner, cmd, dir] = [Number(process.argv[1]), JSON.parse(process.argv[2]), process.argv[3]];
 const { spawnSync } = process.getBuiltinModule('node:child_process');
-const { readFileSync, rmSync } = process.getBuiltinModule('node:fs');
-const pidOf = () => { try { return Number(readFileSync(dir + '/data/postmaster.pid', 'utf8').split('\\n')[0]) || 0; } catch { return 0; } };
+const { readFileSync, readlinkSync, realpathSync, rmSync } = process.getBuiltinModule('node:fs');
+const data = dir + '/data';
+const pidOf = () => { try { return Number(readFileSync(data + '/postmaster.pid', 'utf8').split('\\n')[0]) || 0; } catch { return 0; } };
 const runs = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+const ours = (pid) => { try { return readlinkSync('/proc/' + pid + '/cwd') === realpathSync(data); } catch { return false; } };
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const t = setInterval(() => {
   if (process.ppid === owner) return;
   clearInterval(t);
-  const r = spawnSync(cmd[0], cmd.slice(1), { stdio: 'ignore', timeout: 30000 });
-  const pid = pidOf();
-  if (r.status !== 0 && pid > 0) {
+  let quiet = 0;
+  for (let k = 0; k < 30 && quiet < 4; k++) {
+    const pid = pidOf();
+    if (!(pid > 0 && runs(pid) && ours(pid))) { quiet++; sleep(500); continue; }
+    quiet = 0;
+    spawnSync(cmd[0], cmd.slice(1), { stdio: 'ignore', timeout: 30000 });
     for (const [sig, wait] of [['SIGQUIT', 10000], ['SIGKILL', 5000]]) {
       if (!runs(pid)) break;
       try { process.kill(pid, sig); } catch {}
-      for (let k = 0; k < wait / 100 && runs(pid); k++) sleep(100);
+      for (let w = 0; w < wait / 100 && runs(pid); w++) sleep(100);
     }
   }
-  if (pid > 0 && runs(pid)) return; // a server still holds the directory: left as it is
-  rmSync(dir, { recursive: true, force: true });
+  if (quiet >= 4) rmSync(dir, { recursive: true, force: true });
 }, 500);`;
 
 /** The bin directory of the newest installed PostgreSQL, or null. */

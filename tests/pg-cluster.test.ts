@@ -72,10 +72,12 @@ describe.skipIf(pgSkipReason())('the tests\' PostgreSQL cluster', () => {
     }
   }, 90_000);
 
-  it('dismisses its reaper when it is stopped, and when it is stopped from an exit handler', async () => {
-    const a = await startCluster({ log: () => undefined });
-    const b = await startCluster({ log: () => undefined });
+  it('dismisses its reaper when it is stopped, by stop() and by stopSync() (the exit handlers\' way)', async () => {
+    const started: { reaperPid: number; dir: string; stop(): Promise<void>; stopSync(): void }[] = [];
     try {
+      started.push(await startCluster({ log: () => undefined }));
+      started.push(await startCluster({ log: () => undefined }));
+      const [a, b] = started;
       expect(await gone(a.reaperPid)).toBe(false); // running while its cluster does
       await a.stop();
       b.stopSync();
@@ -83,8 +85,7 @@ describe.skipIf(pgSkipReason())('the tests\' PostgreSQL cluster', () => {
       expect(await gone(b.reaperPid)).toBe(true);
       expect([existsSync(a.dir), existsSync(b.dir)]).toEqual([false, false]);
     } finally {
-      await a.stop();
-      await b.stop();
+      for (const c of started) await c.stop();
     }
   }, 90_000);
 });
