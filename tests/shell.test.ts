@@ -3,7 +3,7 @@
 // state, IPC checks, guards, tray and menus, settings, secrets, crashes.
 
 import { describe, it, expect, afterEach, vi } from 'vitest';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Shell, type ShellOptions } from '../electron/shell/shell.ts';
 import type { SyncStatusSource } from '../electron/shell/port.ts';
@@ -267,6 +267,17 @@ describe('window state', () => {
     const again = await boot({ displays: [DISPLAY_1, DISPLAY_2], userData: first.fake.dir });
     expect(again.fake.window.options.bounds).toEqual({ x: 2000, y: 100, width: 1500, height: 900 });
     expect(again.fake.window.maximized).toBe(true);
+  });
+
+  it('a save made now supersedes the one scheduled by a move: nothing is written after it', async () => {
+    const { fake, shell } = await boot();
+    fake.window.moveTo({ x: 40, y: 30, width: 1300, height: 800 }); // schedules a save in 500 ms
+    shell.saveWindowState();
+    const file = join(fake.dir, 'userData', 'window-state.json');
+    expect(existsSync(file)).toBe(true);
+    rmSync(file);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(existsSync(file)).toBe(false); // the scheduled save did not run after the explicit one
   });
 
   it('on a missing display the window opens on the primary display, centred, not off screen', async () => {

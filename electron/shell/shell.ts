@@ -372,7 +372,9 @@ export class Shell {
     this.saveTimer.unref?.();
   }
 
+  /** Saves the window's place now; a save scheduled by a move or resize is superseded (it would write the same later). */
   saveWindowState(): void {
+    if (this.saveTimer) { clearTimeout(this.saveTimer); this.saveTimer = null; }
     const w = this.window;
     if (!w || w.isDestroyed() || w.isMinimized()) return;
     const bounds = w.getNormalBounds();
