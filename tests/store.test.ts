@@ -336,6 +336,49 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       await new Promise((r) => setTimeout(r, 2)); // SQLite samples data_version at most once per millisecond
       expect(await countProjectEntries(a, firm, pid)).toBe(n0 + 2);
     });
+
+    it('a time-entry count follows every write that adds, removes, moves or hides an entry, and no other (D228)', async () => {
+      const loc = await e.location();
+      const a = await e.open(loc);
+      await importSeed(a, FIXTURE);
+      const firm = { id: 1, companyId: 1, firm: true, admin: true, name: 'x' };
+      const client = { id: 999, companyId: 999, firm: false, admin: false, name: 'c' };
+      const [p1, p2] = (await a.all<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 2')).map((r) => Number(r.id));
+      const person = Number((await a.get<{ id: number }>('SELECT id FROM people ORDER BY id LIMIT 1'))!.id);
+      const { hidden, shown } = await a.write(async (w) => {
+        const list = await w.insert('todo_lists', { project_id: p1, name: 'secret', private: 1, position: 1 }, p1);
+        const open = await w.insert('todo_lists', { project_id: p1, name: 'open', private: 0, position: 2 }, p1);
+        return {
+          hidden: await w.insert('todo_items', { project_id: p1, todo_list_id: list, content: 'h', position: 1, completed: 0 }, p1),
+          shown: await w.insert('todo_items', { project_id: p1, todo_list_id: open, content: 's', position: 1, completed: 0 }, p1),
+        };
+      });
+      const entry = { project_id: p1, person_id: person, date: '2026-11-02', hours: 1, description: 'x', private: 0, todo_item_id: shown };
+      const id = await a.write((w) => w.insert('time_entries', entry, p1));
+      const counts = async () => {
+        await new Promise((r) => setTimeout(r, 2)); // SQLite samples data_version at most once per millisecond
+        return [await countProjectEntries(a, firm, p1), await countProjectEntries(a, client, p1), await countProjectEntries(a, firm, p2)];
+      };
+      const [f0, c0, g0] = await counts();
+      await a.write((w) => w.update('time_entries', id, { hours: 2, description: 'y', date: '2026-11-05', person_id: person }, p1));
+      expect(await counts()).toEqual([f0, c0, g0]);
+      await a.write((w) => w.update('time_entries', id, { private: 1 }, p1));
+      expect(await counts()).toEqual([f0, c0 - 1, g0]);
+      await a.write((w) => w.update('time_entries', id, { private: 0 }, p1));
+      expect(await counts()).toEqual([f0, c0, g0]);
+      await a.write((w) => w.update('time_entries', id, { todo_item_id: hidden }, p1)); // now inside a private list
+      expect(await counts()).toEqual([f0, c0 - 1, g0]);
+      await a.write((w) => w.update('time_entries', id, { todo_item_id: shown }, p1));
+      expect(await counts()).toEqual([f0, c0, g0]);
+      await a.write(async (w) => w.update('todo_lists', Number((await w.get<{ id: number }>('SELECT todo_list_id AS id FROM todo_items WHERE id = ?', [shown]))!.id), { private: 1 }, p1));
+      expect(await counts()).toEqual([f0, c0 - 1, g0]); // its list made private
+      await a.write((w) => w.update('time_entries', id, { project_id: p2 }, p1));
+      expect(await counts()).toEqual([f0 - 1, c0 - 1, g0 + 1]);
+      await a.write((w) => w.remove('time_entries', id, p2));
+      expect(await counts()).toEqual([f0 - 1, c0 - 1, g0]);
+      await a.write((w) => w.run('INSERT INTO time_entries (project_id, person_id, date, hours, description, private) VALUES (?, ?, ?, ?, ?, ?)', [p1, person, '2026-11-02', 1, 'raw', 0]));
+      expect(await counts()).toEqual([f0, c0, g0]);
+    });
   });
 
   describe('rows and comment figures kept by the store (D185)', () => {
@@ -653,19 +696,31 @@ describe('derived data scoped to tables (D44)', () => {
     await a.write((w) => w.insert('time_entries', entry(p1), p1));
     expect(await counts()).toEqual([2, 1]);
     expect(reads).toBe(3);
-    await a.write((w) => w.update('time_entries', ids[1], { hours: 3 }, p2));
+    // An edit that changes no entry's project, privacy or todo item cannot change a count (D228): kept.
+    await a.write((w) => w.update('time_entries', ids[1], { hours: 3, description: 'y', date: '2026-11-03' }, p2));
     expect(await counts()).toEqual([2, 1]);
-    expect(reads).toBe(4);
+    expect(reads).toBe(3);
     await a.write((w) => w.remove('time_entries', ids[0], p1));
     expect(await counts()).toEqual([1, 1]);
-    expect(reads).toBe(5);
-    // A write whose project is unknown, or that moves an entry, drops every project's count.
+    expect(reads).toBe(4);
+    // A write that moves an entry drops every project's count (its new project may be any).
     await a.write((w) => w.update('time_entries', ids[1], { project_id: p1 }, p2));
     expect(await counts()).toEqual([2, 0]);
-    expect(reads).toBe(7);
+    expect(reads).toBe(6);
+    // A plain edit whose project the writer did not say is kept too; one that may hide an entry is not.
     await a.write((w) => w.update('time_entries', ids[1], { hours: 2 }, undefined));
     await counts();
+    expect(reads).toBe(6);
+    await a.write((w) => w.update('time_entries', ids[1], { private: 1 }, undefined));
+    await counts();
+    expect(reads).toBe(8);
+    await a.write((w) => w.update('time_entries', ids[1], { todo_item_id: null }, p1));
+    await counts();
     expect(reads).toBe(9);
+    // SQL text may touch any row of any table.
+    await a.write((w) => w.run('DELETE FROM time_entries WHERE id = ?', [ids[1]]));
+    expect(await counts()).toEqual([1, 0]);
+    expect(reads).toBe(11);
     await a.close();
   });
 

@@ -46,6 +46,19 @@ export function movesParent(table: string, values: Row): boolean {
 }
 
 /**
+ * Whether an update of `table` may add a row to, or take one from, what some caller counts or lists of
+ * the table: it changes the row's project, its parent (movesParent), its privacy, or a time entry's todo
+ * item (whose list may be private). The Writer then counts a commit of `<table>:rows` (rowsName) besides
+ * the table: a count kept under that name (D228) survives edits of a record's content.
+ */
+export function placesRows(table: string, values: Row): boolean {
+  return 'project_id' in values || 'private' in values || movesParent(table, values) || (table === 'time_entries' && 'todo_item_id' in values);
+}
+
+/** The name counted for commits that insert, delete or place (placesRows) rows of `table` (D228). */
+export const rowsName = (table: string): string => `${table}:rows`;
+
+/**
  * Records whose computed fields follow this one: a comment's parent (comments-count, commented-at),
  * an item's list (counts, embedded items), a post's category (elements-count), and the project
  * (last-changed-on), from the row's PARENT_COLUMNS (undefined: the row does not exist).

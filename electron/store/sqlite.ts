@@ -7,7 +7,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
-import { appendChange, cascade, movesParent, type ChangeOp } from './feed.ts';
+import { appendChange, cascade, movesParent, placesRows, rowsName, type ChangeOp } from './feed.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
 import { StoreVersionError, type Clock, type Param, type Queryable, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
@@ -381,7 +381,7 @@ class SqliteWriter implements Writer {
     const cols = Object.keys(values);
     const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
     this.tables.add(table);
-    this.scoped(table, values.project_id ?? projectId);
+    this.scoped(table, values.project_id ?? projectId, true);
     const id = this.s.runSync(sql, cols.map((c) => values[c] as Param)).lastId;
     const v = await this.log(table, id, 'insert', projectId);
     this.s.runSync(`UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
@@ -394,7 +394,7 @@ class SqliteWriter implements Writer {
     const cols = Object.keys(values);
     this.tables.add(table);
     // A new project, or a new parent, which may be another project's: `table@*` (D134, D222).
-    this.scoped(table, 'project_id' in values || movesParent(table, values) ? null : projectId);
+    this.scoped(table, 'project_id' in values || movesParent(table, values) ? null : projectId, placesRows(table, values));
     const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
@@ -405,16 +405,19 @@ class SqliteWriter implements Writer {
 
   async remove(table: string, id: number, projectId?: number | null): Promise<void> {
     this.tables.add(table);
-    this.scoped(table, projectId);
+    this.scoped(table, projectId, true);
     await this.log(table, id, 'delete', projectId); // first: the feed reads the row's parents
     this.s.runSync(`DELETE FROM ${table} WHERE id = ?`, [id]);
     if (projectId) this.projects.add(projectId);
     this.outbox?.remove(table, id);
   }
 
-  private scoped(table: string, projectId: unknown): void {
+  /** `table@project` (or `table@*`); with `rows`, `table:rows` and its `@project` too (placesRows, D228). */
+  private scoped(table: string, projectId: unknown, rows: boolean): void {
     const p = Number(projectId);
-    this.tables.add(Number.isSafeInteger(p) && p > 0 ? `${table}@${p}` : `${table}@*`);
+    const at = Number.isSafeInteger(p) && p > 0 ? `@${p}` : '@*';
+    this.tables.add(table + at);
+    if (rows) this.tables.add(rowsName(table)).add(rowsName(table) + at);
   }
 
   async logChange(table: string, id: number, op: ChangeOp, projectId?: number | null, personId: number | null = null): Promise<void> {

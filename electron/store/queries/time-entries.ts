@@ -56,13 +56,14 @@ export async function getEntry(db: Queryable, c: Caller, id: number): Promise<Ro
  * Visible entries of a project (X-Records). The caller must see the project (checked by the
  * service): what is counted then depends only on firm/client. Counting a big project scans its
  * index (~0.3–0.6 ms for 20k entries), so the count is kept by the store until a write touches the
- * tables it depends on (D42, D44): for the time entries, only that project's (D134).
+ * tables it depends on (D42, D44): for the time entries, only that project's (D134), and only writes that
+ * add, remove, move or hide one (`time_entries:rows`, D228): editing an entry's hours leaves it kept.
  */
 export function countProjectEntries(store: Store, c: Caller, projectId: number): Promise<number> {
   return store.memo(`time_entries.count:${projectId}:${c.firm ? 'firm' : 'client'}`, async () => {
     const r = await store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM time_entries te WHERE te.project_id = ? AND ${clientFilter(c)}`, [projectId]);
     return Number(r?.n ?? 0);
-  }, c.firm ? [`time_entries@${projectId}`] : [`time_entries@${projectId}`, 'todo_items', 'todo_lists']);
+  }, c.firm ? [`time_entries:rows@${projectId}`] : [`time_entries:rows@${projectId}`, 'todo_items', 'todo_lists']);
 }
 
 const ENTRY_ROWS = rowSource('time_entries', `${SELECT.replace(' FROM time_entries te', ', te.version FROM time_entries te')}`, 'te');
