@@ -1,0 +1,118 @@
+// [DATA=DIR] [D=S] [ROUNDS=N] [ONLY=REGEX] [GC=1] [NODE_FLAGS=…] [SERVICE_FLAGS=…] node bench/classes.ts
+// The mixed workload of bench:api (bench/mixed.ts) split by route: one service (response cache off, on a
+// copy of bench:api's dataset), warmed up with the whole workload for 8 s, then loaded with each kind of
+// request of the workload alone (its own records drawn as the workload draws them, 10 connections, D
+// seconds each, default 3), then its reads alone, its writes alone and the whole of it; ROUNDS rounds
+// (default 1). Per kind: CPU per request, p50/p99. With GC=1 the service runs with `--trace-gc`, and each
+// kind also shows how many bytes a request allocates (the young generation's growth between scavenges,
+// over the requests of that window) and its longest scavenge. A tool for finding what the mixed
+// workload's cost and tail are made of (D228), not a goal of its own: the figures of one run move with
+// the machine's load, compare kinds within a run.
+
+import { mixedPools, mixedRequests, type Pools } from './mixed.ts';
+import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+interface CannonRequest { method?: string; path?: string; headers?: Record<string, string>; body?: string }
+interface CannonResult { requests: { total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
+const autocannon = require('autocannon') as (o: object) => Promise<CannonResult>;
+const D = Number(process.env.D ?? 3);
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
+const GC = process.env.GC === '1';
+const only = process.env.ONLY ? new RegExp(process.env.ONLY) : null;
+
+const work = mkdtempSync(join(tmpdir(), 'bivouac-classes-'));
+let child: ChildProcess | null = null;
+process.once('exit', () => { child?.kill('SIGKILL'); rmSync(work, { recursive: true, force: true }); });
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) process.once(sig, () => process.exit(code));
+
+const source = process.env.DATA ?? join(work, 'source');
+await benchDataset(source);
+const dir = join(work, 'data');
+cpSync(source, dir, { recursive: true });
+const { DB_FILE } = await import('../electron/server.ts');
+const { SqliteStore } = await import('../electron/store/sqlite.ts');
+const probe = new SqliteStore(join(dir, DB_FILE));
+const pools: Pools = await mixedPools(probe);
+await probe.close();
+const headers = { authorization: benchAuth() };
+
+const nodeFlags = [...(process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(GC ? ['--trace-gc'] : [])];
+const started = performance.now();
+const svc = spawn(process.execPath, [...nodeFlags, cliEntry(ROOT), 'serve', '--port', '0', '--data-dir', dir, '--no-demo', '--log-level', 'warn',
+  '--response-cache', '0', ...(process.env.SERVICE_FLAGS ?? '').split(' ').filter(Boolean)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+child = svc;
+/** `--trace-gc` lines: ms since the service started, young generation before and after, pause. */
+const scavenges: { at: number; before: number; after: number; ms: number }[] = [];
+let out = '';
+const base = await new Promise<string>((res, rej) => {
+  let found = false;
+  svc.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+    let nl: number;
+    while ((nl = out.indexOf('\n')) >= 0) {
+      const line = out.slice(0, nl);
+      out = out.slice(nl + 1);
+      const g = /\s(\d+) ms: Scavenge ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//.exec(line);
+      if (g) scavenges.push({ at: Number(g[1]), before: Number(g[2]), after: Number(g[3]), ms: Number(g[4]) });
+      const m = /running at (http:\/\/[^/\s]+)/.exec(line);
+      if (m && !found) { found = true; res(m[1]); }
+    }
+  });
+  svc.once('exit', (code) => rej(new Error(`the service exited with ${code}`)));
+});
+
+const kind = (r: CannonRequest) => `${r.method} ${(r.path ?? '').replace(/\?.*/, '').replace(/\d+/g, 'N')}`;
+// Every kind the workload draws (its generator is seeded: the same sequence every run).
+const drawn = new Set<string>();
+{ const next = mixedRequests(pools, headers); for (let k = 0; k < 5000; k++) drawn.add(kind(next({}))); }
+const groups: [string, (k: string) => boolean][] = [
+  ...[...drawn].sort().map((k): [string, (x: string) => boolean] => [k, (x) => x === k]),
+  ['its reads alone', (x) => x.startsWith('GET ')],
+  ['its writes alone', (x) => !x.startsWith('GET ')],
+  ['the whole workload', () => true],
+];
+const run = (keep: (k: string) => boolean, seconds: number) => {
+  const next = mixedRequests(pools, headers);
+  return autocannon({ url: base, connections: 10, duration: seconds, requests: [{ setupRequest: (req: CannonRequest) => {
+    for (;;) { const r = next(req); if (keep(kind(r))) return r; }
+  } }] });
+};
+const cpu = (): number => {
+  const f = readFileSync(`/proc/${svc.pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return (Number(f[11]) + Number(f[12])) * 1e4; // µs (ticks of 1/100 s)
+};
+
+await run(() => true, 8); // warm-up: the JIT, the caches
+console.log(`| kind | CPU µs / request | p50 ms | p99 ms | requests |${GC ? ' KB allocated / request | longest scavenge ms |' : ''}`);
+console.log(`|---|---|---|---|---|${GC ? '---|---|' : ''}`);
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const [name, keep] of groups) {
+    if (only && !only.test(name)) continue;
+    const c0 = cpu();
+    const t0 = performance.now() - started;
+    const r = await run(keep, D);
+    const t1 = performance.now() - started;
+    const us = (cpu() - c0) / Math.max(1, r.requests.total);
+    let gc = '';
+    if (GC) {
+      // Allocated between two scavenges = the young generation before the later one less after the earlier one.
+      const w = scavenges.filter((s) => s.at >= t0 && s.at <= t1);
+      let mb = 0;
+      for (let k = 1; k < w.length; k++) mb += w[k].before - w[k - 1].after;
+      const span = w.length > 1 ? (w[w.length - 1].at - w[0].at) / (t1 - t0) : 0; // the share of the window between the first and last
+      const kb = span > 0 ? (mb * 1024) / (r.requests.total * span) : NaN;
+      gc = ` ${Number.isFinite(kb) ? kb.toFixed(1) : '-'} | ${w.length ? Math.max(...w.map((s) => s.ms)).toFixed(1) : '-'} |`;
+    }
+    const bad = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
+    console.log(`| ${ROUNDS > 1 ? `round ${round}: ` : ''}${name} | ${us.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.requests.total}${bad} |${gc}`);
+  }
+}
+process.exit(0);
