@@ -4,8 +4,9 @@
 // request of the workload alone (its own records drawn as the workload draws them, 10 connections, D
 // seconds each, default 3), then its reads alone, its writes alone and the whole of it; ROUNDS rounds
 // (default 1). Per kind: CPU per request, p50/p99. With GC=1 the service runs with `--trace-gc`, and each
-// kind also shows how many bytes a request allocates (the young generation's growth between scavenges,
-// over the requests of that window) and its longest scavenge. A tool for finding what the mixed
+// kind also shows about how many bytes a request allocates (the heap's growth between two scavenges of the
+// main thread with no other collection between them, over the requests of that share of the window) and
+// its longest scavenge. A tool for finding what the mixed
 // workload's cost and tail are made of (D228), not a goal of its own: the figures of one run move with
 // the machine's load, compare kinds within a run.
 
@@ -45,25 +46,32 @@ await probe.close();
 const headers = { authorization: benchAuth() };
 
 const nodeFlags = [...(process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(GC ? ['--trace-gc'] : [])];
-const started = performance.now();
 const svc = spawn(process.execPath, [...nodeFlags, cliEntry(ROOT), 'serve', '--port', '0', '--data-dir', dir, '--no-demo', '--log-level', 'warn',
   '--response-cache', '0', ...(process.env.SERVICE_FLAGS ?? '').split(' ').filter(Boolean)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
 child = svc;
-/** `--trace-gc` lines: ms since the service started, young generation before and after, pause. */
-const scavenges: { at: number; before: number; after: number; ms: number }[] = [];
+/**
+ * The main thread's collections from `--trace-gc` (the checkpoint worker's isolate prints its own, under another
+ * `[pid:isolate]` prefix: left out), each stamped when its line arrived: heap before and after, pause.
+ */
+const gcs: { at: number; scavenge: boolean; before: number; after: number; ms: number }[] = [];
+let mainIsolate = '';
 let out = '';
 const base = await new Promise<string>((res, rej) => {
   let found = false;
+  const late = setTimeout(() => rej(new Error('the service did not start within 60 s')), 60_000);
   svc.stdout!.on('data', (d: Buffer) => {
     out += d.toString();
     let nl: number;
     while ((nl = out.indexOf('\n')) >= 0) {
       const line = out.slice(0, nl);
       out = out.slice(nl + 1);
-      const g = /\s(\d+) ms: Scavenge ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//.exec(line);
-      if (g) scavenges.push({ at: Number(g[1]), before: Number(g[2]), after: Number(g[3]), ms: Number(g[4]) });
+      const g = /^\[(\d+:0x[0-9a-f]+)\]\s+\d+ ms: (\S+)[^,]*? ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//.exec(line);
+      if (g) {
+        mainIsolate ||= g[1]; // the main thread collects first (the worker starts with the first write)
+        if (g[1] === mainIsolate) gcs.push({ at: performance.now(), scavenge: g[2] === 'Scavenge', before: Number(g[3]), after: Number(g[4]), ms: Number(g[5]) });
+      }
       const m = /running at (http:\/\/[^/\s]+)/.exec(line);
-      if (m && !found) { found = true; res(m[1]); }
+      if (m && !found) { found = true; clearTimeout(late); res(m[1]); }
     }
   });
   svc.once('exit', (code) => rej(new Error(`the service exited with ${code}`)));
@@ -97,19 +105,24 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const [name, keep] of groups) {
     if (only && !only.test(name)) continue;
     const c0 = cpu();
-    const t0 = performance.now() - started;
+    const t0 = performance.now();
     const r = await run(keep, D);
-    const t1 = performance.now() - started;
+    const t1 = performance.now();
     const us = (cpu() - c0) / Math.max(1, r.requests.total);
     let gc = '';
     if (GC) {
-      // Allocated between two scavenges = the young generation before the later one less after the earlier one.
-      const w = scavenges.filter((s) => s.at >= t0 && s.at <= t1);
-      let mb = 0;
-      for (let k = 1; k < w.length; k++) mb += w[k].before - w[k - 1].after;
-      const span = w.length > 1 ? (w[w.length - 1].at - w[0].at) / (t1 - t0) : 0; // the share of the window between the first and last
-      const kb = span > 0 ? (mb * 1024) / (r.requests.total * span) : NaN;
-      gc = ` ${Number.isFinite(kb) ? kb.toFixed(1) : '-'} | ${w.length ? Math.max(...w.map((s) => s.ms)).toFixed(1) : '-'} |`;
+      // Allocated between two scavenges in a row (no other collection between) = the heap before the later one
+      // less after the earlier one; over the requests of the time those pairs span (the window's rate).
+      const w = gcs.filter((g) => g.at >= t0 && g.at <= t1);
+      let mb = 0, ms = 0;
+      for (let k = 1; k < w.length; k++) {
+        if (!w[k].scavenge || !w[k - 1].scavenge) continue;
+        mb += w[k].before - w[k - 1].after;
+        ms += w[k].at - w[k - 1].at;
+      }
+      const kb = ms > 0 ? (mb * 1024) / (r.requests.total * (ms / (t1 - t0))) : NaN;
+      const young = w.filter((g) => g.scavenge).map((g) => g.ms);
+      gc = ` ${Number.isFinite(kb) ? kb.toFixed(1) : '-'} | ${young.length ? Math.max(...young).toFixed(1) : '-'} |`;
     }
     const bad = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
     console.log(`| ${ROUNDS > 1 ? `round ${round}: ` : ''}${name} | ${us.toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.requests.total}${bad} |${gc}`);

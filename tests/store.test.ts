@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { PgStore } from '../electron/store/postgres.ts';
 import { MIGRATIONS, registrySync, tables } from '../electron/store/schema.ts';
-import { StoreVersionError, type Clock, type Store } from '../electron/store/types.ts';
+import { StoreVersionError, type Clock, type Store, type Writer } from '../electron/store/types.ts';
 import { column, RESOURCES } from '../shared/registry.ts';
 import { freshDatabase, pgSkipReason } from './pg.ts';
 import { importSeed } from '../electron/service/account.ts';
@@ -357,27 +357,31 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       const id = await a.write((w) => w.insert('time_entries', entry, p1));
       const counts = async () => {
         await new Promise((r) => setTimeout(r, 2)); // SQLite samples data_version at most once per millisecond
-        return [await countProjectEntries(a, firm, p1), await countProjectEntries(a, client, p1), await countProjectEntries(a, firm, p2)];
+        return [await countProjectEntries(a, firm, p1), await countProjectEntries(a, client, p1), await countProjectEntries(a, firm, p2),
+          await countProjectEntries(a, client, p2)];
       };
-      const [f0, c0, g0] = await counts();
+      const [f0, c0, g0, d0] = await counts();
       await a.write((w) => w.update('time_entries', id, { hours: 2, description: 'y', date: '2026-11-05', person_id: person }, p1));
-      expect(await counts()).toEqual([f0, c0, g0]);
+      expect(await counts()).toEqual([f0, c0, g0, d0]);
       await a.write((w) => w.update('time_entries', id, { private: 1 }, p1));
-      expect(await counts()).toEqual([f0, c0 - 1, g0]);
+      expect(await counts()).toEqual([f0, c0 - 1, g0, d0]);
       await a.write((w) => w.update('time_entries', id, { private: 0 }, p1));
-      expect(await counts()).toEqual([f0, c0, g0]);
+      expect(await counts()).toEqual([f0, c0, g0, d0]);
       await a.write((w) => w.update('time_entries', id, { todo_item_id: hidden }, p1)); // now inside a private list
-      expect(await counts()).toEqual([f0, c0 - 1, g0]);
+      expect(await counts()).toEqual([f0, c0 - 1, g0, d0]);
       await a.write((w) => w.update('time_entries', id, { todo_item_id: shown }, p1));
-      expect(await counts()).toEqual([f0, c0, g0]);
-      await a.write(async (w) => w.update('todo_lists', Number((await w.get<{ id: number }>('SELECT todo_list_id AS id FROM todo_items WHERE id = ?', [shown]))!.id), { private: 1 }, p1));
-      expect(await counts()).toEqual([f0, c0 - 1, g0]); // its list made private
+      expect(await counts()).toEqual([f0, c0, g0, d0]);
+      const listOf = async (w: Writer) => Number((await w.get<{ id: number }>('SELECT todo_list_id AS id FROM todo_items WHERE id = ?', [shown]))!.id);
+      await a.write(async (w) => w.update('todo_lists', await listOf(w), { private: 1 }, p1));
+      expect(await counts()).toEqual([f0, c0 - 1, g0, d0]); // its list made private
+      await a.write(async (w) => w.update('todo_lists', await listOf(w), { private: 0 }, p1));
+      expect(await counts()).toEqual([f0, c0, g0, d0]);
       await a.write((w) => w.update('time_entries', id, { project_id: p2 }, p1));
-      expect(await counts()).toEqual([f0 - 1, c0 - 1, g0 + 1]);
+      expect(await counts()).toEqual([f0 - 1, c0 - 1, g0 + 1, d0 + 1]);
       await a.write((w) => w.remove('time_entries', id, p2));
-      expect(await counts()).toEqual([f0 - 1, c0 - 1, g0]);
+      expect(await counts()).toEqual([f0 - 1, c0 - 1, g0, d0]);
       await a.write((w) => w.run('INSERT INTO time_entries (project_id, person_id, date, hours, description, private) VALUES (?, ?, ?, ?, ?, ?)', [p1, person, '2026-11-02', 1, 'raw', 0]));
-      expect(await counts()).toEqual([f0, c0, g0]);
+      expect(await counts()).toEqual([f0, c0, g0, d0]);
     });
   });
 
