@@ -10,7 +10,7 @@
 // workload's cost and tail are made of (D228), not a goal of its own: the figures of one run move with
 // the machine's load, compare kinds within a run.
 
-import { mixedPools, mixedRequests, type Pools } from './mixed.ts';
+import { mixedPoolsOf, mixedRequests, type Pools } from './mixed.ts';
 import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,11 +38,7 @@ const source = process.env.DATA ?? join(work, 'source');
 await benchDataset(source);
 const dir = join(work, 'data');
 cpSync(source, dir, { recursive: true });
-const { DB_FILE } = await import('../electron/server.ts');
-const { SqliteStore } = await import('../electron/store/sqlite.ts');
-const probe = new SqliteStore(join(dir, DB_FILE));
-const pools: Pools = await mixedPools(probe);
-await probe.close();
+const pools: Pools = await mixedPoolsOf(dir);
 const headers = { authorization: benchAuth() };
 
 const nodeFlags = [...(process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(GC ? ['--trace-gc'] : [])];

@@ -20,9 +20,8 @@ const work = mkdtempSync(join(tmpdir(), 'bivouac-mem-'));
 const dir = values['data-dir'] ?? join(work, 'data');
 const { DB_FILE } = await import('../electron/server.ts');
 await benchDataset(dir);
-const { mixedPools, mixedRun } = await import('./mixed.ts');
-const { SqliteStore } = await import('../electron/store/sqlite.ts');
-const pools = await (async () => { const s = new SqliteStore(join(dir, DB_FILE)); try { return await mixedPools(s); } finally { await s.close(); } })();
+const { mixedPoolsOf, mixedRun } = await import('./mixed.ts');
+const pools = await mixedPoolsOf(dir);
 const headers = { authorization: benchAuth() };
 
 // The preload: on SIGUSR2, append process.memoryUsage() to a file named by the environment.

@@ -27,6 +27,18 @@ export async function mixedPools(store: Queryable): Promise<Pools> {
   };
 }
 
+/** mixedPools of the store in a data directory (bench:api's dataset), opened for it and closed again. */
+export async function mixedPoolsOf(dir: string): Promise<Pools> {
+  const { DB_FILE } = await import('../electron/server.ts');
+  const { SqliteStore } = await import('../electron/store/sqlite.ts');
+  const store = new SqliteStore(`${dir}/${DB_FILE}`);
+  try {
+    return await mixedPools(store);
+  } finally {
+    await store.close();
+  }
+}
+
 /**
  * One request of the mixed workload, by weight (of 100): 60 single-record reads, 30 list reads, 10 writes.
  * A seeded generator makes every run draw the same sequence.

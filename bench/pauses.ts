@@ -9,7 +9,7 @@
 // sqlite`, say), NODE_FLAGS options of Node (`--max-semi-space-size=8`), TMPDIR the file system of the copies.
 // A tool for finding where latency goes, not a goal of its own.
 
-import { mixedPools, mixedRequests, type Pools } from './mixed.ts';
+import { mixedPoolsOf, mixedRequests, type Pools } from './mixed.ts';
 import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -36,11 +36,7 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] a
 // DATA: a directory holding bench:api's dataset already (bench/profile.ts's, say); else generated here (~10 s).
 const source = process.env.DATA ?? join(work, 'source');
 await benchDataset(source);
-const { DB_FILE } = await import('../electron/server.ts');
-const { SqliteStore } = await import('../electron/store/sqlite.ts');
-const probe = new SqliteStore(join(source, DB_FILE));
-const pools: Pools = await mixedPools(probe);
-await probe.close();
+const pools: Pools = await mixedPoolsOf(source);
 const headers = { authorization: benchAuth() };
 
 const only = process.env.ONLY ? new RegExp(process.env.ONLY) : null;
