@@ -127,6 +127,23 @@ describe('WAL checkpoints in a worker thread (D180)', () => {
     await until(() => s.checkpointer!.stats().passes > 0, 3000);
   });
 
+  it('wakes the worker only when it has a pass to run, not after every write (D229)', async () => {
+    const every = 8;
+    const s = open(await seededFile(), { every });
+    for (let i = 0; i < every - 1; i++) await comment(s, i);
+    expect(s.checkpointer!.stats().rings).toBe(0);
+    await comment(s, every);
+    expect(s.checkpointer!.stats().rings).toBe(1);
+    await until(() => s.checkpointer!.stats().passes > 0, 3000);
+    // 10 passes' worth of writes: about one wake-up each (a write during a pass may ring once more), not one per write.
+    await until(() => !s.checkpointer!.stats().running, 3000);
+    const before = s.checkpointer!.stats().rings;
+    for (let i = 0; i < 10 * every; i++) { await comment(s, i); if (i % every === 0) await sleep(5); }
+    const rang = s.checkpointer!.stats().rings - before;
+    expect(rang).toBeGreaterThanOrEqual(5);
+    expect(rang).toBeLessThan(5 * every);
+  });
+
   it('keeps the WAL bounded under a burst of writes back to back (never yielding to the event loop)', async () => {
     const gateAfter = 100;
     const path = await seededFile();

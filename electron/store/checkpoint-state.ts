@@ -4,7 +4,7 @@
 
 /** Slot indexes in the shared Int32Array. */
 export const SLOT = {
-  /** Bumped (and notified) by the store on every event the worker may care about: a write, a wish, stop. */
+  /** Bumped (and notified) by the store on every event the worker must act on: enough writes for a pass, a wish, stop. */
   BELL: 0,
   /** Two per write transaction of the store's connection: odd while one is open (BEGIN … COMMIT/ROLLBACK). */
   WRITES: 1,
@@ -24,8 +24,13 @@ export const SLOT = {
   PASSES: 9,
   /** 1 while a pass runs. */
   RUNNING: 10,
+  /**
+   * WRITES when the worker's last pass began (0 before the first): the store rings the bell after a write
+   * only once WRITES has moved `2 × every` past it, when the worker has a pass to run (D229).
+   */
+  LAST_START: 11,
 } as const;
-export const SLOTS = 11;
+export const SLOTS = 12;
 
 /** What the store passes to the worker (workerData). */
 export interface CheckpointWorkerData {

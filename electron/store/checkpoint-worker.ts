@@ -44,6 +44,7 @@ function run(data: CheckpointWorkerData): void {
         Atomics.store(s, SLOT.BUSY, r.busy);
         Atomics.add(s, SLOT.PASSES, 1);
         lastStart = start;
+        Atomics.store(s, SLOT.LAST_START, start);
         const still = (start & 1) === 0 && Atomics.load(s, SLOT.WRITES) === start;
         const full = r.busy === 0 && r.log === r.checkpointed;
         if (still && full) Atomics.store(s, SLOT.CAUGHT, start);
