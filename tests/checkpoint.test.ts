@@ -8,6 +8,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'no
 import { endianness } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../electron/store/sqlite.ts';
@@ -142,6 +143,22 @@ describe('WAL checkpoints in a worker thread (D180)', () => {
     const rang = s.checkpointer!.stats().rings - before;
     expect(rang).toBeGreaterThanOrEqual(5);
     expect(rang).toBeLessThan(5 * every);
+  });
+
+  it('publishes each wait of the gate on bivouac:checkpoint-gate, begun and ended in turn (D229)', async () => {
+    const seen: boolean[] = [];
+    const listen = (m: unknown) => { seen.push((m as { waiting: boolean }).waiting); };
+    subscribe('bivouac:checkpoint-gate', listen);
+    try {
+      const s = open(await seededFile(), { gateAfter: 10, every: 1000 }); // passes only when a write waits
+      for (let i = 0; i < 60; i++) await comment(s, i);
+      const gated = s.checkpointer!.stats().gated;
+      expect(gated).toBeGreaterThanOrEqual(4);
+      expect(seen.length).toBe(2 * gated);
+      seen.forEach((waiting, k) => expect(waiting).toBe(k % 2 === 0));
+    } finally {
+      unsubscribe('bivouac:checkpoint-gate', listen);
+    }
   });
 
   it('keeps the WAL bounded under a burst of writes back to back (never yielding to the event loop)', async () => {
