@@ -564,6 +564,36 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       expect(await counts(firm)).toEqual([0, 1, 0]);
       expect(await counts(client)).toEqual([0, 1, 0]);
     });
+    it('comment figures follow comments on other types, edits, privacy, time, deletes and SQL text (D230)', async () => {
+      const s = await fresh();
+      const { pid, items, list, person } = await setup(s);
+      const post = await s.write((w) => w.insert('posts', { project_id: pid, title: 'P', body: 'b', author_id: person, private: 0, posted_on: w.now }, pid));
+      const figures = async (c: typeof firm) => (await withCommentStats(s, c, 'TodoItem', await itemsOfList(s, firm, list, pid))).map((r) => [r.comments_count, r.commented_at]);
+      const postFigures = async () => (await withCommentStats(s, firm, 'Post', [{ id: post, project_id: pid }])).map((r) => r.comments_count);
+      const add = (type: string, id: number, at: string) => s.write((w) => w.insert('comments', { commentable_type: type, commentable_id: id, project_id: pid, author_id: person, body: 'b', private: 0, created_at: at }, pid));
+      const c1 = await add('TodoItem', items[0], '2026-01-01T00:00:00Z');
+      expect(await figures(firm)).toEqual([[1, '2026-01-01T00:00:00Z'], [0, null], [0, null]]);
+      expect(await postFigures()).toEqual([0]);
+      // A comment on a post: the post's figures follow, the items' stay what they are.
+      await add('Post', post, '2026-01-02T00:00:00Z');
+      expect(await postFigures()).toEqual([1]);
+      expect(await figures(firm)).toEqual([[1, '2026-01-01T00:00:00Z'], [0, null], [0, null]]);
+      // An edited body changes nothing; privacy, time and a delete do.
+      await s.write((w) => w.update('comments', c1, { body: 'edited' }, pid));
+      expect(await figures(client)).toEqual([[1, '2026-01-01T00:00:00Z'], [0, null], [0, null]]);
+      await s.write((w) => w.update('comments', c1, { private: 1 }, pid));
+      expect(await figures(client)).toEqual([[0, null], [0, null], [0, null]]);
+      expect(await figures(firm)).toEqual([[1, '2026-01-01T00:00:00Z'], [0, null], [0, null]]);
+      await s.write((w) => w.update('comments', c1, { created_at: '2026-03-01T00:00:00Z' }, pid));
+      expect(await figures(firm)).toEqual([[1, '2026-03-01T00:00:00Z'], [0, null], [0, null]]);
+      await s.write((w) => w.remove('comments', c1, pid));
+      expect(await figures(firm)).toEqual([[0, null], [0, null], [0, null]]);
+      // A comment written by SQL text, and one whose project the writer did not say.
+      await s.write((w) => w.run("INSERT INTO comments (commentable_type, commentable_id, project_id, author_id, body, private, created_at) VALUES ('TodoItem', ?, ?, ?, 'sql', 0, '2026-04-01T00:00:00Z')", [items[2], pid, person]));
+      expect(await figures(firm)).toEqual([[0, null], [0, null], [1, '2026-04-01T00:00:00Z']]);
+      await s.write((w) => w.insert('comments', { commentable_type: 'TodoItem', commentable_id: items[1], project_id: pid, author_id: person, body: 'b', private: 0, created_at: '2026-05-01T00:00:00Z' }));
+      expect(await figures(firm)).toEqual([[0, null], [1, '2026-05-01T00:00:00Z'], [1, '2026-04-01T00:00:00Z']]);
+    });
   });
 
   it('is reachable while open', async () => {
@@ -677,6 +707,55 @@ describe('derived data scoped to tables (D44)', () => {
     expect(await names()).toBe(3);
     await a.write((w) => w.run('UPDATE companies SET name = ? WHERE id = ?', ['Renamed Co', 1]));
     expect(await names()).toBe(4); // SQL text may touch any table
+    await a.close();
+  });
+
+  it('a type\'s comment figures are read again only after a write that can change them (D230)', async () => {
+    const a = new SqliteStore(':memory:');
+    await importSeed(a, FIXTURE);
+    const firm = { id: 1, companyId: 1, firm: true, admin: true, name: 'firm' };
+    const pid = Number((await a.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id);
+    const other = Number((await a.get<{ id: number }>('SELECT id FROM projects WHERE id <> ? ORDER BY id LIMIT 1', [pid]))!.id);
+    const person = Number((await a.get<{ id: number }>('SELECT id FROM people ORDER BY id LIMIT 1'))!.id);
+    const [item, post, otherItem] = await a.write(async (w) => {
+      const list = await w.insert('todo_lists', { project_id: pid, name: 'L', description: '', position: 99, private: 0, tracked: 0 }, pid);
+      const otherList = await w.insert('todo_lists', { project_id: other, name: 'L', description: '', position: 99, private: 0, tracked: 0 }, other);
+      return [
+        await w.insert('todo_items', { todo_list_id: list, project_id: pid, content: 'i', position: 1, completed: 0, creator_id: person, created_at: w.now, updated_at: w.now }, pid),
+        await w.insert('posts', { project_id: pid, title: 'P', body: 'b', author_id: person, private: 0, posted_on: w.now }, pid),
+        await w.insert('todo_items', { todo_list_id: otherList, project_id: other, content: 'i', position: 1, completed: 0, creator_id: person, created_at: w.now, updated_at: w.now }, other),
+      ];
+    });
+    let reads = 0;
+    const allCommitted = a.allCommitted.bind(a);
+    a.allCommitted = (async (...args: Parameters<typeof allCommitted>) => { if (/COUNT\(\*\) AS n/.test(args[0])) reads++; return allCommitted(...args); }) as typeof a.allCommitted;
+    const figures = async () => (await withCommentStats(a, firm, 'TodoItem', [{ id: item, project_id: pid }]))[0].comments_count;
+    const comment = (type: string, id: number, project = pid) => a.write((w) => w.insert('comments', { commentable_type: type, commentable_id: id, project_id: project, author_id: person, body: 'b', private: 0, created_at: w.now }, project));
+    expect(await figures()).toBe(0);
+    expect(reads).toBe(1);
+    await figures();
+    expect(reads).toBe(1); // kept
+    // Kept through a comment on a post of the project, on an item of another project, and an edited body.
+    await comment('Post', post);
+    await comment('TodoItem', otherItem, other);
+    const mine = await comment('TodoItem', item);
+    expect(await figures()).toBe(1);
+    expect(reads).toBe(2); // the item's own comment
+    await comment('Post', post);
+    await comment('TodoItem', otherItem, other);
+    await a.write((w) => w.update('comments', mine, { body: 'edited' }, pid));
+    expect(await figures()).toBe(1);
+    expect(reads).toBe(2);
+    // Read again after what may change a figure: privacy, a delete, SQL text.
+    await a.write((w) => w.update('comments', mine, { private: 1 }, pid));
+    expect(await figures()).toBe(1); // the firm sees private comments
+    expect(reads).toBe(3);
+    await a.write((w) => w.remove('comments', mine, pid));
+    expect(await figures()).toBe(0);
+    expect(reads).toBe(4);
+    await a.write((w) => w.run('UPDATE comments SET body = body WHERE id = 0'));
+    await figures();
+    expect(reads).toBe(5);
     await a.close();
   });
 

@@ -52,11 +52,21 @@ export function movesParent(table: string, values: Row): boolean {
  * the table: a count kept under that name (D228) survives edits of a record's content.
  */
 export function placesRows(table: string, values: Row): boolean {
-  return 'project_id' in values || 'private' in values || movesParent(table, values) || (table === 'time_entries' && 'todo_item_id' in values);
+  return 'project_id' in values || 'private' in values || movesParent(table, values) || (table === 'time_entries' && 'todo_item_id' in values)
+    || (table === 'comments' && 'created_at' in values); // a parent's commented-at (D230)
 }
 
 /** The name counted for commits that insert, delete or place (placesRows) rows of `table` (D228). */
 export const rowsName = (table: string): string => `${table}:rows`;
+
+/**
+ * Besides rowsName: the name counted for commits that add, remove or place comments on records of `type`
+ * (`Post`, `Milestone`, `TodoItem`), or of any type (`null`, counted as `?`: an update or delete, whose parent the
+ * Writer does not read). A parent's comment figures are kept under their type's name and `?` (D230): a comment
+ * on a post leaves the figures of the project's todo items kept. Every such name is `<table>:rows…`, which
+ * PostgreSQL reads as the table itself.
+ */
+export const commentRowsName = (type: string | null): string => `comments:rows:${type ?? '?'}`;
 
 /**
  * Records whose computed fields follow this one: a comment's parent (comments-count, commented-at),

@@ -334,9 +334,10 @@ export class PgStore implements Store {
     for (const name of tables) {
       const at = name.indexOf('@'); // `table@project` (D134): here the whole table
       let table = at > 0 ? name.slice(0, at) : name;
-      // `table:rows` (D228) is the table here: a process of an older version writing the same database
-      // would not count it, and a count kept under it would miss that process's inserts.
-      if (table.endsWith(':rows')) table = table.slice(0, -':rows'.length);
+      // `table:rows` (D228) and `comments:rows:Type` (D230) are the table here: a process of an older version
+      // writing the same database would not count them, and a value kept under them would miss its inserts.
+      const rows = table.indexOf(':rows');
+      if (rows > 0) table = table.slice(0, rows);
       t += `:${s.tables[table] ?? 0}`;
     }
     return t;

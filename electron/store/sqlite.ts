@@ -7,7 +7,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
-import { appendChange, cascade, movesParent, placesRows, rowsName, type ChangeOp } from './feed.ts';
+import { appendChange, cascade, commentRowsName, movesParent, placesRows, rowsName, type ChangeOp } from './feed.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
 import { StoreVersionError, type Clock, type Param, type Queryable, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
@@ -381,7 +381,7 @@ class SqliteWriter implements Writer {
     const cols = Object.keys(values);
     const sql = `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
     this.tables.add(table);
-    this.scoped(table, values.project_id ?? projectId, true);
+    this.scoped(table, values.project_id ?? projectId, true, values.commentable_type);
     const id = this.s.runSync(sql, cols.map((c) => values[c] as Param)).lastId;
     const v = await this.log(table, id, 'insert', projectId);
     this.s.runSync(`UPDATE ${table} SET version = ? WHERE id = ?`, [v, id]);
@@ -412,12 +412,20 @@ class SqliteWriter implements Writer {
     this.outbox?.remove(table, id);
   }
 
-  /** `table@project` (or `table@*`); with `rows`, `table:rows` and its `@project` too (placesRows, D228). */
-  private scoped(table: string, projectId: unknown, rows: boolean): void {
+  /**
+   * `table@project` (or `table@*`); with `rows`, `table:rows` and its `@project` too (placesRows, D228), and for
+   * comments their parents' type's name (commentRowsName: `commentableType` of an insert, else any type, D230).
+   */
+  private scoped(table: string, projectId: unknown, rows: boolean, commentableType?: unknown): void {
     const p = Number(projectId);
     const at = Number.isSafeInteger(p) && p > 0 ? `@${p}` : '@*';
     this.tables.add(table + at);
-    if (rows) this.tables.add(rowsName(table)).add(rowsName(table) + at);
+    if (!rows) return;
+    this.tables.add(rowsName(table)).add(rowsName(table) + at);
+    if (table === 'comments') {
+      const byType = commentRowsName(typeof commentableType === 'string' && commentableType !== '' ? commentableType : null);
+      this.tables.add(byType).add(byType + at);
+    }
   }
 
   async logChange(table: string, id: number, op: ChangeOp, projectId?: number | null, personId: number | null = null): Promise<void> {

@@ -3,6 +3,7 @@
 
 import { isStore, type Caller, type Queryable, type Row } from '../types.ts';
 import { notPrivate } from './access.ts';
+import { commentRowsName } from '../feed.ts';
 
 export type CommentableType = 'Post' | 'Milestone' | 'TodoItem';
 
@@ -37,15 +38,19 @@ const STATS_PER_PROJECT = 65_536;
  * correlated subqueries per row: 90 → 48 µs for 50 todo items, D43). The id list is padded to a few
  * fixed lengths (repeating an id changes nothing in `IN`) so that the store's statement cache stays small.
  * Outside a write, when the rows are of one project, each parent's figures are kept by the store under
- * the token of that project's comments (`comments@P`, D134, D185): a list read again costs no query
- * until a comment of the project is written (a comment never changes project: its parent does not).
+ * the token of that project's comments of the parents' type (D134, D185, D230: `comments:rows:Type@P` and
+ * `comments:rows:?@P`, which a comment's insert on such a parent counts, and any comment's delete or an update
+ * that changes its privacy, parent or time): a list read again costs no query until then. An edited body
+ * changes no figure, nor does a comment on a parent of another type (a comment never changes project: its
+ * parent does not).
  */
 export async function withCommentStats<T extends Row>(db: Queryable, c: Caller, type: CommentableType, rows: T[]): Promise<T[]> {
   if (rows.length === 0) return rows;
   const project = Number(rows[0].project_id);
   let kept: Map<number, Stat> | undefined;
   if (isStore(db) && Number.isSafeInteger(project) && project > 0 && rows.every((r) => Number(r.project_id) === project)) {
-    kept = await db.memo(`comment-stats:${type}:${c.firm}:${project}`, async () => new Map<number, Stat>(), [`comments@${project}`]);
+    kept = await db.memo(`comment-stats:${type}:${c.firm}:${project}`, async () => new Map<number, Stat>(),
+      [`${commentRowsName(type)}@${project}`, `${commentRowsName(null)}@${project}`]);
     if (kept.size > STATS_PER_PROJECT) kept.clear();
   }
   const stats = kept ?? new Map<number, Stat>();
