@@ -1,25 +1,30 @@
 // Loaded into the service by bench/statements.ts (`node --import`, with an IPC channel): counts the executions of
-// each SQL text and the time spent in them (node:sqlite's StatementSync get/all/run/iterate, wrapped), and answers
+// each SQL text and the time spent in them (node:sqlite's StatementSync get/all/run/iterate and DatabaseSync exec,
+// wrapped; the checkpoint worker's thread loads it too, and counts apart: it never answers), and answers
 // `{ statements: n }` with what it counted since the last asking, then starts again.
 
-import { StatementSync } from 'node:sqlite';
+import { DatabaseSync, StatementSync } from 'node:sqlite';
 
 const counted = new Map();
-for (const name of ['get', 'all', 'run', 'iterate']) {
-  const original = StatementSync.prototype[name];
-  StatementSync.prototype[name] = function (...args) {
+const wrap = (proto, name, sqlOf) => {
+  const original = proto[name];
+  proto[name] = function (...args) {
     const t0 = process.hrtime.bigint();
     try {
       return original.apply(this, args);
     } finally {
-      const sql = this.sourceSQL;
+      const sql = sqlOf(this, args);
       const c = counted.get(sql) ?? { n: 0, ns: 0n };
       counted.set(sql, c);
       c.n++;
       c.ns += process.hrtime.bigint() - t0;
     }
   };
-}
+};
+// `iterate` is timed while its iterator is made, not while it is read (the service does not iterate).
+for (const name of ['get', 'all', 'run', 'iterate']) wrap(StatementSync.prototype, name, (st) => st.sourceSQL);
+// SQL text run by `exec`: the Writer's BEGIN IMMEDIATE and COMMIT, among others.
+wrap(DatabaseSync.prototype, 'exec', (_db, args) => `exec: ${String(args[0])}`);
 process.channel?.unref();
 process.on('message', (m) => {
   if (typeof m?.statements !== 'number') return;

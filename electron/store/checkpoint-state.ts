@@ -25,8 +25,9 @@ export const SLOT = {
   /** 1 while a pass runs. */
   RUNNING: 10,
   /**
-   * WRITES when the worker's last pass began (0 before the first): the store rings the bell after a write
-   * only once WRITES has moved `2 × every` past it, when the worker has a pass to run (D229).
+   * WRITES when the worker's last pass began (0 before the first; stored as the pass begins): the store rings
+   * the bell after a write only once WRITES has moved `2 × every` past it, when the worker has a pass to run
+   * (D229). Counters wrap at 2^31: their differences are taken in 32 bits (`(a - b) | 0`).
    */
   LAST_START: 11,
 } as const;

@@ -19,13 +19,14 @@ function run(data: CheckpointWorkerData): void {
   // skip the fsyncs that make the copied pages durable before the log is reused.
   db.exec('PRAGMA busy_timeout = 0; PRAGMA synchronous = NORMAL');
   const pass = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-  let lastStart = 0; // WRITES when the last pass began
+  let lastStart = Atomics.load(s, SLOT.LAST_START); // WRITES when the last pass began (the slot holds it too)
   try {
     for (;;) {
       const bell = Atomics.load(s, SLOT.BELL);
       if (Atomics.load(s, SLOT.STOP)) break;
       const wished = Atomics.load(s, SLOT.WANT) !== Atomics.load(s, SLOT.SERVED);
-      if (!wished && Atomics.load(s, SLOT.WRITES) - lastStart < 2 * data.every) {
+      // Differences of the 32-bit counter are taken in 32 bits (`| 0`): it wraps after ~2^31 transactions.
+      if (!wished && ((Atomics.load(s, SLOT.WRITES) - lastStart) | 0) < 2 * data.every) {
         Atomics.wait(s, SLOT.BELL, bell);
         continue;
       }
@@ -36,6 +37,8 @@ function run(data: CheckpointWorkerData): void {
       // old snapshot): the store's write must not wait for that reader.
       for (let i = 1; ; i++) {
         const start = Atomics.load(s, SLOT.WRITES);
+        // Published as the pass begins: writes landing during it ring only once another pass is due (D229).
+        Atomics.store(s, SLOT.LAST_START, start);
         Atomics.store(s, SLOT.RUNNING, 1);
         const r = pass.get() as { busy: number; log: number; checkpointed: number };
         Atomics.store(s, SLOT.RUNNING, 0);
@@ -44,7 +47,6 @@ function run(data: CheckpointWorkerData): void {
         Atomics.store(s, SLOT.BUSY, r.busy);
         Atomics.add(s, SLOT.PASSES, 1);
         lastStart = start;
-        Atomics.store(s, SLOT.LAST_START, start);
         const still = (start & 1) === 0 && Atomics.load(s, SLOT.WRITES) === start;
         const full = r.busy === 0 && r.log === r.checkpointed;
         if (still && full) Atomics.store(s, SLOT.CAUGHT, start);

@@ -33,6 +33,8 @@ export interface CheckpointerOptions {
   readonly gateAfter?: number;
   /** The worker module (tests point it elsewhere to make the worker fail). */
   readonly workerUrl?: URL;
+  /** The write counter's first value (tests start it near 2^31 to see it wrap). */
+  readonly firstCount?: number;
 }
 
 export interface CheckpointStats {
@@ -81,6 +83,10 @@ export class Checkpointer {
     this.maxPasses = opts.maxPasses ?? 3;
     this.gateAfter = opts.gateAfter ?? 100;
     this.url = opts.workerUrl ?? defaultWorkerUrl();
+    if (opts.firstCount !== undefined) {
+      for (const slot of [SLOT.WRITES, SLOT.CAUGHT, SLOT.LAST_START]) Atomics.store(this.s, slot, opts.firstCount);
+      this.releasedAt = opts.firstCount | 0;
+    }
   }
 
   /**
@@ -91,7 +97,9 @@ export class Checkpointer {
     if (this.failed || this.closing) return null;
     const s = this.s;
     const writes = Atomics.load(s, SLOT.WRITES);
-    if ((writes - Math.max(Atomics.load(s, SLOT.CAUGHT), this.releasedAt)) / 2 < this.gateAfter) return null;
+    // Since the later of the last caught-up pass and the last release; in 32 bits, as the counter wraps.
+    const since = Math.min((writes - Atomics.load(s, SLOT.CAUGHT)) | 0, (writes - this.releasedAt) | 0);
+    if (since / 2 < this.gateAfter) return null;
     const w = this.start();
     if (!w) return null;
     this.gated++;
@@ -118,9 +126,9 @@ export class Checkpointer {
    */
   written(): void {
     if (this.failed) return;
-    const writes = Atomics.add(this.s, SLOT.WRITES, 1) + 1;
+    const writes = (Atomics.add(this.s, SLOT.WRITES, 1) + 1) | 0; // the value stored: it wraps at 2^31
     if (!this.closing) this.start();
-    if (writes - Atomics.load(this.s, SLOT.LAST_START) >= 2 * this.every) this.ring();
+    if (((writes - Atomics.load(this.s, SLOT.LAST_START)) | 0) >= 2 * this.every) this.ring();
   }
 
   stats(): CheckpointStats {
@@ -136,7 +144,7 @@ export class Checkpointer {
     this.closing = true;
     Atomics.store(this.s, SLOT.STOP, 1);
     this.ring();
-    for (const f of this.waiters.splice(0)) f();
+    this.letGo();
     // Held while it ends (a pass under way finishes first), so that awaiting close() keeps the process up.
     this.worker?.ref();
     await this.exited;
@@ -151,6 +159,11 @@ export class Checkpointer {
   private release(): void {
     this.releasedAt = Atomics.load(this.s, SLOT.WRITES);
     if (!this.closing) this.worker?.unref();
+    this.letGo();
+  }
+
+  /** The writes waiting for a pass go on (the end of a wait, published). */
+  private letGo(): void {
     if (gateChannel.hasSubscribers && this.waiters.length) gateChannel.publish({ waiting: false });
     for (const f of this.waiters.splice(0)) f();
   }
