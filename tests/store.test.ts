@@ -569,7 +569,7 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       const { pid, items, list, person } = await setup(s);
       const post = await s.write((w) => w.insert('posts', { project_id: pid, title: 'P', body: 'b', author_id: person, private: 0, posted_on: w.now }, pid));
       const figures = async (c: typeof firm) => (await withCommentStats(s, c, 'TodoItem', await itemsOfList(s, firm, list, pid))).map((r) => [r.comments_count, r.commented_at]);
-      const postFigures = async () => (await withCommentStats(s, firm, 'Post', [{ id: post, project_id: pid }])).map((r) => r.comments_count);
+      const postFigures = async () => (await withCommentStats(s, firm, 'Post', [{ id: post, project_id: pid } as Record<string, unknown>])).map((r) => r.comments_count);
       const add = (type: string, id: number, at: string) => s.write((w) => w.insert('comments', { commentable_type: type, commentable_id: id, project_id: pid, author_id: person, body: 'b', private: 0, created_at: at }, pid));
       const c1 = await add('TodoItem', items[0], '2026-01-01T00:00:00Z');
       expect(await figures(firm)).toEqual([[1, '2026-01-01T00:00:00Z'], [0, null], [0, null]]);
@@ -588,7 +588,7 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       expect(await figures(firm)).toEqual([[1, '2026-03-01T00:00:00Z'], [0, null], [0, null]]);
       await s.write((w) => w.remove('comments', c1, pid));
       expect(await figures(firm)).toEqual([[0, null], [0, null], [0, null]]);
-      // A comment written by SQL text, and one whose project the writer did not say.
+      // A comment written by SQL text, and one whose project the Writer was not given (its row names it).
       await s.write((w) => w.run("INSERT INTO comments (commentable_type, commentable_id, project_id, author_id, body, private, created_at) VALUES ('TodoItem', ?, ?, ?, 'sql', 0, '2026-04-01T00:00:00Z')", [items[2], pid, person]));
       expect(await figures(firm)).toEqual([[0, null], [0, null], [1, '2026-04-01T00:00:00Z']]);
       await s.write((w) => w.insert('comments', { commentable_type: 'TodoItem', commentable_id: items[1], project_id: pid, author_id: person, body: 'b', private: 0, created_at: '2026-05-01T00:00:00Z' }));
@@ -729,7 +729,7 @@ describe('derived data scoped to tables (D44)', () => {
     let reads = 0;
     const allCommitted = a.allCommitted.bind(a);
     a.allCommitted = (async (...args: Parameters<typeof allCommitted>) => { if (/COUNT\(\*\) AS n/.test(args[0])) reads++; return allCommitted(...args); }) as typeof a.allCommitted;
-    const figures = async () => (await withCommentStats(a, firm, 'TodoItem', [{ id: item, project_id: pid }]))[0].comments_count;
+    const figures = async () => (await withCommentStats(a, firm, 'TodoItem', [{ id: item, project_id: pid } as Record<string, unknown>]))[0].comments_count;
     const comment = (type: string, id: number, project = pid) => a.write((w) => w.insert('comments', { commentable_type: type, commentable_id: id, project_id: project, author_id: person, body: 'b', private: 0, created_at: w.now }, project));
     expect(await figures()).toBe(0);
     expect(reads).toBe(1);
