@@ -25,7 +25,7 @@ function run(data: CheckpointWorkerData): void {
       const bell = Atomics.load(s, SLOT.BELL);
       if (Atomics.load(s, SLOT.STOP)) break;
       const wished = Atomics.load(s, SLOT.WANT) !== Atomics.load(s, SLOT.SERVED);
-      // Differences of the 32-bit counter are taken in 32 bits (`| 0`): it wraps after ~2^31 transactions.
+      // Differences of the 32-bit counter are taken in 32 bits (`| 0`): it wraps after ~2^30 transactions (two counts each).
       if (!wished && ((Atomics.load(s, SLOT.WRITES) - lastStart) | 0) < 2 * data.every) {
         Atomics.wait(s, SLOT.BELL, bell);
         continue;
