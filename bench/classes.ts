@@ -10,16 +10,11 @@
 // workload's cost and tail are made of (D228), not a goal of its own: the figures of one run move with
 // the machine's load, compare kinds within a run.
 
-import { mixedPoolsOf, mixedRequests, type Pools } from './mixed.ts';
-import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mixedRequests } from './mixed.ts';
+import { address, probe } from './support/probe.ts';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 interface CannonRequest { method?: string; path?: string; headers?: Record<string, string>; body?: string }
 interface CannonResult { requests: { total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
@@ -29,22 +24,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const GC = process.env.GC === '1';
 const only = process.env.ONLY ? new RegExp(process.env.ONLY) : null;
 
-const work = mkdtempSync(join(tmpdir(), 'bivouac-classes-'));
-let child: ChildProcess | null = null;
-process.once('exit', () => { child?.kill('SIGKILL'); rmSync(work, { recursive: true, force: true }); });
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) process.once(sig, () => process.exit(code));
-
-const source = process.env.DATA ?? join(work, 'source');
-await benchDataset(source);
-const dir = join(work, 'data');
-cpSync(source, dir, { recursive: true });
-const pools: Pools = await mixedPoolsOf(dir);
-const headers = { authorization: benchAuth() };
-
+const { pools, headers, start } = await probe('classes');
 const nodeFlags = [...(process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean), ...(GC ? ['--trace-gc'] : [])];
-const svc = spawn(process.execPath, [...nodeFlags, cliEntry(ROOT), 'serve', '--port', '0', '--data-dir', dir, '--no-demo', '--log-level', 'warn',
-  '--response-cache', '0', ...(process.env.SERVICE_FLAGS ?? '').split(' ').filter(Boolean)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
-child = svc;
+const svc = start(nodeFlags, (process.env.SERVICE_FLAGS ?? '').split(' ').filter(Boolean));
 /**
  * The main thread's collections from `--trace-gc` (the checkpoint worker's isolate prints its own, under another
  * `[pid:isolate]` prefix: left out), each stamped when its line arrived: heap before and after, pause.
@@ -52,25 +34,18 @@ child = svc;
 const gcs: { at: number; scavenge: boolean; before: number; after: number; ms: number }[] = [];
 let mainIsolate = '';
 let out = '';
-const base = await new Promise<string>((res, rej) => {
-  let found = false;
-  const late = setTimeout(() => rej(new Error('the service did not start within 60 s')), 60_000);
-  svc.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-    let nl: number;
-    while ((nl = out.indexOf('\n')) >= 0) {
-      const line = out.slice(0, nl);
-      out = out.slice(nl + 1);
-      const g = /^\[(\d+:0x[0-9a-f]+)\]\s+\d+ ms: (\S+)[^,]*? ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//.exec(line);
-      if (g) {
-        mainIsolate ||= g[1]; // the main thread collects first (the worker starts with the first write)
-        if (g[1] === mainIsolate) gcs.push({ at: performance.now(), scavenge: g[2] === 'Scavenge', before: Number(g[3]), after: Number(g[4]), ms: Number(g[5]) });
-      }
-      const m = /running at (http:\/\/[^/\s]+)/.exec(line);
-      if (m && !found) { found = true; clearTimeout(late); res(m[1]); }
+const base = await address(svc, (d) => {
+  out += d.toString();
+  let nl: number;
+  while ((nl = out.indexOf('\n')) >= 0) {
+    const line = out.slice(0, nl);
+    out = out.slice(nl + 1);
+    const g = /^\[(\d+:0x[0-9a-f]+)\]\s+\d+ ms: (\S+)[^,]*? ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//.exec(line);
+    if (g) {
+      mainIsolate ||= g[1]; // the main thread collects first (the worker starts with the first write)
+      if (g[1] === mainIsolate) gcs.push({ at: performance.now(), scavenge: g[2] === 'Scavenge', before: Number(g[3]), after: Number(g[4]), ms: Number(g[5]) });
     }
-  });
-  svc.once('exit', (code) => rej(new Error(`the service exited with ${code}`)));
+  }
 });
 
 const kind = (r: CannonRequest) => `${r.method} ${(r.path ?? '').replace(/\?.*/, '').replace(/\d+/g, 'N')}`;

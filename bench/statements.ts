@@ -7,16 +7,11 @@
 // less 0.9 × the reads alone's (the whole is 90 % reads); the TOP (default 25) with the most. A tool for finding
 // what a write costs the reads (D230), not a goal of its own.
 
-import { mixedPoolsOf, mixedRequests, type Pools } from './mixed.ts';
-import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mixedRequests } from './mixed.ts';
+import { address, asker, probe, ROOT } from './support/probe.ts';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 interface CannonRequest { method?: string; path?: string; headers?: Record<string, string>; body?: string }
 interface CannonResult { requests: { total: number }; non2xx: number; errors: number }
@@ -24,40 +19,12 @@ const autocannon = require('autocannon') as (o: object) => Promise<CannonResult>
 const D = Number(process.env.D ?? 6);
 const TOP = Number(process.env.TOP ?? 25);
 
-const work = mkdtempSync(join(tmpdir(), 'bivouac-statements-'));
-let child: ChildProcess | null = null;
-process.once('exit', () => { child?.kill('SIGKILL'); rmSync(work, { recursive: true, force: true }); });
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) process.once(sig, () => process.exit(code));
-
-const source = process.env.DATA ?? join(work, 'source');
-await benchDataset(source);
-const dir = join(work, 'data');
-cpSync(source, dir, { recursive: true });
-const pools: Pools = await mixedPoolsOf(dir);
-const headers = { authorization: benchAuth() };
-
-const svc = spawn(process.execPath, ['--import', join(ROOT, 'bench', 'support', 'statements-preload.mjs'), cliEntry(ROOT), 'serve', '--port', '0',
-  '--data-dir', dir, '--no-demo', '--log-level', 'warn', '--response-cache', '0'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: ROOT });
-child = svc;
+const { pools, headers, start } = await probe('statements');
+const svc = start(['--import', join(ROOT, 'bench', 'support', 'statements-preload.mjs')]);
+const base = await address(svc);
 type Counted = Map<string, [number, number]>;
-const answers = new Map<number, Counted>();
-svc.on('message', (m: { statements: number; counted: [string, number, number][] }) => answers.set(m.statements, new Map(m.counted.map(([sql, n, us]) => [sql, [n, us]]))));
-const base = await new Promise<string>((res, rej) => {
-  let text = '';
-  const late = setTimeout(() => rej(new Error('the service did not start within 60 s')), 60_000);
-  svc.stdout!.on('data', (d: Buffer) => { text += d.toString(); const m = /running at (http:\/\/[^/\s]+)/.exec(text); if (m) { clearTimeout(late); res(m[1]); } });
-  svc.once('exit', (code) => rej(new Error(`the service exited with ${code}`)));
-});
-let asked = 0;
-async function counted(): Promise<Counted> {
-  const n = ++asked;
-  svc.send({ statements: n });
-  for (let t = 0; t < 250 && !answers.has(n); t++) await new Promise((r) => setTimeout(r, 20));
-  const a = answers.get(n);
-  if (!a) throw new Error('the service did not answer within 5 s');
-  answers.delete(n);
-  return a;
-}
+const ask = asker<{ counted: [string, number, number][] }>(svc, 'statements');
+const counted = async (): Promise<Counted> => new Map((await ask()).counted.map(([sql, n, us]) => [sql, [n, us]]));
 const run = (keep: (r: CannonRequest) => boolean, seconds: number) => {
   const next = mixedRequests(pools, headers);
   return autocannon({ url: base, connections: 10, duration: seconds, requests: [{ setupRequest: (req: CannonRequest) => {

@@ -11,16 +11,12 @@
 // the process), or nothing seen (queued behind other requests' work only). A tool for attributing the tail
 // (D229), not a goal of its own.
 
-import { mixedPoolsOf, mixedRequests, type Pools } from './mixed.ts';
-import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mixedRequests } from './mixed.ts';
+import { address, asker, probe, ROOT } from './support/probe.ts';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 interface CannonRequest { method?: string; path?: string; headers?: Record<string, string>; body?: string }
 interface CannonResult { requests: { total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
@@ -34,43 +30,13 @@ const KEEP = process.env.KEEP;
 if (KEEP !== undefined && KEEP !== 'reads' && KEEP !== 'writes') throw new Error('KEEP=reads or KEEP=writes (or unset: the whole workload)');
 const keep = (r: CannonRequest) => KEEP === undefined || (r.method === 'GET') === (KEEP === 'reads');
 
-const work = mkdtempSync(join(tmpdir(), 'bivouac-tail-'));
-let child: ChildProcess | null = null;
-process.once('exit', () => { child?.kill('SIGKILL'); rmSync(work, { recursive: true, force: true }); });
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) process.once(sig, () => process.exit(code));
-
-const source = process.env.DATA ?? join(work, 'source');
-await benchDataset(source);
-const dir = join(work, 'data');
-cpSync(source, dir, { recursive: true });
-const pools: Pools = await mixedPoolsOf(dir);
-const headers = { authorization: benchAuth() };
-
+const { pools, headers, start } = await probe('tail');
 const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const svc = spawn(process.execPath, [...nodeFlags, '--import', join(ROOT, 'bench', 'support', 'tail-preload.mjs'), cliEntry(ROOT), 'serve', '--port', '0',
-  '--data-dir', dir, '--no-demo', '--log-level', 'warn', '--response-cache', '0', ...(process.env.SERVICE_FLAGS ?? '').split(' ').filter(Boolean)],
-{ stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: ROOT });
-child = svc;
+const svc = start([...nodeFlags, '--import', join(ROOT, 'bench', 'support', 'tail-preload.mjs')], (process.env.SERVICE_FLAGS ?? '').split(' ').filter(Boolean));
+const base = await address(svc);
 interface Span { from: number; to: number }
 interface Seen { gcs: (Span & { kind: number })[]; held: Span[]; gates: Span[] }
-const answers = new Map<number, Seen>();
-svc.on('message', (m: { tail: number } & Seen) => answers.set(m.tail, m));
-const base = await new Promise<string>((res, rej) => {
-  let text = '';
-  const late = setTimeout(() => rej(new Error('the service did not start within 60 s')), 60_000);
-  svc.stdout!.on('data', (d: Buffer) => { text += d.toString(); const m = /running at (http:\/\/[^/\s]+)/.exec(text); if (m) { clearTimeout(late); res(m[1]); } });
-  svc.once('exit', (code) => rej(new Error(`the service exited with ${code}`)));
-});
-let asked = 0;
-async function seen(): Promise<Seen> {
-  const n = ++asked;
-  svc.send({ tail: n });
-  for (let t = 0; t < 250 && !answers.has(n); t++) await new Promise((r) => setTimeout(r, 20));
-  const a = answers.get(n);
-  if (!a) throw new Error('the service did not answer within 5 s');
-  answers.delete(n);
-  return a;
-}
+const seen = asker<Seen>(svc, 'tail');
 
 const clock = () => Number(process.hrtime.bigint()) / 1e6;
 const kind = (r: CannonRequest) => `${r.method} ${(r.path ?? '').replace(/\?.*/, '').replace(/\d+/g, 'N')}`;
