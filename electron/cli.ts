@@ -70,7 +70,6 @@ options:
   --idempotency-days N keep Idempotency-Key answers N days (default and minimum 30)
   --response-cache MB  memory for re-usable rendered responses (default 16; 0 turns it off)
   --wal-checkpoint W   who checkpoints the SQLite WAL: worker (default, a thread of its own) or sqlite
-  --read-threads N  threads answering reads beside the request thread, on SQLite (default 1; 0: none)
   --log-level L     fatal, error, warn, info, debug or silent (default warn)
 sync with a remote (a team server or any server of the interface):
   serve --remote URL (--remote-user U --remote-password P | --remote-token T) [--sync-interval S]
@@ -88,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
         host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' }, store: { type: 'string' }, seed: { type: 'string' },
         'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
         'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' },
-        'wal-checkpoint': { type: 'string' }, 'read-threads': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        'wal-checkpoint': { type: 'string' }, help: { type: 'boolean', short: 'h' },
         remote: { type: 'string' }, 'remote-user': { type: 'string' }, 'remote-password': { type: 'string' },
         'remote-token': { type: 'string' }, 'sync-interval': { type: 'string' },
         'trust-proxy': { type: 'string' }, 'auth-guard': { type: 'string' }, 'rate-limit': { type: 'string' },
@@ -307,7 +306,6 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
     allowedHosts: (o['allow-host'] as string[]) ?? [],
     responseCacheMb: cacheMb(o['response-cache'] as string | undefined),
     walCheckpoint: walCheckpoint(o['wal-checkpoint'] as string | undefined),
-    readThreads: count(o, 'read-threads', 1, 0, 16),
     trustProxy: (o['trust-proxy'] as string | undefined) || undefined,
     authGuard: onOff(o['auth-guard'] as string | undefined, 'auth-guard'),
     rateLimit: rateOf(o),

@@ -6,7 +6,6 @@ import { readFile, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
-import { ReadPool } from './http/read-pool.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import { PgStore } from './store/postgres.ts';
 import { repairPrivateFile, writePrivateFile } from './store/files.ts';
@@ -68,11 +67,6 @@ export interface ServeOptions {
    * 'sqlite' (SQLite itself, inside the COMMIT that crosses 1,000 pages, as before D180).
    */
   readonly walCheckpoint?: 'worker' | 'sqlite';
-  /**
-   * Threads that answer resource GETs beside the request thread, on a SQLite store (http/read-pool.ts,
-   * D232; default 1, 0: none). A store on PostgreSQL has none (its processes scale behind a balancer).
-   */
-  readonly readThreads?: number;
 }
 
 export interface CloseOptions {
@@ -106,8 +100,6 @@ export interface Running {
   readonly demoCreated: boolean;
   /** The sync engine (standalone until connected). */
   readonly sync: SyncEngine;
-  /** The read threads (D232), when the store is SQLite on a file and `readThreads` is not 0. */
-  readonly reads: ReadPool | null;
   /** Requests being handled right now (a write is acknowledged when its answer is sent). */
   inFlight(): number;
   /**
@@ -204,10 +196,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
     const owner = await ownerToken(store);
     if (owner && o.writeTokenFile !== false) await writePrivateFile(tokenFile, `${owner.token}\n`);
   };
-  const replica = store.replica?.() ?? null;
-  const threads = o.readThreads ?? 1;
-  let reads: ReadPool | null = null;
-  const app = await buildApp({ store, host, readThreads: { produce: (...a) => reads ? reads.produce(...a) : Promise.resolve(null) }, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
+  const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
     keepAliveMs: (o.keepAliveSec ?? (!isLoopback(host) || o.trustProxy || o.storeUrl ? TEAM_KEEP_ALIVE_SEC : 5)) * 1000,
     trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit, sync });
@@ -222,10 +211,6 @@ export async function serve(o: ServeOptions): Promise<Running> {
     await app.close();
     await store.close();
     throw e;
-  }
-  // Started once listening: until a thread is ready (~0.3 s), this one answers every read.
-  if (replica && threads > 0) {
-    reads = new ReadPool({ ...replica, threads, onFailure: (e) => app.log.error(e, 'a read thread failed; its reads are answered by the request thread') });
   }
   if (sync.connected) sync.start();
   // Retention and counters: now, then hourly (per server instance; no module-level timer).
@@ -246,7 +231,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   });
   let closing: Promise<{ drained: boolean }> | null = null;
   return {
-    app, store, reads, url: `http://${shown}:${port}`, tokenFile, demoCreated, sync,
+    app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated, sync,
     inFlight: () => open.size,
     close(opts: CloseOptions = {}) {
       closing ??= (async () => {
@@ -270,7 +255,6 @@ export async function serve(o: ServeOptions): Promise<Running> {
           }
         }
         await appClosed;
-        await reads?.close();
         await store.close(); // waits for the store's queue: a write that has begun commits
         return { drained };
       })();

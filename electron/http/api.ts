@@ -214,9 +214,9 @@ export interface Asked {
  * redaction and rendering. Fastify's route handler (`dispatch`) and the thin path for GET
  * (http/fast.ts) both answer through it.
  */
-export async function answer(app: Answerer, a: Asked, make: (a: Asked) => Promise<Rendered> = (x) => produce(app, x)): Promise<Rendered> {
+export async function answer(app: Answerer, a: Asked): Promise<Rendered> {
   const { store, responses } = app;
-  const { caller, method, json } = a;
+  const { caller, method, params, json } = a;
   // Reads without a body may be answered from the cache of rendered responses.
   const cacheable = method === 'GET' && !a.bodyLength && responses.enabled;
   const key = cacheable ? `${caller.id}\u0000${json ? 'j' : 'x'}\u0000${Math.floor(Date.now() / 86_400_000)}\u0000${a.url}` : '';
@@ -225,18 +225,6 @@ export async function answer(app: Answerer, a: Asked, make: (a: Asked) => Promis
     const hit = responses.get(key, token);
     if (hit) return hit;
   }
-  const out = await make(a);
-  if (cacheable && out.status === 200) responses.set(key, token, out);
-  return out;
-}
-
-/**
- * The handler, redaction and rendering of `answer`, without the response cache: what a read thread runs
- * for the thread that writes (read-worker.ts, D232).
- */
-export async function produce(app: Pick<Answerer, 'store' | 'texts'>, a: Asked): Promise<Rendered> {
-  const { store } = app;
-  const { caller, method, params, json } = a;
   const q = a.query;
   const r: Req = {
     ctx: { store: a.readOnly ? readOnly(store, a.readOnly) : store, caller },
@@ -252,7 +240,9 @@ export async function produce(app: Pick<Answerer, 'store' | 'texts'>, a: Asked):
   // What a client may not see inside the records it sees (D32): one place for every route and format.
   if (answer.kind === 'one') await redact(r.ctx, answer.resource, [answer.row], answer.fields);
   else if (answer.kind === 'many') await redact(r.ctx, answer.resource, answer.rows, answer.fields);
-  return render(caller, answer, json, app.texts);
+  const out = render(caller, answer, json, app.texts);
+  if (cacheable && out.status === 200) responses.set(key, token, out);
+  return out;
 }
 
 function write(reply: FastifyReply, r: Rendered): void {

@@ -13,7 +13,7 @@ import { Authenticator } from '../service/auth.ts';
 import { AuthLimiter, RateLimiter, type GuardOptions, type RateOptions } from '../service/limits.ts';
 import { StoreUnavailable, type Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, routeConfig, sendError } from './api.ts';
-import { ThinPath, type ReadThreads } from './fast.ts';
+import { ThinPath } from './fast.ts';
 import { uiPlugin } from './ui.ts';
 import { ClassicResponse } from './headers.ts';
 import { ResponseCache } from './cache.ts';
@@ -87,8 +87,6 @@ export interface AppOptions {
    * default; the same bytes either way (tests/fast-path.test.ts compares them).
    */
   readonly thinPath?: boolean;
-  /** Threads that answer the thin path's reads (read-pool.ts, D232); none by default. */
-  readonly readThreads?: ReadThreads | null;
 }
 
 /** Seconds a client should wait before retrying while the database is unavailable. */
@@ -314,7 +312,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       failure: (err) => failure(err, app.log),
       // While closing, Fastify answers 503; requests logged one by one are Fastify's to log.
       open: () => !closing && !REQUEST_LEVELS.has(app.log.level),
-      reads: opts.readThreads ?? null,
     });
     // First of the preClose hooks: Fastify has just begun answering 503.
     app.addHook('preClose', (done) => { closing = true; done(); });

@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import type { RouteOptions } from 'fastify';
 import { xmlErrors } from '../../shared/codec/out.ts';
 import type { ApiError, Caller } from '../service/context.ts';
-import { answer, preflightOf, prefersJson, produce, type Answerer, type Asked, type Handler, type RouteConfig, type RouteSpec } from './api.ts';
+import { answer, preflightOf, prefersJson, type Answerer, type Handler, type RouteConfig, type RouteSpec } from './api.ts';
 import type { Rendered } from './cache.ts';
 
 // The router and content-type parser of the Fastify installed (resolved from Fastify's own folder: the
@@ -72,16 +72,6 @@ export interface ThinDeps {
   readonly failure: (err: unknown) => ApiError;
   /** False while the app closes or requests are logged: Fastify answers. */
   readonly open: () => boolean;
-  /**
-   * Threads that answer reads (read-pool.ts, D232): the handler, redaction and rendering run there; null (or
-   * their null: none free to take it, or the route wrote) and they run here.
-   */
-  readonly reads?: ReadThreads | null;
-}
-
-/** The read threads as the thin path sees them (read-pool.ts). */
-export interface ReadThreads {
-  produce(url: string, caller: Caller, token: string, json: boolean): Promise<Rendered | null>;
 }
 
 /** Hooks a route may carry in its own options: such a route is left to Fastify. */
@@ -156,31 +146,16 @@ export class ThinPath {
         caller, handler: get!, method: 'GET', params: found.params, query: found.searchParams, root: null, json, url,
         changeToken: token, bodyLength: 0, readOnly: null,
       } as const;
-      const reads = d.reads;
-      const make = reads ? async (a: Asked) => (await reads.produce(url, caller, token, json)) ?? produce(d.app, a) : undefined;
       // The handler runs inside the store's pin of the token read above (D145), released when the
       // response is done, as the app's preHandler/onResponse hooks do.
       const out = store.pin
-        ? await store.pin(token, (unpin) => { res.once('close', unpin); return answer(d.app, asked, make); })
-        : await answer(d.app, asked, make);
+        ? await store.pin(token, (unpin) => { res.once('close', unpin); return answer(d.app, asked); })
+        : await answer(d.app, asked);
       this.write(res, out);
     } catch (err) {
       if (res.headersSent) { res.destroy(); return; }
       this.error(res, d.failure(err), json);
     }
-  }
-
-  /**
-   * A read thread's answer (read-worker.ts, D232): the handler of the resource GET `url` matches, its
-   * redaction and rendering, for a caller the writing thread identified with `token`.
-   */
-  produce(url: string, caller: Caller, token: string, json: boolean): Promise<Rendered> {
-    const found = this.router.find('GET', url);
-    if (found === null || !found.store.thin || !found.store.get) return Promise.reject(new Error(`not a resource GET: ${url}`));
-    return produce(this.deps.app, {
-      caller, handler: found.store.get, method: 'GET', params: found.params, query: found.searchParams, root: null, json, url,
-      changeToken: token, bodyLength: 0, readOnly: null,
-    });
   }
 
   /** `write` of api.ts: the rendered answer's status, headers and type. */

@@ -14,7 +14,6 @@ import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { OutboxRecorder } from './outbox.ts';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.ts';
-import { SharedCounts } from './shared-counts.ts';
 
 type SqlValue = string | number | bigint | null;
 const bind = (params: readonly Param[]): SqlValue[] =>
@@ -25,7 +24,7 @@ const bind = (params: readonly Param[]): SqlValue[] =>
  * own (our SQL), written into the code as JSON string literals; a later column of the same name wins,
  * as with assignments. A column named `__proto__` (a literal would set the prototype) gets the loop.
  */
-export function rowMaker(cols: readonly string[]): (a: unknown[]) => Row {
+function rowMaker(cols: readonly string[]): (a: unknown[]) => Row {
   if (cols.includes('__proto__')) {
     return (a) => {
       const o: Row = {};
@@ -36,31 +35,16 @@ export function rowMaker(cols: readonly string[]): (a: unknown[]) => Row {
   return new Function('a', `return { ${cols.map((c, i) => `${JSON.stringify(c)}: a[${i}]`).join(', ')} };`) as (a: unknown[]) => Row;
 }
 
-export const allOf = <T extends Row>({ st, make }: { st: StatementSync; make: (a: unknown[]) => Row }, params: readonly Param[]): T[] => {
+const allOf = <T extends Row>({ st, make }: { st: StatementSync; make: (a: unknown[]) => Row }, params: readonly Param[]): T[] => {
   const rows = st.all(...bind(params)) as unknown as unknown[][];
   const out = new Array<T>(rows.length);
   for (let k = 0; k < rows.length; k++) out[k] = make(rows[k]) as T;
   return out;
 };
-export const getOf = <T extends Row>({ st, make }: { st: StatementSync; make: (a: unknown[]) => Row }, params: readonly Param[]): T | undefined => {
+const getOf = <T extends Row>({ st, make }: { st: StatementSync; make: (a: unknown[]) => Row }, params: readonly Param[]): T | undefined => {
   const a = st.get(...bind(params)) as unknown as unknown[] | undefined;
   return a ? make(a) as T : undefined;
 };
-
-/**
- * A memo's token when it depends on `tables` only (D44): the other connections' version, any statement
- * the Writer could not attribute (`*`), and each name's count; `table@project` (D134) also counts the
- * writes to the table whose project is unknown (`table@*`).
- */
-export function namesToken(counts: SharedCounts, version: number | string, tables: readonly string[]): string {
-  let t = `${version}:${counts.get('*')}`;
-  for (const name of tables) {
-    t += `:${counts.get(name)}`;
-    const at = name.indexOf('@');
-    if (at > 0) t += `:${counts.get(`${name.slice(0, at)}@*`)}`;
-  }
-  return t;
-}
 
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
@@ -86,11 +70,8 @@ export class SqliteStore implements Store {
   private committedDb: DatabaseSync | null = null;
   private readonly committedReaders = new Map<string, { st: StatementSync; make: (a: unknown[]) => Row }>();
   private readonly derived = new DerivedCache();
-  /**
-   * Commits per name by this connection (other connections' show in data_version), in shared memory: the
-   * read threads' replicas (sqlite-replica.ts, D232) validate their memos by them.
-   */
-  private readonly counts = new SharedCounts();
+  /** Commits per table by this connection (other connections' show in data_version). */
+  private readonly tableCommits = new Map<string, number>();
   /**
    * WAL checkpoints in a worker thread on a second connection, not inside a request's COMMIT (D180);
    * null in memory, or with `checkpoints: false` (SQLite's automatic checkpoint, as before).
@@ -321,22 +302,21 @@ export class SqliteStore implements Store {
     const token = (): string => {
       this.sampleVersion();
       if (!tables) return `${this.commits}:${this.version}`;
-      return namesToken(this.counts, this.version, tables);
+      let t = `${this.version}:${this.tableCommits.get('*') ?? 0}`;
+      for (const name of tables) {
+        t += `:${this.tableCommits.get(name) ?? 0}`;
+        // `table@project` (D134): that project's rows, and any write to the table whose project is unknown.
+        const at = name.indexOf('@');
+        if (at > 0) t += `:${this.tableCommits.get(`${name.slice(0, at)}@*`) ?? 0}`;
+      }
+      return t;
     };
     return this.derived.memo(key, token(), compute, token);
   }
 
   /** Count a commit that changed these tables (`*`: a statement the Writer could not attribute). */
   committed(tables: Iterable<string>): void {
-    this.counts.committed(tables);
-  }
-
-  /**
-   * What a read thread needs to open a replica of this store (sqlite-replica.ts, D232): the file and the
-   * shared counts; null in memory (no second connection sees the same database).
-   */
-  replica(): { readonly path: string; readonly counts: SharedArrayBuffer } | null {
-    return this.path === null ? null : { path: this.path, counts: this.counts.buffer };
+    for (const t of tables) this.tableCommits.set(t, (this.tableCommits.get(t) ?? 0) + 1);
   }
 
   async isEmpty(): Promise<boolean> {

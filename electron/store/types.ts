@@ -83,11 +83,6 @@ export interface Store extends Queryable {
    * an old token). Optional: a store whose token costs no round trip (SQLite) has no need of it.
    */
   pin?<T>(token: string, fn: (unpin: () => void) => T): T;
-  /**
-   * What a read thread needs to open a replica of this store (store/sqlite-replica.ts, D232); absent or null
-   * when it has none (PostgreSQL, SQLite in memory).
-   */
-  replica?(): { readonly path: string; readonly counts: SharedArrayBuffer } | null;
   /** True when the store holds no account yet (a seed may be imported). */
   isEmpty(): Promise<boolean>;
   /** Can the store answer right now? (GET /health; false while a database server restarts.) */
