@@ -4,7 +4,7 @@
 // store goes back to SQLite's automatic checkpoint when the worker cannot run.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
@@ -298,7 +298,48 @@ describe('WAL checkpoints in a worker thread (D180)', () => {
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toBe('written false');
   }, 40_000);
+  // A team server is often started with V8's heap options (`node --max-old-space-size=4096 …`). A Worker given
+  // those in `execArgv` refuses to start (ERR_WORKER_INVALID_EXEC_ARGV): the store fell back to checkpointing in
+  // the request thread, silently (D233).
+  it.each([
+    ['a V8 option', ['--max-old-space-size=512', '--max-semi-space-size=32']],
+    ['a V8 option and a script given with -e', ['--stack-size=900', '--input-type=module']],
+  ])('starts its worker when the process was given %s', (_name, flags) => {
+    const dir = tmp();
+    const script = `
+      import { SqliteStore } from ${JSON.stringify(new URL('../electron/store/sqlite.ts', import.meta.url).href)};
+      const s = new SqliteStore(${JSON.stringify(join(dir, 'db.sqlite'))});
+      s.db.exec('CREATE TABLE t (x)');
+      for (let i = 0; i < 100; i++) await s.write(async (w) => { await w.run('INSERT INTO t VALUES (?)', [i]); });
+      while (s.checkpointer.stats().passes === 0 && !s.checkpointer.stats().failed) await new Promise((r) => setTimeout(r, 5));
+      console.log('failed', s.checkpointer.stats().failed);
+      await s.close();`;
+    const viaFile = !flags.includes('--input-type=module');
+    const file = join(dir, 'script.mjs');
+    if (viaFile) writeFileSync(file, script);
+    const r = spawnSync(process.execPath, viaFile ? [...flags, file] : [...flags, '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('failed false');
+    expect(r.status).toBe(0);
+  }, 40_000);
+
+  it('warns once on stderr when the worker cannot start (the store then checkpoints in the request thread)', () => {
+    const dir = tmp();
+    const script = `
+      import { SqliteStore } from ${JSON.stringify(new URL('../electron/store/sqlite.ts', import.meta.url).href)};
+      const s = new SqliteStore(${JSON.stringify(join(dir, 'db.sqlite'))}, { checkpoints: { workerUrl: new URL('file:///nonexistent/worker.ts') } });
+      s.db.exec('CREATE TABLE t (x)');
+      for (let i = 0; i < 100; i++) await s.write(async (w) => { await w.run('INSERT INTO t VALUES (?)', [i]); });
+      while (!s.checkpointer.stats().failed) await new Promise((r) => setTimeout(r, 5));
+      await s.close();
+      console.log('done');`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stdout.trim()).toBe('done');
+    expect(r.stderr.match(/checkpoint worker/g)?.length).toBe(1);
+    expect(r.stderr).toMatch(/Warning: the SQLite checkpoint worker failed .*checkpoints run in the request thread/);
+  }, 40_000);
 });
+
 
 /** Comments the fixture itself holds (the tests count the rows they add on top). */
 function fixtureComments(s: SqliteStore): number {

@@ -58,6 +58,18 @@ function defaultWorkerUrl(): URL {
   return new URL(`./checkpoint-worker${ext}`, import.meta.url);
 }
 
+/**
+ * The worker's Node options, in the order to try them. Left out, a worker inherits the options of the process
+ * that a worker can take: V8's (`--max-old-space-size`, `--max-semi-space-size`, …) are skipped. Given, any of
+ * V8's makes Node refuse the worker (ERR_WORKER_INVALID_EXEC_ARGV; a server started with a heap option lost its
+ * worker, D233). But inherited, `--input-type` (a script given with -e) makes Node refuse a worker from a file:
+ * then the process's options without it, and if Node refuses one of them, none.
+ */
+function workerArgv(): (string[] | undefined)[] {
+  if (!process.execArgv.some((a) => a.startsWith('--input-type'))) return [undefined];
+  return [process.execArgv.filter((a) => !a.startsWith('--input-type')), []];
+}
+
 export class Checkpointer {
   private readonly s = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
   private readonly path: string;
@@ -171,16 +183,18 @@ export class Checkpointer {
   private start(): Worker | null {
     if (this.worker || this.failed) return this.worker;
     const data: CheckpointWorkerData = { path: this.path, state: this.s.buffer as SharedArrayBuffer, every: this.every, maxPasses: this.maxPasses };
-    let w: Worker;
-    try {
-      // The worker inherits the process's Node options, but `--input-type` (a script given with -e)
-      // makes Node refuse to load a worker from a file.
-      const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-      w = new Worker(this.url, { workerData: data, execArgv });
-    } catch (e) {
-      this.fail(e);
-      return null;
+    let w: Worker | null = null;
+    for (const execArgv of workerArgv()) {
+      try {
+        w = new Worker(this.url, { workerData: data, execArgv });
+        break;
+      } catch (e) {
+        if ((e as { code?: string }).code === 'ERR_WORKER_INVALID_EXEC_ARGV' && execArgv?.length) continue; // then with none
+        this.fail(e);
+        return null;
+      }
     }
+    if (!w) return null;
     w.on('message', () => this.release());
     w.on('error', (e) => this.fail(e));
     this.exited = new Promise<void>((resolve) => w.once('exit', (code) => {
