@@ -27,12 +27,16 @@ for (const flags of variants) {
   const p = await probe('threads');
   // Leading NAME=VALUE words are the service's environment; NODE:--flag words are Node's options; the rest serve's.
   const words = flags.split(' ').filter(Boolean);
-  const saved = { ...process.env };
+  const set: [string, string | undefined][] = [];
   const node: string[] = [];
-  while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) { const [k, ...v] = words.shift()!.split('='); process.env[k] = v.join('='); }
+  while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+    const [k, ...v] = words.shift()!.split('=');
+    set.push([k, process.env[k]]);
+    process.env[k] = v.join('=');
+  }
   for (let i = words.length - 1; i >= 0; i--) if (words[i].startsWith('NODE:')) node.unshift(words.splice(i, 1)[0].slice(5));
   const child = p.start(node, words);
-  process.env = saved;
+  for (const [k, was] of set.reverse()) { if (was === undefined) delete process.env[k]; else process.env[k] = was; } // this process's own again
   if (process.env.PIN) execFileSync('taskset', ['-a', '-p', '-c', process.env.PIN, String(child.pid)], { stdio: 'ignore' });
   svcs.push({ flags, p, child, base: await address(child) });
 }

@@ -336,10 +336,9 @@ describe('WAL checkpoints in a worker thread (D180)', () => {
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
     expect(r.stdout.trim()).toBe('done');
     expect(r.stderr.match(/checkpoint worker/g)?.length).toBe(1);
-    expect(r.stderr).toMatch(/Warning: the SQLite checkpoint worker failed .*checkpoints run in the request thread/);
+    expect(r.stderr).toMatch(/\[BIVOUAC_CHECKPOINT_WORKER\] Warning: the SQLite checkpoint worker failed .*checkpoints run in the request thread/s);
   }, 40_000);
 });
-
 
 /** Comments the fixture itself holds (the tests count the rows they add on top). */
 function fixtureComments(s: SqliteStore): number {

@@ -60,10 +60,11 @@ function defaultWorkerUrl(): URL {
 
 /**
  * The worker's Node options, in the order to try them. Left out, a worker inherits the options of the process
- * that a worker can take: V8's (`--max-old-space-size`, `--max-semi-space-size`, …) are skipped. Given, any of
- * V8's makes Node refuse the worker (ERR_WORKER_INVALID_EXEC_ARGV; a server started with a heap option lost its
- * worker, D233). But inherited, `--input-type` (a script given with -e) makes Node refuse a worker from a file:
- * then the process's options without it, and if Node refuses one of them, none.
+ * that a worker can take; V8's (`--max-old-space-size`, `--trace-gc`, …) are not in that list: they are the
+ * process's and apply to the worker's isolate anyway. Given, any of V8's makes Node refuse the worker
+ * (ERR_WORKER_INVALID_EXEC_ARGV; a server started with a heap option lost its worker, D233). But inherited,
+ * `--input-type` (a script given with -e) makes Node refuse a worker from a file: then the process's options
+ * without it, and if Node refuses one of them, none (preloads given with --import included: a script's case).
  */
 function workerArgv(): (string[] | undefined)[] {
   if (!process.execArgv.some((a) => a.startsWith('--input-type'))) return [undefined];

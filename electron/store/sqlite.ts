@@ -97,9 +97,10 @@ export class SqliteStore implements Store {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
       // The worker could not start or died: SQLite checkpoints on this connection again (D180).
       this.checkpointer = new Checkpointer(path, (e) => {
-        if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
         // Said once (the checkpointer fails once): requests now wait for checkpoints' copies and fsyncs (D233).
-        process.emitWarning(`the SQLite checkpoint worker failed (${e instanceof Error ? e.message : String(e)}): checkpoints run in the request thread`);
+        process.emitWarning(`the SQLite checkpoint worker failed (${e instanceof Error ? e.message : String(e)}): checkpoints run in the request thread`,
+          { code: 'BIVOUAC_CHECKPOINT_WORKER' });
+        if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
       }, opts.checkpoints);
     }
   }
