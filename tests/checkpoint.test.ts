@@ -285,19 +285,13 @@ describe('WAL checkpoints in a worker thread (D180)', () => {
   }, 60_000);
 
   it('never keeps the process alive: a script that writes and does not close its store exits', () => {
-    const dir = tmp();
-    const script = `
-      import { SqliteStore } from ${JSON.stringify(new URL('../electron/store/sqlite.ts', import.meta.url).href)};
-      const s = new SqliteStore(${JSON.stringify(join(dir, 'db.sqlite'))});
-      s.db.exec('CREATE TABLE t (x)');
-      for (let i = 0; i < 100; i++) await s.write(async (w) => { await w.run('INSERT INTO t VALUES (?)', [i]); });
-      while (s.checkpointer.stats().passes === 0 && !s.checkpointer.stats().failed) await new Promise((r) => setTimeout(r, 5));
-      console.log('written', s.checkpointer.stats().failed);`;
+    const script = writingScript(tmp(), "console.log('written', s.checkpointer.stats().failed);");
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toBe('written false');
   }, 40_000);
+
   // A team server is often started with V8's heap options (`node --max-old-space-size=4096 …`). A Worker given
   // those in `execArgv` refuses to start (ERR_WORKER_INVALID_EXEC_ARGV): the store fell back to checkpointing in
   // the request thread, silently (D233).
@@ -306,14 +300,7 @@ describe('WAL checkpoints in a worker thread (D180)', () => {
     ['a V8 option and a script given with -e', ['--stack-size=900', '--input-type=module']],
   ])('starts its worker when the process was given %s', (_name, flags) => {
     const dir = tmp();
-    const script = `
-      import { SqliteStore } from ${JSON.stringify(new URL('../electron/store/sqlite.ts', import.meta.url).href)};
-      const s = new SqliteStore(${JSON.stringify(join(dir, 'db.sqlite'))});
-      s.db.exec('CREATE TABLE t (x)');
-      for (let i = 0; i < 100; i++) await s.write(async (w) => { await w.run('INSERT INTO t VALUES (?)', [i]); });
-      while (s.checkpointer.stats().passes === 0 && !s.checkpointer.stats().failed) await new Promise((r) => setTimeout(r, 5));
-      console.log('failed', s.checkpointer.stats().failed);
-      await s.close();`;
+    const script = writingScript(dir, "console.log('failed', s.checkpointer.stats().failed); await s.close();");
     const viaFile = !flags.includes('--input-type=module');
     const file = join(dir, 'script.mjs');
     if (viaFile) writeFileSync(file, script);
@@ -324,21 +311,28 @@ describe('WAL checkpoints in a worker thread (D180)', () => {
   }, 40_000);
 
   it('warns once on stderr when the worker cannot start (the store then checkpoints in the request thread)', () => {
-    const dir = tmp();
-    const script = `
-      import { SqliteStore } from ${JSON.stringify(new URL('../electron/store/sqlite.ts', import.meta.url).href)};
-      const s = new SqliteStore(${JSON.stringify(join(dir, 'db.sqlite'))}, { checkpoints: { workerUrl: new URL('file:///nonexistent/worker.ts') } });
-      s.db.exec('CREATE TABLE t (x)');
-      for (let i = 0; i < 100; i++) await s.write(async (w) => { await w.run('INSERT INTO t VALUES (?)', [i]); });
-      while (!s.checkpointer.stats().failed) await new Promise((r) => setTimeout(r, 5));
-      await s.close();
-      console.log('done');`;
+    const script = writingScript(tmp(), "await s.close(); console.log('done', s.checkpointer.stats().failed);",
+      "{ checkpoints: { workerUrl: new URL('file:///nonexistent/worker.ts') } }");
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
-    expect(r.stdout.trim()).toBe('done');
+    expect(r.stdout.trim()).toBe('done true');
     expect(r.stderr.match(/checkpoint worker/g)?.length).toBe(1);
     expect(r.stderr).toMatch(/\[BIVOUAC_CHECKPOINT_WORKER\] Warning: the SQLite checkpoint worker failed .*checkpoints run in the request thread/s);
   }, 40_000);
 });
+
+/**
+ * A script (ES module text) that opens a SqliteStore in `dir` with `options` (source text), writes 100 rows one
+ * transaction each, waits for the checkpoint worker's first pass or its failure, then runs `end` (`s`: the store).
+ */
+function writingScript(dir: string, end: string, options = '{}'): string {
+  return `
+      import { SqliteStore } from ${JSON.stringify(new URL('../electron/store/sqlite.ts', import.meta.url).href)};
+      const s = new SqliteStore(${JSON.stringify(join(dir, 'db.sqlite'))}, ${options});
+      s.db.exec('CREATE TABLE t (x)');
+      for (let i = 0; i < 100; i++) await s.write(async (w) => { await w.run('INSERT INTO t VALUES (?)', [i]); });
+      while (s.checkpointer.stats().passes === 0 && !s.checkpointer.stats().failed) await new Promise((r) => setTimeout(r, 5));
+      ${end}`;
+}
 
 /** Comments the fixture itself holds (the tests count the rows they add on top). */
 function fixtureComments(s: SqliteStore): number {
