@@ -179,6 +179,7 @@ const desktop = new Shell({
   port,
   startService: serviceStarter({ uiDir: existsSync(uiDir) ? uiDir : null, demo: true }),
   syncSource: (svc) => new HttpSyncStatusSource(svc.url, svc.token),
+  warnings: process,
 }, {
   argv: process.argv,
   env: process.env,

@@ -33,6 +33,8 @@ export interface ServeOptions {
   readonly demo?: boolean;
   readonly uiDir?: string | null;
   readonly logLevel?: string;
+  /** Where the log's lines go (AppOptions.logStream); default stdout. */
+  readonly logStream?: { write(line: string): void };
   readonly allowedHosts?: readonly string[];
   /** MiB of rendered GET responses kept for re-use (0: off). */
   readonly responseCacheMb?: number;
@@ -196,7 +198,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
     const owner = await ownerToken(store);
     if (owner && o.writeTokenFile !== false) await writePrivateFile(tokenFile, `${owner.token}\n`);
   };
-  const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, allowedHosts: o.allowedHosts,
+  const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, logStream: o.logStream, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
     keepAliveMs: (o.keepAliveSec ?? (!isLoopback(host) || o.trustProxy || o.storeUrl ? TEAM_KEEP_ALIVE_SEC : 5)) * 1000,
     trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit, sync });

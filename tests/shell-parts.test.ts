@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { redact, RotatingLog } from '../electron/shell/log.ts';
 import { restoreBounds, rememberBounds, parseWindowState, isReachable, EMPTY_WINDOW_STATE } from '../electron/shell/window-state.ts';
 import { HttpSyncStatusSource, normalizeSyncStatus } from '../electron/shell/sync-source.ts';
-import { serviceStarter } from '../electron/shell/service.ts';
+import { serviceLog, serviceStarter } from '../electron/shell/service.ts';
 import { appLinkHash, INVOKE_ARG_CHECKS, LOCAL_ONLY, isShellSession } from '../shared/ipc.ts';
 import { externalUrl, mayNavigate, mayGrantPermission } from '../electron/shell/guards.ts';
 import type { DisplayInfo } from '../electron/shell/port.ts';
 import { Secrets } from '../electron/shell/secrets.ts';
 import { MemoryTokenVault } from '../electron/sync/token-vault.ts';
+import { DatabaseSync } from 'node:sqlite';
 
 const dirs: string[] = [];
 const tmp = () => { const d = mkdtempSync(join(tmpdir(), 'bivouac-shell-parts-')); dirs.push(d); return d; };
@@ -160,6 +161,38 @@ describe('sync status source', () => {
   it('a service that does not answer is an error, not a crash', async () => {
     const src = new HttpSyncStatusSource('http://127.0.0.1:1', TOKEN, (async () => { throw new TypeError('fetch failed'); }) as typeof fetch);
     expect(await src.status()).toMatchObject({ state: 'error', message: 'the local service does not answer (fetch failed)' });
+  });
+
+  it('serviceLog: an error line with its cause, a warning line, and a line that is not JSON (D235)', () => {
+    const got: [string, string, unknown][] = [];
+    const sink = serviceLog({ warn: (m, d) => got.push(['warn', m, d]), error: (m, d) => got.push(['error', m, d]) });
+    sink.write('{"level":50,"msg":"boom","err":{"type":"TypeError","message":"x is undefined","stack":"TypeError: x is undefined\\n    at f (a.ts:1:1)"}}\n');
+    sink.write('{"level":40,"msg":"slow"}\nnot json at all\n');
+    expect(got.map(([l, m]) => `${l} ${m}`)).toEqual(['error service: boom', 'warn service: slow', 'warn service: not json at all']);
+    const cause = got[0][2] as Error;
+    expect([cause.name, cause.message, cause.stack]).toEqual(['TypeError', 'x is undefined', 'TypeError: x is undefined\n    at f (a.ts:1:1)']);
+    expect(got[1][2]).toBeUndefined();
+  });
+
+  it('against the real service: its error lines go to the shell\'s log, not to stdout where a packaged app shows nothing (D235)', async () => {
+    const dataDir = tmp();
+    const lines: string[] = [];
+    const log = { warn: (m: string, d?: unknown) => lines.push(`warn ${m}${d instanceof Error ? ` ${d.message}` : ''}`),
+      error: (m: string, d?: unknown) => lines.push(`error ${m}${d instanceof Error ? ` ${d.message}` : ''}`) };
+    const svc = await serviceStarter({ uiDir: null, demo: true })({ dataDir, port: 0, tokenVault: new MemoryTokenVault(), log });
+    try {
+      // A fault the service cannot answer for (a table gone under it): a 500, and its cause logged.
+      const other = new DatabaseSync(join(dataDir, 'bivouac.sqlite'), { enableForeignKeyConstraints: false });
+      other.exec('DROP TABLE categories');
+      other.close();
+      const auth = `Basic ${Buffer.from(`${svc.token}:X`).toString('base64')}`;
+      const projects = await (await fetch(`${svc.url}/projects.json`, { headers: { authorization: auth } })).json() as { id: number }[];
+      const r = await fetch(`${svc.url}/projects/${projects[0].id}/categories.xml`, { headers: { authorization: auth } });
+      expect(r.status).toBe(500);
+      expect(lines.some((l) => l.startsWith('error service: ') && l.includes('no such table: categories'))).toBe(true);
+    } finally {
+      await svc.close({ graceMs: 1000 });
+    }
   });
 
   it('against the real service: without sync routes (404) it is "local only"; the token file is not written', async () => {

@@ -2,6 +2,7 @@
 // (tests/shell-fake.ts): lifecycle, single instance, close-to-tray vs quit, shutdown order, window
 // state, IPC checks, guards, tray and menus, settings, secrets, crashes.
 
+import { EventEmitter } from 'node:events';
 import { describe, it, expect, afterEach, vi } from 'vitest';
 import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,7 +56,8 @@ async function boot(o: Boot = {}) {
   const starter = fakeStarter(events, o.taken);
   const sync = new FakeSync(events, o.sync);
   const log = new MemoryLog(join(fake.dir, 'logs', 'bivouac.log'));
-  const shell = new Shell({ port: fake.port, startService: starter.start, syncSource: () => sync, log, portFree: async (p) => p !== 5555 }, {
+  const warnings = new EventEmitter();
+  const shell = new Shell({ port: fake.port, startService: starter.start, syncSource: () => sync, log, portFree: async (p) => p !== 5555, warnings }, {
     argv: o.argv ?? [], env: { XDG_CONFIG_HOME: join(fake.dir, 'config'), ...o.env }, preload: '/app/dist/electron/preload.cjs',
     windowIcon: null, trayIcon: '/app/tray.png', apiDocsUrl: 'https://docs.example/api', syncPollMs: 60_000, ...o.opts,
   });
@@ -64,7 +66,7 @@ async function boot(o: Boot = {}) {
     fake.ready();
     await shell.ready;
   }
-  return { fake, shell, events, starter, sync, log, started };
+  return { fake, shell, events, starter, sync, log, started, warnings };
 }
 
 /** A sender that is the app's own page in the app's window. */
@@ -72,14 +74,22 @@ const own = (fake: FakeElectron, path = '/') => ({ frameUrl: `http://127.0.0.1:4
 
 describe('lifecycle', () => {
   it('starts the service on <userData>/data and the configured port before it opens the window on it', async () => {
-    const { fake, starter } = await boot();
-    expect(starter.calls).toEqual([{ dataDir: join(fake.dir, 'userData', 'data'), port: 4817, tokenVault: expect.objectContaining({ read: expect.any(Function) }) }]);
+    const { fake, starter, log } = await boot();
+    expect(starter.calls).toEqual([{ dataDir: join(fake.dir, 'userData', 'data'), port: 4817, tokenVault: expect.objectContaining({ read: expect.any(Function) }), log }]);
     expect(fake.windows).toHaveLength(1);
     expect(fake.window.loadedUrl).toBe('http://127.0.0.1:4817/');
     expect(fake.window.options.preload).toBe('/app/dist/electron/preload.cjs');
     expect(fake.protocols).toEqual(['bivouac']);
     fake.window.ready();
     expect(fake.window.visible).toBe(true);
+  });
+
+  it('writes the process\'s warnings to its log (a packaged app shows no stderr; D235)', async () => {
+    const { log, warnings } = await boot();
+    const w = new Error('the SQLite checkpoint worker failed (boom): checkpoints run in the request thread');
+    w.name = 'Warning';
+    warnings.emit('warning', w);
+    expect(log.lines).toContain('warn process warning: Warning: the SQLite checkpoint worker failed (boom): checkpoints run in the request thread');
   });
 
   it('--hidden (start at login) starts in the tray without showing the window', async () => {

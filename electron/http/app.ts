@@ -58,6 +58,8 @@ export interface AppOptions {
   /** Directory of the built renderer, served at `/`. */
   readonly uiDir?: string | null;
   readonly logLevel?: string;
+  /** Where the log's lines (JSON, one per call) go; default stdout. The desktop app gives its log file's (D235). */
+  readonly logStream?: { write(line: string): void };
   readonly requestTimeoutMs?: number;
   /**
    * How long an idle keep-alive connection stays open (default 5 s). A team server behind a load
@@ -249,7 +251,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const extraHosts = (opts.allowedHosts ?? []).map((h) => h.toLowerCase());
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    logger: opts.logLevel && opts.logLevel !== 'silent' ? { level: opts.logLevel } : false,
+    logger: opts.logLevel && opts.logLevel !== 'silent' ? { level: opts.logLevel, ...(opts.logStream ? { stream: opts.logStream } : {}) } : false,
     requestTimeout: opts.requestTimeoutMs ?? 30_000,
     connectionTimeout: 0,
     keepAliveTimeout: opts.keepAliveMs ?? 5_000,

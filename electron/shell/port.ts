@@ -5,6 +5,7 @@
 
 import type { ShellCommand, SyncStatus } from '../../shared/ipc.ts';
 import type { TokenVault } from '../sync/token-vault.ts';
+import type { Log } from './log.ts';
 
 export interface Rect { readonly x: number; readonly y: number; readonly width: number; readonly height: number }
 
@@ -202,6 +203,8 @@ export interface StartServiceOptions {
   readonly port: number;
   /** Where the sync engine keeps the remote token: the shell's encrypted secrets (D110). */
   readonly tokenVault: TokenVault;
+  /** Where the service's own log lines go (its errors: an unexpected 500, housekeeping), D235. */
+  readonly log?: Pick<Log, 'warn' | 'error'>;
 }
 export type StartService = (o: StartServiceOptions) => Promise<LocalService>;
 

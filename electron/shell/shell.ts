@@ -43,6 +43,11 @@ export interface ShellDeps {
   /** True when nothing listens on the port (default: try to listen on 127.0.0.1). */
   readonly portFree?: (port: number) => Promise<boolean>;
   readonly now?: () => number;
+  /**
+   * The process's warnings (main.ts gives `process`): written to the log, as a packaged app's stderr is shown
+   * nowhere (the store's checkpoint worker failing, D233, D235).
+   */
+  readonly warnings?: { on(event: 'warning', listener: (w: Error) => void): unknown };
 }
 
 /** A crash loop: this many renderer crashes within CRASH_WINDOW_MS stop the automatic reloads. */
@@ -122,6 +127,7 @@ export class Shell {
       app.quit();
       return false;
     }
+    this.deps.warnings?.on('warning', (w) => this.log.warn(`process warning: ${w.name}: ${w.message}`));
     app.setAsDefaultProtocolClient(APP_SCHEME);
     app.onSecondInstance((argv) => this.secondInstance(argv));
     app.onOpenUrl((e, url) => {
@@ -185,10 +191,10 @@ export class Shell {
     const env = this.o.env.BIVOUAC_PORT;
     const wanted = env !== undefined && /^\d+$/.test(env) && Number(env) <= 65535 ? Number(env) : this.settings.get().apiPort;
     try {
-      return await this.deps.startService({ dataDir: this.dataDir, port: wanted, tokenVault: this.secrets.vault('remoteToken') });
+      return await this.deps.startService({ dataDir: this.dataDir, port: wanted, tokenVault: this.secrets.vault('remoteToken'), log: this.log });
     } catch (e) {
       if (errorCode(e) !== 'EADDRINUSE') throw e;
-      const s = await this.deps.startService({ dataDir: this.dataDir, port: 0, tokenVault: this.secrets.vault('remoteToken') });
+      const s = await this.deps.startService({ dataDir: this.dataDir, port: 0, tokenVault: this.secrets.vault('remoteToken'), log: this.log });
       const got = new URL(s.url).port;
       this.portMessage = `Port ${wanted} is in use by another program, so the local API answers on port ${got} this time. `
         + `Local tools set up for port ${wanted} cannot reach Bivouac until that program stops; you can pick another port in Settings.`;
