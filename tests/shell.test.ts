@@ -145,6 +145,7 @@ describe('single instance', () => {
     expect(second.fake.quitCalls).toBe(1);
     expect(second.fake.windows).toHaveLength(0);
     expect(second.starter.calls).toHaveLength(0); // no second service on the same store
+    expect(second.warnings.listenerCount('warning')).toBe(0); // nor a listener on the process's warnings
 
     // The OS hands the second launch's argv to the first instance.
     first.fake.secondInstance(['bivouac', 'bivouac://projects/7/messages/12']);

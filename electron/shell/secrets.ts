@@ -10,12 +10,27 @@ import type { TokenVault } from '../sync/token-vault.ts';
 
 export type SecretName = 'localToken' | 'remoteToken';
 
-interface SecretsFile { readonly encrypted: boolean; readonly values: Record<string, string> }
+interface SecretsFile {
+  readonly encrypted: boolean;
+  readonly values: Record<string, string>;
+  /**
+   * Secrets encrypted with a keyring that was not available when the file was last written (a write before the
+   * app was ready, or in a session without its keyring): kept as they were, read once the keyring is back.
+   */
+  readonly sealed: Record<string, string>;
+}
+
+/** A secret as read: `final` false when it is encrypted and the keyring is not available yet (read it again later). */
+interface Read { readonly value: string | null; readonly final: boolean }
 
 export class Secrets {
   private readonly file: string;
   private readonly safe: ElectronPort['safeStorage'];
-  /** Values already decrypted (the log asks for them on every line; the keyring is asked once). */
+  /**
+   * Values already decrypted (the log asks for them on every line; the keyring is asked once). Only final
+   * answers: Electron's keyring is not available on Windows and Linux until the app is ready, and a line logged
+   * before that must not make a secret read as nothing for the session (and be dropped by the next write).
+   */
   private readonly known = new Map<SecretName, string | null>();
   constructor(file: string, safe: ElectronPort['safeStorage']) {
     this.file = file;
@@ -26,40 +41,48 @@ export class Secrets {
 
   private read(): SecretsFile {
     const raw = readJson(this.file) as Partial<SecretsFile> | null;
-    const values = raw && typeof raw.values === 'object' && raw.values !== null ? raw.values : {};
-    return { encrypted: raw?.encrypted === true, values: { ...values } };
+    const record = (v: unknown): Record<string, string> => (typeof v === 'object' && v !== null ? { ...(v as Record<string, string>) } : {});
+    return { encrypted: raw?.encrypted === true, values: record(raw?.values), sealed: record(raw?.sealed) };
   }
 
   get(name: SecretName): string | null {
-    if (!this.known.has(name)) this.known.set(name, this.load(name));
-    return this.known.get(name) ?? null;
+    if (this.known.has(name)) return this.known.get(name) ?? null;
+    const r = this.load(name);
+    if (r.final) this.known.set(name, r.value);
+    return r.value;
   }
 
-  private load(name: SecretName): string | null {
+  private load(name: SecretName): Read {
     const f = this.read();
     const v = f.values[name];
-    if (typeof v !== 'string') return null;
-    if (!f.encrypted) return v;
+    if (typeof v === 'string' && !f.encrypted) return { value: v, final: true };
+    const cipher = typeof v === 'string' ? v : f.sealed[name];
+    if (typeof cipher !== 'string') return { value: null, final: true };
+    if (!this.safe.isEncryptionAvailable()) return { value: null, final: false };
     try {
-      return this.safe.isEncryptionAvailable() ? this.safe.decryptString(Buffer.from(v, 'base64')) : null;
+      return { value: this.safe.decryptString(Buffer.from(cipher, 'base64')), final: true };
     } catch {
-      return null; // the keyring changed (another user, a restored profile): the secret is gone
+      return { value: null, final: true }; // the keyring changed (another user, a restored profile): the secret is gone
     }
   }
 
   set(name: SecretName, value: string | null): void {
     const f = this.read();
     const encrypted = this.safe.isEncryptionAvailable();
-    // Re-encode every value the same way (a keyring that appeared since encrypts the old ones too).
+    // Re-encode every value the same way (a keyring that appeared since encrypts the old ones too); one that
+    // cannot be read until the keyring is back is kept sealed as it was.
     const plain: Record<string, string> = {};
-    for (const k of Object.keys(f.values)) {
-      const v = this.get(k as SecretName);
-      if (v !== null) plain[k] = v;
+    const sealed: Record<string, string> = {};
+    for (const k of new Set([...Object.keys(f.values), ...Object.keys(f.sealed)])) {
+      if (k === name) continue;
+      const r = this.known.has(k as SecretName) ? { value: this.known.get(k as SecretName) ?? null, final: true } : this.load(k as SecretName);
+      if (r.value !== null) plain[k] = r.value;
+      else if (!r.final) sealed[k] = typeof f.values[k] === 'string' && f.encrypted ? f.values[k] : f.sealed[k];
     }
-    if (value === null) delete plain[name];
-    else plain[name] = value;
+    if (value !== null) plain[name] = value;
     const values = Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, encrypted ? Buffer.from(this.safe.encryptString(v)).toString('base64') : v]));
-    writeFileAtomic(this.file, `${JSON.stringify({ encrypted, values }, null, 2)}\n`);
+    const out = Object.keys(sealed).length ? { encrypted, values, sealed } : { encrypted, values };
+    writeFileAtomic(this.file, `${JSON.stringify(out, null, 2)}\n`);
     this.known.set(name, value);
   }
 
