@@ -7,6 +7,7 @@ import { describe, it, expect, afterEach, vi } from 'vitest';
 import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Shell, type ShellOptions } from '../electron/shell/shell.ts';
+import { Secrets } from '../electron/shell/secrets.ts';
 import type { SyncStatusSource } from '../electron/shell/port.ts';
 import { LOCAL_ONLY, SESSION_CHANNEL, type SettingsResult, type ShellState, type SyncStatus } from '../shared/ipc.ts';
 import { DISPLAY_1, DISPLAY_2, FakeElectron, FakeOs, fakeStarter, type FakeOptions } from './shell-fake.ts';
@@ -47,6 +48,8 @@ interface Boot extends FakeOptions {
   taken?: number[];
   opts?: Partial<ShellOptions>;
   ready?: boolean;
+  /** The shell's own log (RotatingLog, which asks for the secrets on every line), not a MemoryLog. */
+  ownLog?: boolean;
 }
 
 async function boot(o: Boot = {}) {
@@ -57,7 +60,7 @@ async function boot(o: Boot = {}) {
   const sync = new FakeSync(events, o.sync);
   const log = new MemoryLog(join(fake.dir, 'logs', 'bivouac.log'));
   const warnings = new EventEmitter();
-  const shell = new Shell({ port: fake.port, startService: starter.start, syncSource: () => sync, log, portFree: async (p) => p !== 5555, warnings }, {
+  const shell = new Shell({ port: fake.port, startService: starter.start, syncSource: () => sync, log: o.ownLog ? undefined : log, portFree: async (p) => p !== 5555, warnings }, {
     argv: o.argv ?? [], env: { XDG_CONFIG_HOME: join(fake.dir, 'config'), ...o.env }, preload: '/app/dist/electron/preload.cjs',
     windowIcon: null, trayIcon: '/app/tray.png', apiDocsUrl: 'https://docs.example/api', syncPollMs: 60_000, ...o.opts,
   });
@@ -498,6 +501,19 @@ describe('start at login', () => {
 });
 
 describe('secrets', () => {
+  it('a line logged before the app is ready (a link to elsewhere in argv) loses no secret: the keyring answers from ready on (D236)', async () => {
+    const first = await boot();
+    const file = join(first.fake.dir, 'userData', 'secrets.json');
+    new Secrets(file, first.fake.port.safeStorage).set('remoteToken', 'team-token-123456'); // as the sync engine keeps it
+    // The next start, on Windows or Linux: no keyring until ready, and a line logged before it.
+    const next = await boot({ userData: first.fake.dir, encryption: false, ready: false, ownLog: true, argv: ['bivouac', 'bivouac://elsewhere.example/x'] });
+    expect(readFileSync(join(first.fake.dir, 'logs', 'bivouac.log'), 'utf8')).toContain('not a Bivouac page');
+    next.fake.encryption = true;
+    next.fake.ready();
+    await next.shell.ready;
+    expect(new Secrets(file, next.fake.port.safeStorage).get('remoteToken')).toBe('team-token-123456');
+  });
+
   it('the local token is stored encrypted with safeStorage, never in plain text', async () => {
     const { fake, shell } = await boot();
     const file = readFileSync(join(fake.dir, 'userData', 'secrets.json'), 'utf8');
