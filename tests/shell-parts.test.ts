@@ -266,12 +266,34 @@ describe('secrets', () => {
     const file = join(tmp(), 'secrets.json');
     const available = { on: true };
     new Secrets(file, keyring(available, { n: 0 })).set('remoteToken', 'team-token-123456');
+    const cipher = JSON.parse(readFileSync(file, 'utf8')).values.remoteToken;
     available.on = false;
     new Secrets(file, keyring(available, { n: 0 })).set('localToken', TOKEN);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ encrypted: false, values: { localToken: TOKEN }, sealed: { remoteToken: cipher } });
     available.on = true;
     const s = new Secrets(file, keyring(available, { n: 0 }));
     expect(s.get('remoteToken')).toBe('team-token-123456');
     expect(s.get('localToken')).toBe(TOKEN);
+    s.set('localToken', TOKEN); // with the keyring: every secret encrypted again, nothing sealed left
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    expect(stored.encrypted).toBe(true);
+    expect(stored.sealed).toBeUndefined();
+    expect(Object.keys(stored.values).sort()).toEqual(['localToken', 'remoteToken']);
+    expect(new Secrets(file, keyring(available, { n: 0 })).get('remoteToken')).toBe('team-token-123456');
+  });
+
+  it('a secret of another keyring reads as nothing but survives writes, and reads again when that keyring is back', () => {
+    const file = join(tmp(), 'secrets.json');
+    new Secrets(file, keyring({ on: true }, { n: 0 })).set('remoteToken', 'team-token-123456');
+    const other = { ...keyring({ on: true }, { n: 0 }), decryptString: () => { throw new Error('another keyring'); } };
+    const s = new Secrets(file, other);
+    expect(s.get('remoteToken')).toBeNull();
+    s.set('localToken', TOKEN);
+    expect(new Secrets(file, keyring({ on: true }, { n: 0 })).get('remoteToken')).toBe('team-token-123456');
+    new Secrets(file, other).set('remoteToken', null); // removed by name: gone
+    expect(new Secrets(file, keyring({ on: true }, { n: 0 })).get('remoteToken')).toBeNull();
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    expect([Object.keys(stored.values), Object.keys(stored.sealed)]).toEqual([[], ['localToken']]); // the local token it cannot read stays sealed
   });
 
   it('a keyring that appears later encrypts what was kept in plain text; a foreign key reads as nothing', () => {

@@ -14,8 +14,8 @@ interface SecretsFile {
   readonly encrypted: boolean;
   readonly values: Record<string, string>;
   /**
-   * Secrets encrypted with a keyring that was not available when the file was last written (a write before the
-   * app was ready, or in a session without its keyring): kept as they were, read once the keyring is back.
+   * Secrets that could not be decrypted when the file was last written (the keyring not available: a session
+   * without one; or another keyring's): kept as they were, read once that keyring is back.
    */
   readonly sealed: Record<string, string>;
 }
@@ -69,15 +69,19 @@ export class Secrets {
   set(name: SecretName, value: string | null): void {
     const f = this.read();
     const encrypted = this.safe.isEncryptionAvailable();
-    // Re-encode every value the same way (a keyring that appeared since encrypts the old ones too); one that
-    // cannot be read until the keyring is back is kept sealed as it was.
+    // Re-encode every value the same way (a keyring that appeared since encrypts the old ones too). One that
+    // cannot be read now (the keyring not available yet, or another keyring's: a backend switched on Linux) is
+    // kept sealed as it was, never dropped: it goes when its name is written or removed.
     const plain: Record<string, string> = {};
     const sealed: Record<string, string> = {};
     for (const k of new Set([...Object.keys(f.values), ...Object.keys(f.sealed)])) {
       if (k === name) continue;
-      const r = this.known.has(k as SecretName) ? { value: this.known.get(k as SecretName) ?? null, final: true } : this.load(k as SecretName);
-      if (r.value !== null) plain[k] = r.value;
-      else if (!r.final) sealed[k] = typeof f.values[k] === 'string' && f.encrypted ? f.values[k] : f.sealed[k];
+      const v = this.get(k as SecretName);
+      if (v !== null) plain[k] = v;
+      else {
+        const cipher = typeof f.values[k] === 'string' && f.encrypted ? f.values[k] : f.sealed[k];
+        if (typeof cipher === 'string') sealed[k] = cipher;
+      }
     }
     if (value !== null) plain[name] = value;
     const values = Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, encrypted ? Buffer.from(this.safe.encryptString(v)).toString('base64') : v]));
