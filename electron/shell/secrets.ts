@@ -62,7 +62,7 @@ export class Secrets {
     try {
       return { value: this.safe.decryptString(Buffer.from(cipher, 'base64')), final: true };
     } catch {
-      return { value: null, final: true }; // the keyring changed (another user, a restored profile): the secret is gone
+      return { value: null, final: true }; // another keyring's (another user, a restored profile): nothing here; a write keeps it sealed
     }
   }
 
