@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, path: { type: 'string', multiple: true }, duration: { type: 'string' }, top: { type: 'string' }, mixed: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, path: { type: 'string', multiple: true }, duration: { type: 'string' }, top: { type: 'string' }, mixed: { type: 'boolean' }, keep: { type: 'string' } } });
 const dir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'bivouac-prof-'));
 const { DB_FILE } = await import('../electron/server.ts');
 if (await benchDataset(dir)) process.stdout.write(`dataset in ${dir}\n`);
@@ -34,7 +34,14 @@ if (values.mixed) {
   const store = new SqliteStore(join(dir, DB_FILE));
   const pools = await mixedPools(store);
   await store.close();
-  const r = await mixedRun(base, Number(values.duration ?? 5), pools, { authorization: auth });
+  const keep = values.keep;
+  if (keep !== undefined && keep !== 'reads' && keep !== 'writes') throw new Error('--keep reads or --keep writes');
+  const r = keep === undefined ? await mixedRun(base, Number(values.duration ?? 5), pools, { authorization: auth }) : await (async () => {
+    const { mixedRequests } = await import('./mixed.ts');
+    const draw = mixedRequests(pools, { authorization: auth });
+    const setupRequest = (req: { method?: string }) => { for (;;) { const r = draw(req); if ((r.method === 'GET') === (keep === 'reads')) return r; } };
+    return autocannon({ url: base, connections: 10, duration: Number(values.duration ?? 5), requests: [{ setupRequest }] });
+  })();
   process.stdout.write(`mixed: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}\n`);
 }
 for (const p of values.path ?? (values.mixed ? [] : ['/projects.xml'])) {
@@ -56,4 +63,18 @@ for (const n of prof.nodes) {
 }
 const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top ?? 40));
 for (const [k, v] of top) process.stdout.write(`${(100 * v / total).toFixed(1).padStart(5)} %  ${k}\n`);
+// Inclusive: the share of samples with the function anywhere on their stack (counted once per sample).
+const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const keyOf = (n: Node) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^file:\/\//, '').replace(ROOT + '/', '')}:${n.callFrame.lineNumber + 1}`;
+const incl = new Map<string, number>();
+for (const n of prof.nodes) {
+  if (!n.hitCount) continue;
+  const seen = new Set<string>();
+  for (let id: number | undefined = n.id; id !== undefined; id = parent.get(id)) seen.add(keyOf(byId.get(id)!));
+  for (const k of seen) incl.set(k, (incl.get(k) ?? 0) + n.hitCount);
+}
+process.stdout.write('inclusive:\n');
+for (const [k, v] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top ?? 40))) process.stdout.write(`${(100 * v / total).toFixed(1).padStart(5)} %  ${k}\n`);
 process.stdout.write(`profile: ${join(profDir, file)}\n`);
