@@ -56,6 +56,66 @@ describe('log redaction', () => {
   });
 });
 
+describe('repeated lines in the log', () => {
+  /** A log on a clock the test moves. */
+  const clocked = (o: { maxBytes?: number; keep?: number } = {}) => {
+    const dir = tmp();
+    let t = Date.parse('2026-11-24T09:00:00Z');
+    const log = new RotatingLog(join(dir, 'logs', 'bivouac.log'), { ...o, now: () => new Date(t) });
+    const read = () => readdirSync(join(dir, 'logs')).sort().reverse().map((f) => readFileSync(join(dir, 'logs', f), 'utf8')).join('');
+    return { log, read, tick: (ms: number) => { t += ms; } };
+  };
+  const failure = () => { const e = new Error('SQLITE_ERROR: no such table: changes'); e.stack = 'Error: x\n    at poll (feed.ts:12:3)'; return e; };
+
+  it('a fault repeating every 400 ms for ten minutes writes its line once a minute with a count, and the start-up line stays', () => {
+    const { log, read, tick } = clocked();
+    log.info('starting Bivouac 1.0.0 (linux)');
+    for (let i = 0; i < 1500; i++) { log.error('service: change stream failed', failure()); tick(400); }
+    log.flush();
+    const text = read();
+    const lines = text.split('\n').filter(Boolean);
+    expect(lines[0]).toMatch(/INFO {2}starting Bivouac/);
+    const written = lines.filter((l) => / ERROR service: change stream failed Error: SQLITE_ERROR/.test(l)).length;
+    const counts = [...text.matchAll(/ERROR repeated (\d+) more times? from \S+ to \S+: service: change stream failed Error: SQLITE_ERROR: no such table: changes\n/g)].map((m) => Number(m[1]));
+    expect(written).toBe(10); // one a minute
+    expect(counts).toHaveLength(10);
+    expect(written + counts.reduce((a, b) => a + b, 0)).toBe(1500); // every occurrence is written or counted
+    expect(Buffer.byteLength(text)).toBeLessThan(6000);
+  });
+
+  it('lines that differ are all written; each repeats on its own; a line that did not repeat leaves no count', () => {
+    const { log, read, tick } = clocked();
+    for (let i = 0; i < 5; i++) { log.warn('sync: team server unreachable'); log.warn(`pushed ${i} changes`); tick(1000); }
+    log.info('once');
+    tick(61_000);
+    log.info('later'); // the minute is over: the counts are written before this line
+    const lines = read().split('\n').filter(Boolean).map((l) => l.slice(25));
+    expect(lines).toEqual([
+      'WARN  sync: team server unreachable',
+      'WARN  pushed 0 changes',
+      'WARN  pushed 1 changes',
+      'WARN  pushed 2 changes',
+      'WARN  pushed 3 changes',
+      'WARN  pushed 4 changes',
+      'INFO  once',
+      'WARN  repeated 4 more times from 2026-11-24T09:00:00.000Z to 2026-11-24T09:00:04.000Z: sync: team server unreachable',
+      'INFO  later',
+    ]);
+  });
+
+  it('flush writes the counts held back; a clock set back does not hold a line back for the time it went', () => {
+    const { log, read, tick } = clocked();
+    log.warn('disk almost full');
+    log.warn('disk almost full');
+    log.flush();
+    expect(read()).toMatch(/WARN {2}repeated 1 more time from \S+ to \S+: disk almost full\n$/);
+    log.warn('the clock');
+    tick(-3_600_000);
+    log.warn('the clock');
+    expect(read().match(/WARN {2}the clock\n/g)).toHaveLength(2);
+  });
+});
+
 describe('window placement', () => {
   const laptop: DisplayInfo = { id: 1, workArea: { x: 0, y: 25, width: 1440, height: 875 } };
   const monitor: DisplayInfo = { id: 7, workArea: { x: -2560, y: 0, width: 2560, height: 1440 } };

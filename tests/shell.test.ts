@@ -263,6 +263,21 @@ describe('shutdown order', () => {
     expect(log.lines).toContain('warn quit before the sync finished (it resumes on the next start)');
   });
 
+  it('the counts of repeated lines are written on quit, before its last line', async () => {
+    const { fake, warnings } = await boot({ ownLog: true });
+    const w = new Error('the SQLite checkpoint worker failed (boom)');
+    w.name = 'Warning';
+    for (let i = 0; i < 3; i++) warnings.emit('warning', w);
+    fake.quit();
+    await vi.waitFor(() => expect(fake.quitted).toBe(true));
+    const lines = readFileSync(join(fake.dir, 'logs', 'bivouac.log'), 'utf8').split('\n').filter(Boolean).map((l) => l.slice(25));
+    expect(lines.filter((l) => l.includes('checkpoint worker failed'))).toEqual([
+      'WARN  process warning: Warning: the SQLite checkpoint worker failed (boom)',
+      expect.stringMatching(/^WARN {2}repeated 2 more times from \S+ to \S+: process warning: Warning: the SQLite checkpoint worker failed \(boom\)$/),
+    ]);
+    expect(lines.at(-1)).toBe('INFO  stopped');
+  });
+
   it('quitting twice shuts down once', async () => {
     const { fake, events } = await boot();
     fake.quit();

@@ -1,6 +1,8 @@
 // The desktop app's log: <logs>/bivouac.log, rotated by size (bivouac.log.1 … .N, the oldest
 // dropped), reachable from Help → Open log folder. Nothing secret is written: known secret values
 // (tokens) and anything shaped like a credential are replaced by [redacted] before a line is written.
+// A line that repeats is written once a minute at most: a fault that recurs (a change stream failing its
+// poll every 400 ms) would otherwise cycle the files within the hour and push out the start-up lines.
 
 import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -30,6 +32,8 @@ export interface Log {
   info(msg: string, detail?: unknown): void;
   warn(msg: string, detail?: unknown): void;
   error(msg: string, detail?: unknown): void;
+  /** Writes what is still held back (the counts of repeated lines); called on quit. */
+  flush?(): void;
 }
 
 function describe(detail: unknown): string {
@@ -42,6 +46,12 @@ function describe(detail: unknown): string {
   }
 }
 
+/** A line written lately: how often it came again since, and when last. */
+interface Recent { readonly first: Date; readonly until: number; readonly level: Level; repeats: number; last: Date; readonly body: string }
+
+/** A line's key for repeats: its level and its text, exactly (lines that differ in a number are all written). */
+const repeatKey = (level: Level, body: string) => `${level} ${body}`;
+
 export class RotatingLog implements Log {
   readonly file: string;
   private readonly maxBytes: number;
@@ -49,13 +59,17 @@ export class RotatingLog implements Log {
   private readonly secrets: () => readonly string[];
   private size: number;
   private readonly now: () => Date;
+  private readonly repeatMs: number;
+  /** Lines written within the last `repeatMs`, by key, oldest first (at most MAX_RECENT). */
+  private readonly recent = new Map<string, Recent>();
 
-  constructor(file: string, o: { maxBytes?: number; keep?: number; secrets?: () => readonly string[]; now?: () => Date } = {}) {
+  constructor(file: string, o: { maxBytes?: number; keep?: number; secrets?: () => readonly string[]; now?: () => Date; repeatMs?: number } = {}) {
     this.file = file;
     this.maxBytes = o.maxBytes ?? 1024 * 1024;
     this.keep = o.keep ?? 3;
     this.secrets = o.secrets ?? (() => []);
     this.now = o.now ?? (() => new Date());
+    this.repeatMs = o.repeatMs ?? 60_000;
     mkdirSync(dirname(file), { recursive: true });
     this.size = existsSync(file) ? statSync(file).size : 0;
   }
@@ -67,8 +81,8 @@ export class RotatingLog implements Log {
     this.size = 0;
   }
 
-  write(level: Level, msg: string, detail?: unknown): void {
-    const line = `${this.now().toISOString()} ${level.toUpperCase().padEnd(5)} ${redact(`${msg}${describe(detail)}`, this.secrets())}\n`;
+  private append(at: Date, level: Level, body: string): void {
+    const line = `${at.toISOString()} ${level.toUpperCase().padEnd(5)} ${body}\n`;
     const bytes = Buffer.byteLength(line);
     try {
       if (this.size > 0 && this.size + bytes > this.maxBytes) this.rotate();
@@ -79,7 +93,46 @@ export class RotatingLog implements Log {
     }
   }
 
+  /** The count of a line's repeats, written (at `at`) once its minute is over or on flush; then forgotten. */
+  private settle(key: string, r: Recent, at: Date): void {
+    this.recent.delete(key);
+    if (r.repeats === 0) return;
+    const head = r.body.split('\n')[0];
+    this.append(at, r.level, `repeated ${r.repeats} more time${r.repeats === 1 ? '' : 's'} from ${r.first.toISOString()} to ${r.last.toISOString()}: ${head.length > 300 ? `${head.slice(0, 300)}…` : head}`);
+  }
+
+  write(level: Level, msg: string, detail?: unknown): void {
+    const at = this.now();
+    const t = at.getTime();
+    for (const [k, r] of this.recent) {
+      if (r.until > t && r.until - this.repeatMs <= t) break; // in order of time: the rest are later (a clock set back settles them)
+      this.settle(k, r, at);
+    }
+    const body = redact(`${msg}${describe(detail)}`, this.secrets());
+    const key = repeatKey(level, body);
+    const seen = this.recent.get(key);
+    if (seen) {
+      seen.repeats++;
+      seen.last = at;
+      return;
+    }
+    this.append(at, level, body);
+    this.recent.set(key, { first: at, until: t + this.repeatMs, level, repeats: 0, last: at, body });
+    if (this.recent.size > MAX_RECENT) {
+      const [k, r] = this.recent.entries().next().value!;
+      this.settle(k, r, at);
+    }
+  }
+
+  flush(): void {
+    const at = this.now();
+    for (const [k, r] of this.recent) this.settle(k, r, at);
+  }
+
   info(msg: string, detail?: unknown): void { this.write('info', msg, detail); }
   warn(msg: string, detail?: unknown): void { this.write('warn', msg, detail); }
   error(msg: string, detail?: unknown): void { this.write('error', msg, detail); }
 }
+
+/** Distinct lines remembered for their repeats: past it, the oldest is settled early. */
+const MAX_RECENT = 256;

@@ -291,6 +291,7 @@ export class Shell {
     }
     this.tray?.destroy();
     this.tray = null;
+    this.log.flush?.(); // the counts of lines that repeated, before the last line
     this.log.info('stopped');
   }
 
