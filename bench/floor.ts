@@ -2,9 +2,9 @@
 // The p99 a service gets on this machine for a given CPU cost per request, whatever it does: a plain
 // node:http server (no store, no Fastify, nothing allocated per request but the answer) that spins a
 // calibrated loop for each request, loaded by autocannon at C connections (default 10) from this process,
-// exactly as bench:api loads the service. A profile is
+// as bench:api loads the service (without its Basic header). A profile is
 //  - `const:N`: every request spins N µs and answers 1.5 KB;
-//  - `mixed:M`: requests drawn as bench/mixed.ts draws them (same weights, same seed), each kind spinning in
+//  - `mixed:M`: requests drawn with bench/mixed.ts's weights (a seeded draw, not its sequence), each kind spinning in
 //    proportion to what it costs the service (bench/results/classes-s11.md) and answering about the bytes
 //    the service answers, scaled so that the spin averages M µs.
 // The spin comes on top of node:http's own cost (the `const:0` row). Each profile gets its own server; they
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 
   const totalWeight = KINDS.reduce((s, [w]) => s + w, 0);
   const meanCost = KINDS.reduce((s, [w, c]) => s + w * c, 0) / totalWeight;
-  /** Requests of a profile: a seeded draw, as bench/mixed.ts draws. */
+  /** Requests of a profile: a seeded draw with bench/mixed.ts's weights. */
   const requests = (profile: string) => {
     const [kind, n] = profile.split(':');
     const target = Number(n);

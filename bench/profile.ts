@@ -1,7 +1,8 @@
-// node bench/profile.ts [--data-dir DIR] [--path URL-PATH]… [--duration S]
+// node bench/profile.ts [--data-dir DIR] [--path URL-PATH]… [--mixed [--keep reads|writes]] [--duration S] [--top N]
 // Profiles the service with its response cache off: starts the real CLI under `--cpu-prof`, drives each
-// path with autocannon (10 connections), stops it and prints the functions with the most self time and
-// the request rate. The dataset is the bench's (bench/api.ts); pass --data-dir to reuse one.
+// path with autocannon (10 connections), or the mixed workload (bench/mixed.ts; `--keep`: its reads or its
+// writes alone), stops it and prints the request rate and the functions with the most self time, then with
+// the most inclusive time (samples with the function anywhere on their stack). The dataset is the bench's (bench/api.ts); pass --data-dir to reuse one.
 // A tool for finding what costs, not a benchmark: ratios come from bench/api.ts.
 
 import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
@@ -16,6 +17,7 @@ import { parseArgs } from 'node:util';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, path: { type: 'string', multiple: true }, duration: { type: 'string' }, top: { type: 'string' }, mixed: { type: 'boolean' }, keep: { type: 'string' } } });
+if (values.keep !== undefined && !values.mixed) throw new Error('--keep needs --mixed');
 const dir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'bivouac-prof-'));
 const { DB_FILE } = await import('../electron/server.ts');
 if (await benchDataset(dir)) process.stdout.write(`dataset in ${dir}\n`);
@@ -76,5 +78,6 @@ for (const n of prof.nodes) {
   for (const k of seen) incl.set(k, (incl.get(k) ?? 0) + n.hitCount);
 }
 process.stdout.write('inclusive:\n');
+incl.delete('(root) :0');
 for (const [k, v] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top ?? 40))) process.stdout.write(`${(100 * v / total).toFixed(1).padStart(5)} %  ${k}\n`);
 process.stdout.write(`profile: ${join(profDir, file)}\n`);

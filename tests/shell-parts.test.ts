@@ -58,7 +58,7 @@ describe('log redaction', () => {
 
 describe('repeated lines in the log', () => {
   /** A log on a clock the test moves. */
-  const clocked = (o: { maxBytes?: number; keep?: number } = {}) => {
+  const clocked = (o: { maxBytes?: number; keep?: number; secrets?: () => readonly string[] } = {}) => {
     const dir = tmp();
     let t = Date.parse('2026-11-24T09:00:00Z');
     const log = new RotatingLog(join(dir, 'logs', 'bivouac.log'), { ...o, now: () => new Date(t) });
@@ -68,7 +68,7 @@ describe('repeated lines in the log', () => {
   const failure = () => { const e = new Error('SQLITE_ERROR: no such table: changes'); e.stack = 'Error: x\n    at poll (feed.ts:12:3)'; return e; };
 
   it('a fault repeating every 400 ms for ten minutes writes its line once a minute with a count, and the start-up line stays', () => {
-    const { log, read, tick } = clocked();
+    const { log, read, tick } = clocked({ maxBytes: 8000 }); // 1,500 lines written would rotate the start-up line out
     log.info('starting Bivouac 1.0.0 (linux)');
     for (let i = 0; i < 1500; i++) { log.error('service: change stream failed', failure()); tick(400); }
     log.flush();
@@ -103,16 +103,50 @@ describe('repeated lines in the log', () => {
     ]);
   });
 
-  it('flush writes the counts held back; a clock set back does not hold a line back for the time it went', () => {
-    const { log, read, tick } = clocked();
+  it('flush writes the counts held back', () => {
+    const { log, read } = clocked();
     log.warn('disk almost full');
     log.warn('disk almost full');
+    expect(read()).not.toContain('repeated');
     log.flush();
     expect(read()).toMatch(/WARN {2}repeated 1 more time from \S+ to \S+: disk almost full\n$/);
+  });
+
+  it('a clock set back, by an hour or by less than a minute, holds no line back for the time it went', () => {
+    const { log, read, tick } = clocked();
     log.warn('the clock');
     tick(-3_600_000);
     log.warn('the clock');
     expect(read().match(/WARN {2}the clock\n/g)).toHaveLength(2);
+    log.warn('A');
+    tick(30_000);
+    log.warn('B');
+    log.warn('B');
+    tick(-20_000); // before B's first writing, A's minute still running
+    log.warn('B');
+    const lines = read().split('\n').filter(Boolean).map((l) => l.slice(25));
+    expect(lines.slice(-4)).toEqual(['WARN  A', 'WARN  B', expect.stringMatching(/^WARN {2}repeated 1 more time from \S+ to \S+: B$/), 'WARN  B']);
+  });
+
+  it('past 256 distinct lines the oldest is settled early: its count is written, and its next repeat is a line again', () => {
+    const { log, read } = clocked();
+    log.info('line 0');
+    log.info('line 0');
+    for (let i = 1; i <= 256; i++) log.info(`line ${i}`);
+    log.info('line 0');
+    const lines = read().split('\n').filter(Boolean).map((l) => l.slice(25));
+    expect(lines.slice(-3)).toEqual(['INFO  line 256', expect.stringMatching(/^INFO {2}repeated 1 more time from \S+ to \S+: line 0$/), 'INFO  line 0']);
+  });
+
+  it('a count line holds no secret: it is made of the line as redacted', () => {
+    const { log, read } = clocked({ secrets: () => ['team-token-123456'] });
+    for (let i = 0; i < 3; i++) log.error(`sync to team-token-123456 failed: Authorization: Bearer abc.def token=${TOKEN}`);
+    log.flush();
+    const text = read();
+    expect(text).toMatch(/ERROR repeated 2 more times from \S+ to \S+: sync to \[redacted\] failed: Authorization: \[redacted\] token=\[redacted\]\n$/);
+    expect(text).not.toContain('team-token-123456');
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain('abc.def');
   });
 });
 

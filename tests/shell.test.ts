@@ -36,6 +36,7 @@ class MemoryLog {
   info(m: string) { this.lines.push(`info ${m}`); }
   warn(m: string) { this.lines.push(`warn ${m}`); }
   error(m: string) { this.lines.push(`error ${m}`); }
+  flush() { this.lines.push('flush'); }
 }
 
 const fakes: FakeElectron[] = [];
@@ -123,8 +124,9 @@ describe('lifecycle', () => {
   it('a service that cannot start is reported in a dialog and the app exits', async () => {
     const fake = new FakeElectron();
     fakes.push(fake);
+    const log = new MemoryLog(join(fake.dir, 'l.log'));
     const shell = new Shell({ port: fake.port, startService: async () => { throw new Error('database is locked'); }, syncSource: () => new FakeSync([]),
-      log: new MemoryLog(join(fake.dir, 'l.log')) }, { argv: [], env: {}, preload: '', windowIcon: null, trayIcon: '', apiDocsUrl: '' });
+      log }, { argv: [], env: {}, preload: '', windowIcon: null, trayIcon: '', apiDocsUrl: '' });
     shell.start();
     fake.ready();
     await shell.ready;
@@ -132,6 +134,8 @@ describe('lifecycle', () => {
     expect(fake.errorBoxes[0][0]).toBe('Bivouac could not start');
     expect(fake.errorBoxes[0][1]).toContain('database is locked');
     expect(fake.windows).toHaveLength(0);
+    expect(log.lines.slice(-2)).toEqual(['error could not start', 'flush']); // the counts of repeated lines are written before it exits
+
   });
 });
 
@@ -663,6 +667,18 @@ describe('application menu', () => {
     find(find(file.fake.appMenu, 'Help').submenu!, 'API documentation').click!();
     await vi.waitFor(() => expect(file.fake.openedPaths).toEqual(['/opt/Bivouac/resources/api.md']));
     await vi.waitFor(() => expect(linux.fake.openedPaths).toEqual([join(linux.fake.dir, 'userData', 'data')]));
+  });
+
+  it('Help → Open log folder writes the counts of repeated lines first, for whoever reads it now', async () => {
+    const { fake, warnings } = await boot({ ownLog: true });
+    const w = new Error('disk almost full');
+    w.name = 'Warning';
+    for (let i = 0; i < 3; i++) warnings.emit('warning', w);
+    const file = join(fake.dir, 'logs', 'bivouac.log');
+    expect(readFileSync(file, 'utf8')).not.toContain('repeated');
+    find(find(fake.appMenu, 'Help').submenu!, 'Open log folder').click!();
+    expect(readFileSync(file, 'utf8')).toMatch(/WARN {2}repeated 2 more times from \S+ to \S+: process warning: Warning: disk almost full\n/);
+    await vi.waitFor(() => expect(fake.openedPaths).toEqual([join(fake.dir, 'logs')]));
   });
 
   it('leaves the page its own shortcuts: no accelerator without a modifier, none on Alt+arrows', async () => {

@@ -47,10 +47,12 @@ function describe(detail: unknown): string {
 }
 
 /** A line written lately: how often it came again since, and when last. */
-interface Recent { readonly first: Date; readonly until: number; readonly level: Level; repeats: number; last: Date; readonly body: string }
+interface Recent { readonly first: Date; readonly until: number; readonly level: Level; repeats: number; last: Date; readonly head: string }
 
 /** A line's key for repeats: its level and its text, exactly (lines that differ in a number are all written). */
 const repeatKey = (level: Level, body: string) => `${level} ${body}`;
+/** Longer lines are always written (a key that size would hold memory for a minute; such lines are rare). */
+const MAX_KEY = 8192;
 
 export class RotatingLog implements Log {
   readonly file: string;
@@ -62,6 +64,8 @@ export class RotatingLog implements Log {
   private readonly repeatMs: number;
   /** Lines written within the last `repeatMs`, by key, oldest first (at most MAX_RECENT). */
   private readonly recent = new Map<string, Recent>();
+  /** The time of the last line, to see a clock set back. */
+  private lastT = -Infinity;
 
   constructor(file: string, o: { maxBytes?: number; keep?: number; secrets?: () => readonly string[]; now?: () => Date; repeatMs?: number } = {}) {
     this.file = file;
@@ -97,18 +101,23 @@ export class RotatingLog implements Log {
   private settle(key: string, r: Recent, at: Date): void {
     this.recent.delete(key);
     if (r.repeats === 0) return;
-    const head = r.body.split('\n')[0];
-    this.append(at, r.level, `repeated ${r.repeats} more time${r.repeats === 1 ? '' : 's'} from ${r.first.toISOString()} to ${r.last.toISOString()}: ${head.length > 300 ? `${head.slice(0, 300)}…` : head}`);
+    this.append(at, r.level, `repeated ${r.repeats} more time${r.repeats === 1 ? '' : 's'} from ${r.first.toISOString()} to ${r.last.toISOString()}: ${r.head}`);
   }
 
   write(level: Level, msg: string, detail?: unknown): void {
     const at = this.now();
     const t = at.getTime();
+    if (t < this.lastT - 1000) this.flush(at); // the clock was set back: the minutes of what is remembered mean nothing now
+    this.lastT = t;
     for (const [k, r] of this.recent) {
-      if (r.until > t && r.until - this.repeatMs <= t) break; // in order of time: the rest are later (a clock set back settles them)
+      if (r.until > t) break; // in order of time: the rest are later
       this.settle(k, r, at);
     }
     const body = redact(`${msg}${describe(detail)}`, this.secrets());
+    if (body.length > MAX_KEY) {
+      this.append(at, level, body);
+      return;
+    }
     const key = repeatKey(level, body);
     const seen = this.recent.get(key);
     if (seen) {
@@ -117,15 +126,15 @@ export class RotatingLog implements Log {
       return;
     }
     this.append(at, level, body);
-    this.recent.set(key, { first: at, until: t + this.repeatMs, level, repeats: 0, last: at, body });
+    const line = body.split('\n', 1)[0];
+    this.recent.set(key, { first: at, until: t + this.repeatMs, level, repeats: 0, last: at, head: line.length > 300 ? `${line.slice(0, 300)}…` : line });
     if (this.recent.size > MAX_RECENT) {
       const [k, r] = this.recent.entries().next().value!;
       this.settle(k, r, at);
     }
   }
 
-  flush(): void {
-    const at = this.now();
+  flush(at = this.now()): void {
     for (const [k, r] of this.recent) this.settle(k, r, at);
   }
 

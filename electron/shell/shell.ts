@@ -160,7 +160,10 @@ export class Shell {
       command: (c) => { this.showWindow(); this.send('shell:command', c); },
       exportBackup: () => void this.exportBackup().catch((e: unknown) => this.report('Export failed', e)),
       openDataFolder: () => void this.openFolder(this.dataDir).catch((e: unknown) => this.report('Cannot open the data folder', e)),
-      openLogFolder: () => void this.openFolder(dirname(this.log.file)).catch((e: unknown) => this.report('Cannot open the log folder', e)),
+      openLogFolder: () => {
+        this.log.flush?.(); // the counts of lines repeated lately, for whoever reads it now
+        void this.openFolder(dirname(this.log.file)).catch((e: unknown) => this.report('Cannot open the log folder', e));
+      },
       // The API reference shipped with the app (docs/api.md), or a web address.
       openApiDocs: () => void (/^https?:\/\//.test(this.o.apiDocsUrl) ? this.port.shell.openExternal(this.o.apiDocsUrl)
         : this.openFolder(this.o.apiDocsUrl)).catch((e: unknown) => this.report('Cannot open the API documentation', e)),
@@ -207,6 +210,7 @@ export class Shell {
   private failed(e: unknown): void {
     const msg = e instanceof Error ? e.message : String(e);
     this.log.error('could not start', e);
+    this.log.flush?.();
     this.port.dialog.showErrorBox('Bivouac could not start', `${msg}\n\nData folder: ${this.dataDir}\nLog: ${this.log.file}`);
     this.shutdownDone = true;
     const s = this.service;
@@ -255,6 +259,7 @@ export class Shell {
     e.preventDefault();
     this.quitting = true;
     this.shutdown ??= this.stop().finally(() => {
+      this.log.flush?.(); // stop() flushes before its last line; this covers a stop that threw
       this.shutdownDone = true;
       this.port.app.quit();
     });
