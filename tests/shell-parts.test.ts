@@ -128,6 +128,27 @@ describe('repeated lines in the log', () => {
     expect(lines.slice(-4)).toEqual(['WARN  A', 'WARN  B', expect.stringMatching(/^WARN {2}repeated 1 more time from \S+ to \S+: B$/), 'WARN  B']);
   });
 
+  it('set-backs under a second that add up to more than one hold no line back either', () => {
+    const { log, read, tick } = clocked();
+    log.warn('X');
+    tick(-900);
+    log.warn('Y');
+    tick(-900); // 1.8 s before the latest time seen
+    log.warn('X');
+    expect(read().match(/WARN {2}X\n/g)).toHaveLength(2);
+  });
+
+  it('a long line (a server\'s error text) is counted as a short one is', () => {
+    const { log, read, tick } = clocked();
+    const long = `sync: the team server answered 422: ${'x'.repeat(20_000)}`;
+    for (let i = 0; i < 150; i++) { log.warn(long); tick(400); }
+    log.flush();
+    const text = read();
+    expect(text.match(/WARN {2}sync: the team server answered 422: x+\n/g)).toHaveLength(1);
+    expect(text).toMatch(/WARN {2}repeated 149 more times from \S+ to \S+: sync: the team server answered 422: x{264}…\n$/);
+    expect(Buffer.byteLength(text)).toBeLessThan(21_000);
+  });
+
   it('past 256 distinct lines the oldest is settled early: its count is written, and its next repeat is a line again', () => {
     const { log, read } = clocked();
     log.info('line 0');

@@ -134,7 +134,8 @@ describe('lifecycle', () => {
     expect(fake.errorBoxes[0][0]).toBe('Bivouac could not start');
     expect(fake.errorBoxes[0][1]).toContain('database is locked');
     expect(fake.windows).toHaveLength(0);
-    expect(log.lines.slice(-2)).toEqual(['error could not start', 'flush']); // the counts of repeated lines are written before it exits
+    // The counts of repeated lines are written before the dialog, and again after the service closed, before it exits.
+    expect(log.lines.slice(log.lines.indexOf('error could not start'))).toEqual(['error could not start', 'flush', 'flush']);
 
   });
 });
@@ -280,6 +281,14 @@ describe('shutdown order', () => {
       expect.stringMatching(/^WARN {2}repeated 2 more times from \S+ to \S+: process warning: Warning: the SQLite checkpoint worker failed \(boom\)$/),
     ]);
     expect(lines.at(-1)).toBe('INFO  stopped');
+  });
+
+  it('a shutdown that throws is logged, the log flushed, and the app still quits', async () => {
+    const { fake, log } = await boot();
+    fake.tray!.destroy = () => { throw new Error('the tray is gone'); };
+    fake.quit();
+    await vi.waitFor(() => expect(fake.quitted).toBe(true));
+    expect(log.lines.slice(-2)).toEqual(['error quitting failed', 'flush']);
   });
 
   it('quitting twice shuts down once', async () => {

@@ -5,6 +5,7 @@
 // poll every 400 ms) would otherwise cycle the files within the hour and push out the start-up lines.
 
 import { appendFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 
 const REDACTED = '[redacted]';
@@ -49,10 +50,12 @@ function describe(detail: unknown): string {
 /** A line written lately: how often it came again since, and when last. */
 interface Recent { readonly first: Date; readonly until: number; readonly level: Level; repeats: number; last: Date; readonly head: string }
 
-/** A line's key for repeats: its level and its text, exactly (lines that differ in a number are all written). */
-const repeatKey = (level: Level, body: string) => `${level} ${body}`;
-/** Longer lines are always written (a key that size would hold memory for a minute; such lines are rare). */
-const MAX_KEY = 8192;
+/**
+ * A line's key for repeats: its level and its text, exactly (lines that differ in a number are all written); a
+ * long text by its length and digest, so that the key holds little memory.
+ */
+const repeatKey = (level: Level, body: string) =>
+  body.length > 1024 ? `${level} #${body.length} ${createHash('sha256').update(body).digest('base64')}` : `${level} ${body}`;
 
 export class RotatingLog implements Log {
   readonly file: string;
@@ -107,17 +110,16 @@ export class RotatingLog implements Log {
   write(level: Level, msg: string, detail?: unknown): void {
     const at = this.now();
     const t = at.getTime();
-    if (t < this.lastT - 1000) this.flush(at); // the clock was set back: the minutes of what is remembered mean nothing now
-    this.lastT = t;
+    if (t < this.lastT - 1000) { // the clock was set back: the minutes of what is remembered mean nothing now
+      this.flush(at);
+      this.lastT = t;
+    } else this.lastT = Math.max(this.lastT, t); // set-backs under a second are measured from the latest time seen
+
     for (const [k, r] of this.recent) {
       if (r.until > t) break; // in order of time: the rest are later
       this.settle(k, r, at);
     }
     const body = redact(`${msg}${describe(detail)}`, this.secrets());
-    if (body.length > MAX_KEY) {
-      this.append(at, level, body);
-      return;
-    }
     const key = repeatKey(level, body);
     const seen = this.recent.get(key);
     if (seen) {

@@ -215,7 +215,10 @@ export class Shell {
     this.shutdownDone = true;
     const s = this.service;
     this.service = null;
-    void (s ? s.close({ graceMs: 0 }) : Promise.resolve()).catch(() => undefined).finally(() => this.port.app.exit(1));
+    void (s ? s.close({ graceMs: 0 }) : Promise.resolve()).catch(() => undefined).finally(() => {
+      this.log.flush?.(); // what the service logged while closing
+      this.port.app.exit(1);
+    });
   }
 
   private secondInstance(argv: readonly string[]): void {
@@ -258,7 +261,7 @@ export class Shell {
     if (this.shutdownDone) return;
     e.preventDefault();
     this.quitting = true;
-    this.shutdown ??= this.stop().finally(() => {
+    this.shutdown ??= this.stop().catch((err: unknown) => this.log.error('quitting failed', err)).finally(() => {
       this.log.flush?.(); // stop() flushes before its last line; this covers a stop that threw
       this.shutdownDone = true;
       this.port.app.quit();
