@@ -33,7 +33,7 @@ export interface Log {
   info(msg: string, detail?: unknown): void;
   warn(msg: string, detail?: unknown): void;
   error(msg: string, detail?: unknown): void;
-  /** Writes what is still held back (the counts of repeated lines); called on quit. */
+  /** Writes what is still held back (the counts of repeated lines): on quit, on a failed start, before the log is shown. */
   flush?(): void;
 }
 
