@@ -43,9 +43,12 @@ export interface IdemRow {
   location: string | null; content_type: string | null; body: string | null;
 }
 
+/** Bytes a key holds in the table (its text columns), as `bytes` counts them for the cap (D244). */
+export const keyBytes = (...texts: readonly (string | null)[]): number => texts.reduce((n, t) => n + (t === null ? 0 : Buffer.byteLength(t)), 0);
+
 export async function claimKey(db: Queryable, personId: number, key: string, fingerprint: string, nowMs: number, at: string): Promise<boolean> {
-  const r = await db.run(`INSERT INTO idempotency_keys (person_id, idem_key, fingerprint, state, started_ms, created_at)
-    VALUES (?, ?, ?, 'running', ?, ?) ON CONFLICT (person_id, idem_key) DO NOTHING`, [personId, key, fingerprint, nowMs, at]);
+  const r = await db.run(`INSERT INTO idempotency_keys (person_id, idem_key, fingerprint, state, started_ms, created_at, bytes)
+    VALUES (?, ?, ?, 'running', ?, ?, ?) ON CONFLICT (person_id, idem_key) DO NOTHING`, [personId, key, fingerprint, nowMs, at, keyBytes(key, fingerprint)]);
   return r.changes === 1;
 }
 
@@ -60,10 +63,35 @@ export async function takeOverKey(db: Queryable, personId: number, key: string, 
   return r.changes === 1;
 }
 
+/** Store the response of a running key; `bytes` is what the row then holds (keyBytes of its texts). */
 export async function storeResponse(db: Queryable, personId: number, key: string, status: number,
-  location: string | null, contentType: string | null, body: string): Promise<void> {
-  await db.run(`UPDATE idempotency_keys SET state = 'done', status = ?, location = ?, content_type = ?, body = ?
-    WHERE person_id = ? AND idem_key = ?`, [status, location, contentType, body, personId, key]);
+  location: string | null, contentType: string | null, body: string, bytes: number): Promise<void> {
+  await db.run(`UPDATE idempotency_keys SET state = 'done', status = ?, location = ?, content_type = ?, body = ?, bytes = ?
+    WHERE person_id = ? AND idem_key = ?`, [status, location, contentType, body, bytes, personId, key]);
+}
+
+/** What one person's keys hold (kept by triggers, migration 11). */
+export async function keyUsage(db: Queryable, personId: number): Promise<{ keys: number; bytes: number }> {
+  const r = await db.get<{ keys: number; bytes: number }>('SELECT keys, bytes FROM idempotency_usage WHERE person_id = ?', [personId]);
+  return { keys: Number(r?.keys ?? 0), bytes: Number(r?.bytes ?? 0) };
+}
+
+/** People whose keys hold more than the cap. */
+export async function overCap(db: Queryable, keys: number, bytes: number): Promise<number[]> {
+  return (await db.all<{ person_id: number }>('SELECT person_id FROM idempotency_usage WHERE keys > ? OR bytes > ?', [keys, bytes]))
+    .map((r) => Number(r.person_id));
+}
+
+/** A person's oldest answered keys (not `except`), oldest first, with the bytes each holds. */
+export function oldestKeys(db: Queryable, personId: number, except: string, limit: number): Promise<{ idem_key: string; bytes: number }[]> {
+  return db.all<{ idem_key: string; bytes: number }>(`SELECT idem_key, bytes FROM idempotency_keys
+    WHERE person_id = ? AND state = 'done' AND idem_key <> ? ORDER BY created_at, idem_key LIMIT ?`, [personId, except, limit]);
+}
+
+export async function dropKeys(db: Queryable, personId: number, keys: readonly string[]): Promise<number> {
+  if (!keys.length) return 0;
+  return (await db.run(`DELETE FROM idempotency_keys WHERE person_id = ? AND state = 'done' AND idem_key IN (${keys.map(() => '?').join(', ')})`,
+    [personId, ...keys])).changes;
 }
 
 export async function releaseKey(db: Queryable, personId: number, key: string): Promise<void> {
