@@ -3,6 +3,7 @@
 // counters. Portable DDL (BIGINT, TEXT, composite primary keys) that both engines run as is.
 
 import type { Dialect } from './schema.ts';
+import { CLIENT_VISIBLE } from './feed.ts';
 
 export const TEAM_MIGRATIONS: readonly { version: number; name: string; sql: (d: Dialect) => string[] }[] = [
   {
@@ -65,5 +66,17 @@ export const TEAM_MIGRATIONS: readonly { version: number; name: string; sql: (d:
         'CREATE INDEX IF NOT EXISTS idempotency_age ON idempotency_keys (person_id, created_at)',
       ];
     },
+  },
+  {
+    version: 12,
+    // D245: whether clients (people who cannot see private records) ever could see an entry's record, so that
+    // a client's feed carries no entry of a record it never could see. Live records: whether clients see them
+    // now. Tombstones written before: unknown, so hidden from clients (the safe side; see D245).
+    name: 'feed: shown to clients, per entry of records that can be private',
+    sql: () => [
+      'ALTER TABLE changes ADD COLUMN shown INTEGER',
+      ...Object.entries(CLIENT_VISIBLE).map(([t, visible]) => `UPDATE changes SET shown = CASE WHEN op <> 'delete' AND ${visible('changes.record_id')}
+        THEN 1 ELSE 0 END WHERE tbl = '${t}' AND person_id IS NULL`),
+    ],
   },
 ];

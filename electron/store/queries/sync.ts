@@ -7,7 +7,8 @@ import type { Param, Queryable } from '../types.ts';
 import type { Caller } from '../types.ts';
 import { MEMBERS } from '../feed.ts';
 
-export interface FeedRow { [k: string]: unknown; seq: number; tbl: string; record_id: number; op: string; project_id: number | null; person_id: number | null }
+/** `shown`: for a record that can be private, whether clients ever could see it (0/1; null otherwise, D245). */
+export interface FeedRow { [k: string]: unknown; seq: number; tbl: string; record_id: number; op: string; project_id: number | null; person_id: number | null; shown: number | null }
 
 /** The last sequence number committed, and the horizon below which cursors are expired. */
 export async function feedBounds(db: Queryable): Promise<{ clock: number; horizon: number }> {
@@ -29,7 +30,7 @@ export function feedPage(db: Queryable, c: Caller, since: number, clock: number,
     p.push(c.id);
   }
   p.push(limit);
-  return db.all<FeedRow>(`SELECT ch.seq, ch.tbl, ch.record_id, ch.op, ch.project_id, ch.person_id FROM changes ch
+  return db.all<FeedRow>(`SELECT ch.seq, ch.tbl, ch.record_id, ch.op, ch.project_id, ch.person_id, ch.shown FROM changes ch
     WHERE ch.seq > ? AND ch.seq <= ?
       AND ((ch.tbl = '${MEMBERS}' AND ch.person_id = ?) OR (ch.tbl <> '${MEMBERS}'${scope}))
     ORDER BY ch.seq LIMIT ?`, p);
