@@ -139,6 +139,18 @@ function readOnly(store: Store, allow: readonly Method[]): Store {
   });
 }
 
+/** The store, telling `onCommit` when a write through it committed (a transaction, or a statement that changed rows). */
+function committing(store: Store, onCommit: () => void): Store {
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'write') return async <T>(fn: Parameters<Store['write']>[0]): Promise<T> => { const r = await target.write(fn); onCommit(); return r as T; };
+      if (key === 'run') return async (...a: Parameters<Store['run']>) => { const r = await target.run(...a); if (r.changes) onCommit(); return r; };
+      const v: unknown = Reflect.get(target, key, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 async function readRaw(req: FastifyRequest): Promise<Buffer | undefined> {
@@ -184,6 +196,7 @@ async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: Fastif
     query: req.query as Record<string, string | string[] | undefined>, root, json, url: req.url,
     changeToken: req.changeToken, bodyLength: buf?.length ?? 0,
     readOnly: req.method === 'HEAD' ? routeConfig(req).allow ?? METHODS : null,
+    onCommit: req.idemKey === undefined ? undefined : () => { req.idemChanged = true; },
   }));
 }
 
@@ -207,6 +220,8 @@ export interface Asked {
   readonly bodyLength: number;
   /** HEAD: the store is read-only, and a write is refused with these methods in Allow. */
   readonly readOnly: readonly Method[] | null;
+  /** Called when the handler committed a write (an Idempotency-Key is kept only then, D244). */
+  readonly onCommit?: () => void;
 }
 
 /**
@@ -227,7 +242,7 @@ export async function answer(app: Answerer, a: Asked): Promise<Rendered> {
   }
   const q = a.query;
   const r: Req = {
-    ctx: { store: a.readOnly ? readOnly(store, a.readOnly) : store, caller },
+    ctx: { store: a.readOnly ? readOnly(store, a.readOnly) : a.onCommit ? committing(store, a.onCommit) : store, caller },
     method, params, root: a.root,
     id: (name) => Number(params[name]),
     query(name, raw = false) {

@@ -33,6 +33,7 @@ import changes from './plugins/changes.ts';
 import setup from './plugins/setup.ts';
 import sync from './plugins/sync.ts';
 import { idempotency } from './idempotency.ts';
+import type { KeyCap } from '../service/idempotency.ts';
 
 /** The API's route plugins, one per resource, in the order the reference (docs/api.md) lists them. */
 export const API_PLUGINS = {
@@ -89,6 +90,8 @@ export interface AppOptions {
    * default; the same bytes either way (tests/fast-path.test.ts compares them).
    */
   readonly thinPath?: boolean;
+  /** What one person's stored Idempotency-Key answers may hold (D244; default 10,000 keys, 16 MiB). */
+  readonly idempotencyCap?: KeyCap;
 }
 
 /** Seconds a client should wait before retrying while the database is unavailable. */
@@ -377,7 +380,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.addHook('onResponse', (req, _reply, done) => { req.unpin?.(); done(); });
   }
 
-  idempotency(app, opts.store);
+  idempotency(app, opts.store, opts.idempotencyCap);
 
   // Every response carries a bare Status header (§4.1; an old PHP client reads it).
   app.addHook('onSend', (_req, reply, payload, done) => {

@@ -1,16 +1,19 @@
 // The Idempotency-Key hook shared by every write route (docs/sync-protocol.md). Write routes are
 // POST/PUT/DELETE on resource routes and every method of an action route (action routes change
-// data on GET too, as the interface requires); HEAD never, resource GETs never.
+// data on GET too, as the interface requires); HEAD never, resource GETs never. A key is kept only
+// when its request committed a write (D244): a read of an action route, a refusal or a validation
+// error releases it.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hash } from 'node:crypto';
 import { ApiError } from '../service/context.ts';
-import { claim, finish, validKey } from '../service/idempotency.ts';
+import { claim, DEFAULT_CAP, finish, validKey, type KeyCap } from '../service/idempotency.ts';
 import type { Store } from '../store/types.ts';
 import { BODY_LIMIT, routeConfig, sendError, type RouteConfig } from './api.ts';
 
 declare module 'fastify' {
-  interface FastifyRequest { idemKey?: string }
+  /** `idemKey`: the key this request claimed; `idemChanged`: the request committed a write (http/api.ts sets it). */
+  interface FastifyRequest { idemKey?: string; idemChanged?: boolean }
 }
 
 function isWrite(req: FastifyRequest, cfg: Partial<RouteConfig>): boolean {
@@ -35,7 +38,7 @@ async function bodyOf(req: FastifyRequest): Promise<Buffer> {
   return buf;
 }
 
-export function idempotency(app: FastifyInstance, store: Store): void {
+export function idempotency(app: FastifyInstance, store: Store, cap: KeyCap = DEFAULT_CAP): void {
   /** Claims the key; true when it answered the request itself (a replay or a refusal). */
   const claimed = async (req: FastifyRequest, reply: FastifyReply, key: string | string[]): Promise<boolean> => {
     const json = req.wantsJson === true;
@@ -81,6 +84,6 @@ export function idempotency(app: FastifyInstance, store: Store): void {
     const loc = reply.getHeader('location');
     const type = reply.getHeader('content-type');
     finish(store, req.caller.id, key, reply.statusCode, loc === undefined ? null : String(loc),
-      type === undefined ? null : String(type), body).then(() => done(null, payload), (e: Error) => done(e));
+      type === undefined ? null : String(type), body, req.idemChanged === true, cap).then(() => done(null, payload), (e: Error) => done(e));
   });
 }

@@ -29,6 +29,7 @@ export async function since(ctx: Ctx, seq: number): Promise<ChangeBatch | null> 
   const projects = new Set<number>();
   for (const r of rows) {
     if (r.project_id !== null && !visible.has(r.project_id)) continue;
+    if (!ctx.caller.firm && r.shown === 0) continue; // a record clients never could see (D245)
     resources.add(r.tbl);
     if (r.project_id !== null) projects.add(r.project_id);
   }

@@ -1,7 +1,8 @@
 // The change feed as one caller sees it (docs/sync-protocol.md). The store keeps one entry per
 // record (its latest change), tombstones, and membership changes, in commit order. Visibility is
 // decided here, at read time, by the very operation that answers the record's own GET: when it
-// answers 404 to this caller now, the entry is a delete. A membership change of the caller is a
+// answers 404 to this caller now, the entry is a delete, unless the caller is a client and clients never
+// could see the record (D245: a private record's existence is not a client's business). A membership change of the caller is a
 // `resync` of the project when the caller has access now, a delete of the project otherwise.
 
 import { RESOURCES, type ResourceKey } from '../../shared/registry.ts';
@@ -91,6 +92,8 @@ export async function changes(ctx: Ctx, since: number, limit: number, items = tr
     const resource = resourceOf(r.tbl);
     if (!resource) continue;
     const row = r.op === 'delete' ? null : await visible(ctx, resource, id, items);
+    // A record clients never could see is no business of a client: not even that it existed (D245).
+    if (!row && !ctx.caller.firm && r.shown !== null && Number(r.shown) === 0) continue;
     entries.push(row ? { seq, resource, id, op: 'upsert', row } : { seq, resource, id, op: 'delete' });
   }
   // What the client may not see inside the records it sees, as on every other route (D32).

@@ -3,9 +3,12 @@
 // a retry with the same key and the same request gets the stored response, another request 422,
 // a retry while the first still runs 409. Stored in the database, so it holds across restarts
 // and across processes. A claim whose process died is taken over after a lease.
+// Kept only for requests that changed something (D244): a read, or a write that failed without a
+// change, releases its key. What one person keeps is capped (count and bytes): over the cap, that
+// person's oldest answered keys are forgotten first.
 
 import type { Store } from '../store/types.ts';
-import { claimKey, purgeKeys, readKey, releaseKey, storeResponse, takeOverKey, type IdemRow } from '../store/queries/sync.ts';
+import { claimKey, dropKeys, keyBytes, keyUsage, oldestKeys, overCap, purgeKeys, readKey, releaseKey, storeResponse, takeOverKey, type IdemRow } from '../store/queries/sync.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
 export type Claim =
@@ -31,14 +34,59 @@ export async function claim(store: Store, personId: number, key: string, fingerp
   return { kind: 'running' };
 }
 
-/** Store the response of a claimed key (4xx included); a 5xx releases the key so that a retry executes. */
+/** A request's fingerprint: SHA-256 in base64 (http/idempotency.ts). */
+const FINGERPRINT_BYTES = 44;
+
+/** What one person's stored keys may hold (D244). */
+export interface KeyCap { readonly keys: number; readonly bytes: number }
+/** 10,000 keys, 16 MiB: far above what a replica has in flight, far below a disk. */
+export const DEFAULT_CAP: KeyCap = { keys: 10_000, bytes: 16 * 1024 * 1024 };
+
+/**
+ * Store the response of a claimed key when the request changed something (`changed`: it committed a
+ * write), then keep the person under the cap. A request that changed nothing (a read, a refusal, a
+ * validation error) and a 5xx release the key: a retry executes again, which is harmless when the
+ * first changed nothing, and what a 5xx needs.
+ */
 export async function finish(store: Store, personId: number, key: string, status: number,
-  location: string | null, contentType: string | null, body: string): Promise<void> {
-  if (status >= 500) await releaseKey(store, personId, key);
-  else await storeResponse(store, personId, key, status, location, contentType, body);
+  location: string | null, contentType: string | null, body: string, changed = true, cap: KeyCap = DEFAULT_CAP): Promise<void> {
+  if (status >= 500 || !changed) {
+    await releaseKey(store, personId, key);
+    return;
+  }
+  await storeResponse(store, personId, key, status, location, contentType, body, keyBytes(key, location, contentType, body) + FINGERPRINT_BYTES);
+  await trim(store, personId, cap, key);
 }
 
-/** Keys older than `days` days are forgotten (at least 30: an offline client may retry late). */
-export function purge(store: Store, days: number, now = new Date()): Promise<number> {
-  return purgeKeys(store, isoSeconds(new Date(now.getTime() - Math.max(30, days) * 86_400_000)));
+/**
+ * Forget a person's oldest answered keys until what they hold is within the cap (never `keep`, the key
+ * just stored, nor a key whose request still runs). Several processes may trim at once: each deletes
+ * rows that exist, and the usage counts follow the rows (triggers), so at worst a key more goes.
+ */
+export async function trim(store: Store, personId: number, cap: KeyCap, keep = ''): Promise<number> {
+  let dropped = 0;
+  for (;;) {
+    const use = await keyUsage(store, personId);
+    let keys = use.keys - cap.keys, bytes = use.bytes - cap.bytes;
+    if (keys <= 0 && bytes <= 0) return dropped;
+    const batch: string[] = [];
+    for (const r of await oldestKeys(store, personId, keep, Math.min(500, Math.max(keys, 1) + 50))) {
+      if (keys <= 0 && bytes <= 0) break;
+      batch.push(r.idem_key);
+      keys--;
+      bytes -= Number(r.bytes);
+    }
+    if (!batch.length) return dropped; // nothing answered left to forget (running claims only)
+    dropped += await dropKeys(store, personId, batch);
+  }
+}
+
+/**
+ * Keys older than `days` days are forgotten (at least 30: an offline client may retry late), and
+ * people over the cap are brought under it (keys stored before the cap existed, or a smaller cap).
+ */
+export async function purge(store: Store, days: number, now = new Date(), cap: KeyCap = DEFAULT_CAP): Promise<number> {
+  let n = await purgeKeys(store, isoSeconds(new Date(now.getTime() - Math.max(30, days) * 86_400_000)));
+  for (const person of await overCap(store, cap.keys, cap.bytes)) n += await trim(store, person, cap);
+  return n;
 }

@@ -16,6 +16,47 @@ import type { Queryable, Row, Writer } from './types.ts';
 export type ChangeOp = 'insert' | 'update' | 'delete';
 export const MEMBERS = 'project_members';
 
+const PUBLIC = (alias: string): string => `COALESCE(${alias}.private, 0) = 0`;
+const LIST_PUBLIC = (itemId: string): string =>
+  `EXISTS (SELECT 1 FROM todo_items vi JOIN todo_lists vl ON vl.id = vi.todo_list_id WHERE vi.id = ${itemId} AND ${PUBLIC('vl')})`;
+
+/**
+ * Records a client (a person who cannot see private records, contract §5.2) may or may not see, with the
+ * SQL that says whether the record `id` (an SQL expression) is visible to clients now: not private, and
+ * not inside a record they cannot see. The feed keeps with each entry of these tables whether clients
+ * ever could see the record (`changes.shown`, D245).
+ */
+export const CLIENT_VISIBLE: Readonly<Record<string, (id: string) => string>> = {
+  posts: (id) => `EXISTS (SELECT 1 FROM posts v WHERE v.id = ${id} AND ${PUBLIC('v')})`,
+  milestones: (id) => `EXISTS (SELECT 1 FROM milestones v WHERE v.id = ${id} AND ${PUBLIC('v')})`,
+  todo_lists: (id) => `EXISTS (SELECT 1 FROM todo_lists v WHERE v.id = ${id} AND ${PUBLIC('v')})`,
+  todo_items: (id) => LIST_PUBLIC(id),
+  time_entries: (id) => `EXISTS (SELECT 1 FROM time_entries v WHERE v.id = ${id} AND ${PUBLIC('v')}
+    AND (v.todo_item_id IS NULL OR ${LIST_PUBLIC('v.todo_item_id')}))`,
+  comments: (id) => `EXISTS (SELECT 1 FROM comments v WHERE v.id = ${id} AND ${PUBLIC('v')} AND (
+    (v.commentable_type = 'Post' AND EXISTS (SELECT 1 FROM posts vp WHERE vp.id = v.commentable_id AND ${PUBLIC('vp')}))
+    OR (v.commentable_type = 'Milestone' AND EXISTS (SELECT 1 FROM milestones vm WHERE vm.id = v.commentable_id AND ${PUBLIC('vm')}))
+    OR (v.commentable_type = 'TodoItem' AND ${LIST_PUBLIC('v.commentable_id')})))`,
+};
+
+/** Is the record visible to clients now (CLIENT_VISIBLE; a table without private records: null)? */
+export async function clientVisible(q: Queryable, table: string, id: number): Promise<boolean | null> {
+  const sql = CLIENT_VISIBLE[table];
+  if (!sql) return null;
+  const r = await q.get<{ v: unknown }>(`SELECT CASE WHEN ${sql('?')} THEN 1 ELSE 0 END AS v`, [id]);
+  return Number(r?.v) === 1;
+}
+
+/**
+ * After an update that may have made the record visible to clients (its privacy or its parent changed):
+ * its entry, logged before the row changed, learns that clients now see it (SQLite's Writer; D245).
+ */
+export async function reshow(q: Queryable, table: string, id: number): Promise<void> {
+  if (await clientVisible(q, table, id)) {
+    await q.run('UPDATE changes SET shown = 1 WHERE tbl = ? AND record_id = ? AND person_id IS NULL', [table, id]);
+  }
+}
+
 /** Project of a record being logged: a project's own id, else what the Writer was given. */
 export const scope = (table: string, id: number, projectId?: number | null): number | null =>
   table === 'projects' ? id : projectId ?? null;
@@ -104,9 +145,16 @@ export async function appendChange(
 ): Promise<number> {
   const seq = await nextSeq(q);
   const pid = scope(table, id, projectId);
-  await q.run('DELETE FROM changes WHERE tbl = ? AND record_id = ? AND COALESCE(person_id, 0) = ?', [table, id, personId ?? 0]);
-  await q.run('INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [seq, table, id, op, at, pid, personId]);
+  let shown: number | null = null;
+  if (personId === null && CLIENT_VISIBLE[table]) {
+    // Whether clients ever could see the record (D245): once, or now (a delete is logged before the row goes).
+    const prev = await q.all<{ shown: number | null }>('DELETE FROM changes WHERE tbl = ? AND record_id = ? AND person_id IS NULL RETURNING shown', [table, id]);
+    shown = prev.some((r) => Number(r.shown) === 1) || await clientVisible(q, table, id) ? 1 : 0;
+  } else {
+    await q.run('DELETE FROM changes WHERE tbl = ? AND record_id = ? AND COALESCE(person_id, 0) = ?', [table, id, personId ?? 0]);
+  }
+  await q.run('INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id, shown) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [seq, table, id, op, at, pid, personId, shown]);
   if (touchParents) {
     for (const p of await parentsOf(q, table, id, pid)) await appendChange(q, p.tbl, p.id, 'update', at, pid, null, false);
   }

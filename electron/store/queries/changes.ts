@@ -3,7 +3,8 @@
 
 import type { Queryable } from '../types.ts';
 
-export interface ChangeRow { seq: number; tbl: string; record_id: number; project_id: number | null }
+/** `shown`: for a record that can be private, whether clients ever could see it (0/1; null otherwise, D245). */
+export interface ChangeRow { seq: number; tbl: string; record_id: number; project_id: number | null; shown: number | null }
 
 export async function lastChangeSeq(db: Queryable): Promise<number> {
   const r = await db.get<{ s: number | null }>('SELECT MAX(seq) AS s FROM changes');
@@ -29,8 +30,8 @@ const PROJECT_OF: Record<string, string> = {
 
 /** Changes after `seq` (at most `limit`, oldest first), each with its record's project when known. */
 export async function changesSince(db: Queryable, seq: number, limit = 500): Promise<ChangeRow[]> {
-  const rows = await db.all<{ seq: number; tbl: string; record_id: number }>(
-    'SELECT seq, tbl, record_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?', [seq, limit]);
+  const rows = await db.all<{ seq: number; tbl: string; record_id: number; shown: number | null }>(
+    'SELECT seq, tbl, record_id, shown FROM changes WHERE seq > ? ORDER BY seq LIMIT ?', [seq, limit]);
   const out: ChangeRow[] = [];
   const seen = new Map<string, number | null>();
   for (const r of rows) {
@@ -42,7 +43,7 @@ export async function changesSince(db: Queryable, seq: number, limit = 500): Pro
       pid = hit?.project_id == null ? null : Number(hit.project_id);
       seen.set(key, pid);
     }
-    out.push({ seq: Number(r.seq), tbl: r.tbl, record_id: Number(r.record_id), project_id: pid });
+    out.push({ seq: Number(r.seq), tbl: r.tbl, record_id: Number(r.record_id), project_id: pid, shown: r.shown === null ? null : Number(r.shown) });
   }
   return out;
 }

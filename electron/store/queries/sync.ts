@@ -7,7 +7,8 @@ import type { Param, Queryable } from '../types.ts';
 import type { Caller } from '../types.ts';
 import { MEMBERS } from '../feed.ts';
 
-export interface FeedRow { [k: string]: unknown; seq: number; tbl: string; record_id: number; op: string; project_id: number | null; person_id: number | null }
+/** `shown`: for a record that can be private, whether clients ever could see it (0/1; null otherwise, D245). */
+export interface FeedRow { [k: string]: unknown; seq: number; tbl: string; record_id: number; op: string; project_id: number | null; person_id: number | null; shown: number | null }
 
 /** The last sequence number committed, and the horizon below which cursors are expired. */
 export async function feedBounds(db: Queryable): Promise<{ clock: number; horizon: number }> {
@@ -29,7 +30,7 @@ export function feedPage(db: Queryable, c: Caller, since: number, clock: number,
     p.push(c.id);
   }
   p.push(limit);
-  return db.all<FeedRow>(`SELECT ch.seq, ch.tbl, ch.record_id, ch.op, ch.project_id, ch.person_id FROM changes ch
+  return db.all<FeedRow>(`SELECT ch.seq, ch.tbl, ch.record_id, ch.op, ch.project_id, ch.person_id, ch.shown FROM changes ch
     WHERE ch.seq > ? AND ch.seq <= ?
       AND ((ch.tbl = '${MEMBERS}' AND ch.person_id = ?) OR (ch.tbl <> '${MEMBERS}'${scope}))
     ORDER BY ch.seq LIMIT ?`, p);
@@ -43,9 +44,12 @@ export interface IdemRow {
   location: string | null; content_type: string | null; body: string | null;
 }
 
+/** Bytes a key holds in the table (its text columns), as `bytes` counts them for the cap (D244). */
+export const keyBytes = (...texts: readonly (string | null)[]): number => texts.reduce((n, t) => n + (t === null ? 0 : Buffer.byteLength(t)), 0);
+
 export async function claimKey(db: Queryable, personId: number, key: string, fingerprint: string, nowMs: number, at: string): Promise<boolean> {
-  const r = await db.run(`INSERT INTO idempotency_keys (person_id, idem_key, fingerprint, state, started_ms, created_at)
-    VALUES (?, ?, ?, 'running', ?, ?) ON CONFLICT (person_id, idem_key) DO NOTHING`, [personId, key, fingerprint, nowMs, at]);
+  const r = await db.run(`INSERT INTO idempotency_keys (person_id, idem_key, fingerprint, state, started_ms, created_at, bytes)
+    VALUES (?, ?, ?, 'running', ?, ?, ?) ON CONFLICT (person_id, idem_key) DO NOTHING`, [personId, key, fingerprint, nowMs, at, keyBytes(key, fingerprint)]);
   return r.changes === 1;
 }
 
@@ -60,10 +64,35 @@ export async function takeOverKey(db: Queryable, personId: number, key: string, 
   return r.changes === 1;
 }
 
+/** Store the response of a running key; `bytes` is what the row then holds (keyBytes of its texts). */
 export async function storeResponse(db: Queryable, personId: number, key: string, status: number,
-  location: string | null, contentType: string | null, body: string): Promise<void> {
-  await db.run(`UPDATE idempotency_keys SET state = 'done', status = ?, location = ?, content_type = ?, body = ?
-    WHERE person_id = ? AND idem_key = ?`, [status, location, contentType, body, personId, key]);
+  location: string | null, contentType: string | null, body: string, bytes: number): Promise<void> {
+  await db.run(`UPDATE idempotency_keys SET state = 'done', status = ?, location = ?, content_type = ?, body = ?, bytes = ?
+    WHERE person_id = ? AND idem_key = ?`, [status, location, contentType, body, bytes, personId, key]);
+}
+
+/** What one person's keys hold (kept by triggers, migration 11). */
+export async function keyUsage(db: Queryable, personId: number): Promise<{ keys: number; bytes: number }> {
+  const r = await db.get<{ keys: number; bytes: number }>('SELECT keys, bytes FROM idempotency_usage WHERE person_id = ?', [personId]);
+  return { keys: Number(r?.keys ?? 0), bytes: Number(r?.bytes ?? 0) };
+}
+
+/** People whose keys hold more than the cap. */
+export async function overCap(db: Queryable, keys: number, bytes: number): Promise<number[]> {
+  return (await db.all<{ person_id: number }>('SELECT person_id FROM idempotency_usage WHERE keys > ? OR bytes > ?', [keys, bytes]))
+    .map((r) => Number(r.person_id));
+}
+
+/** A person's oldest answered keys (not `except`), oldest first, with the bytes each holds. */
+export function oldestKeys(db: Queryable, personId: number, except: string, limit: number): Promise<{ idem_key: string; bytes: number }[]> {
+  return db.all<{ idem_key: string; bytes: number }>(`SELECT idem_key, bytes FROM idempotency_keys
+    WHERE person_id = ? AND state = 'done' AND idem_key <> ? ORDER BY created_at, idem_key LIMIT ?`, [personId, except, limit]);
+}
+
+export async function dropKeys(db: Queryable, personId: number, keys: readonly string[]): Promise<number> {
+  if (!keys.length) return 0;
+  return (await db.run(`DELETE FROM idempotency_keys WHERE person_id = ? AND state = 'done' AND idem_key IN (${keys.map(() => '?').join(', ')})`,
+    [personId, ...keys])).changes;
 }
 
 export async function releaseKey(db: Queryable, personId: number, key: string): Promise<void> {
