@@ -8,6 +8,7 @@
 // (scripts/package-dir.mjs) names it as its main and sets BIVOUAC_TEST_ROOT (this checkout, where Node 24 and the
 // service's sources are: Node 24 cannot read app.asar).
 
+import { app, session } from 'electron';
 import { join } from 'node:path';
 import { startDesktop } from '../electron/desktop.ts';
 import { outOfProcessStarter } from '../electron/shell/service-process.ts';
@@ -15,6 +16,10 @@ import type { StartService } from '../electron/shell/port.ts';
 
 const root = process.env.BIVOUAC_TEST_ROOT || join(import.meta.dirname, '..', '..');
 const hasSqlite = process.getBuiltinModule?.('node:sqlite') !== undefined;
+
+// The tests talk to loopback only: the spell checker's dictionaries (Electron fetches them from Google's CDN on
+// Linux) come from a closed local port instead, i.e. not at all. Registered before the shell's own ready handler.
+void app.whenReady().then(() => session.defaultSession.setSpellCheckerDictionaryDownloadURL('http://127.0.0.1:9/'));
 
 startDesktop(({ uiDir }): StartService => (hasSqlite
   ? async (o) => (await import('../electron/shell/service.ts')).serviceStarter({ uiDir, demo: true })(o)

@@ -27,13 +27,15 @@ export function launchSpec({ packaged = false, profile, extraArgs = [], env = {}
   const base = Object.fromEntries(PASS_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
   return {
     executablePath: packaged ? join(packagedDir, 'bivouac') : join(runtimePaths().testDist, 'electron'),
-    args: [...(packaged ? [] : [devEntry]), '--no-sandbox', ...extraArgs],
+    args: [...(packaged ? [] : [devEntry]), '--no-sandbox', '--disable-background-networking', '--disable-component-update', ...extraArgs],
     env: {
       ...base,
       XDG_CONFIG_HOME: profile,
       BIVOUAC_PORT: '0',
       BIVOUAC_TEST_ROOT: root,
       BIVOUAC_TEST_NODE: join(root, 'node_modules', '.bin', 'node'),
+      // The packaged build checks for updates at its feed (updates.bivouac.example): a closed loopback port here.
+      BIVOUAC_UPDATE_URL: 'http://127.0.0.1:9/',
       ...env,
     },
     cwd: root,
