@@ -24,4 +24,6 @@ void app.whenReady().then(() => session.defaultSession.setSpellCheckerDictionary
 startDesktop(({ uiDir }): StartService => (hasSqlite
   ? async (o) => (await import('../electron/shell/service.ts')).serviceStarter({ uiDir, demo: true })(o)
   : outOfProcessStarter({ node: process.env.BIVOUAC_TEST_NODE || join(root, 'node_modules', '.bin', 'node'),
-    host: join(root, 'electron', 'shell', 'service-host.ts'), uiDir, demo: true })));
+    host: join(root, 'electron', 'shell', 'service-host.ts'),
+    // Node 24 cannot read app.asar: a packaged build's UI is served from the checkout's build of it (the same files).
+    uiDir: uiDir && /\.asar([\\/]|$)/.test(uiDir) ? join(root, 'dist', 'renderer') : uiDir, demo: true })));

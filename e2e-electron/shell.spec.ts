@@ -261,7 +261,9 @@ test.describe.serial('packaged test build (release/test/linux-unpacked)', () => 
     expect(await p.app.evaluate(({ app }) => ({ packaged: app.isPackaged, name: app.getName() }))).toEqual({ packaged: true, name: 'Bivouac' });
     expect(await p.win.evaluate(() => Object.keys(window.bivouac).sort())).toEqual(['apiBase', 'invoke', 'on', 'platform', 'token', 'version']);
     expect(await mainWindow<Record<string, unknown>>(p.app, '(w) => w.webContents.getLastWebPreferences()'))
-      .toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, devTools: false });
+      .toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    // No DevTools in a packaged build (webPreferences.devTools: false): asking for them opens nothing.
+    expect(await mainWindow(p.app, '(w) => { w.webContents.openDevTools(); return w.webContents.isDevToolsOpened(); }')).toBe(false);
     const state = await p.win.evaluate(() => window.bivouac.invoke('shell:state'));
     expect(state.logFile).toBe(join(profile, 'Bivouac', 'logs', 'bivouac.log'));
     expect(readFileSync(state.logFile, 'utf8')).toContain('starting Bivouac 0.1.0 (linux, packaged)');
