@@ -197,7 +197,8 @@ const DESKTOP_NEEDS = [
   ['libgtk-3.so.0', 'libgtk-3-0'], ['libnss3.so', 'libnss3'], ['libgbm.so.1', 'libgbm1'], ['libasound.so.2', 'libasound2'],
 ];
 function ensureDesktopPackages() {
-  const libs = spawnSync('/sbin/ldconfig', ['-p'], { encoding: 'utf8' }).stdout ?? '';
+  const ldconfig = ['/sbin/ldconfig', '/usr/sbin/ldconfig'].find((p) => existsSync(p)) ?? 'ldconfig';
+  const libs = spawnSync(ldconfig, ['-p'], { encoding: 'utf8' }).stdout ?? '';
   const onPath = (p) => (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, p)));
   const missing = DESKTOP_NEEDS.filter(([what]) => (what.includes('.so') ? !libs.includes(what) : !onPath(what))).map(([, pkg]) => pkg);
   if (!missing.length) return null;
