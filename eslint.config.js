@@ -31,6 +31,7 @@ const LAYERS = {
   'electron/http': { allow: ['electron/http', 'electron/service', 'electron/store/types.ts', 'shared', '#node', '#package'] },
   // the Electron shell: the only files that may import the electron package
   'electron/main.ts': { allow: ['electron', 'shared', '#node', '#package', '#electron'] },
+  'electron/desktop.ts': { allow: ['electron', 'shared', '#node', '#package', '#electron'] },
   // a sandboxed preload can require nothing but (parts of) electron; the IPC contract (shared/ipc.ts,
   // no imports of its own) is bundled into it by scripts/package-dir.mjs
   'electron/preload.ts': { allow: ['#electron', 'shared'] },
@@ -85,7 +86,7 @@ export default tseslint.config(
   },
   {
     files: ['electron/**'],
-    ignores: ['electron/main.ts', 'electron/preload.ts'],
+    ignores: ['electron/main.ts', 'electron/desktop.ts', 'electron/preload.ts'],
     rules: {
       'no-restricted-globals': ['error', ...restrict(DOM_GLOBALS, 'electron/ is Node code (no DOM)')],
     },

@@ -21,7 +21,8 @@ try {
   electron = require('electron'); // the path of the binary; throws when it was not downloaded
 } catch (e) {
   process.stderr.write(`npm run desktop: Electron's binary is not installed (${e.message.split('\n')[0]}).\n`
-    + 'Run `npm ci` (or `node node_modules/electron/install.js`) on a machine that can download Electron.\n');
+    + 'Run `npm ci` (or `node node_modules/electron/install.js`) on a machine that can download Electron.\n'
+    + 'Here, `npm run desktop:real` runs the app in the tests\' Electron 33.2.1 under Xvfb (docs/desktop-shell.md).\n');
   process.exit(1);
 }
 run([join(root, 'scripts', 'package-dir.mjs'), '--compile-only']);

@@ -1,20 +1,28 @@
 #!/usr/bin/env node
-// npm run package:dir — build an unpacked desktop app and check what went into it.
+// npm run package:dir — build the unpacked desktop app, check what went into it, and launch it.
 //
-//   1. compile the main process and preload (tsconfig.electron.json) to dist/electron + dist/shared;
-//      the preload is bundled with shared/ipc.ts to one CommonJS file (dist/electron/preload.cjs):
-//      sandboxed preloads can be neither ES modules nor load other files;
-//      then start the compiled service once on plain Node (GET /health);
+//   1. compile the main process and preload (tsconfig.electron.json) to dist/electron + dist/shared (and the
+//      real-Electron tests' entry to dist/e2e-electron); the preload is bundled with shared/ipc.ts to one
+//      CommonJS file (dist/electron/preload.cjs): sandboxed preloads can be neither ES modules nor load other
+//      files; then start the compiled service once on plain Node (GET /health);
 //   2. build the renderer if it is missing or stale (dist/renderer);
-//   3. electron-builder --linux --dir with a placeholder Electron (no download: this machine has no
-//      Electron binary, see ../shared/research/feasibility.md §6);
-//   4. list release/linux-unpacked/resources/app.asar and check the expected files are there, and
-//      the unwanted ones are not.
+//   3. electron-builder --linux --dir on the test runtime (Electron 33.2.1, scripts/electron-runtime.mjs) as
+//      electronDist, with the shipped configuration (its fuses flipped in a real binary) → release/linux-unpacked;
+//   4. list its resources/app.asar and check the expected files are there, and the unwanted ones are not;
+//   5. the packaged TEST build → release/test/linux-unpacked: the same configuration but for the inspector fuse
+//      (EnableNodeCliInspectArguments on: Playwright's _electron passes --inspect=0) and the entry (package.json
+//      main = dist/e2e-electron/entry.js, which runs the service on Node 24: Electron 33's Node 20 has no
+//      node:sqlite; D260). The shipped build cannot start in Electron 33 for that reason;
+//   6. launch the test build (scripts/launch-check.mjs under xvfb-run): its window must show the boards. A build
+//      that does not start fails here (e.g. a node_modules symlink, with which electron-builder packs only the
+//      direct dependencies).
 //
+// Where the test runtime cannot be had (not Linux x64, the package cannot be fetched), steps 3–4 use a placeholder
+// binary and steps 5–6 are skipped with the reason; under CI=true that fails.
 // `--skip-ui` packages dist/renderer as it is (no renderer build); `--compile-only` stops after step 1
 // (`npm run build:electron`, then `npx electron .` where an Electron binary exists).
-// `node scripts/package-dir.mjs --release [electron-builder args…]` skips the placeholder and builds
-// real installers (needs the network to download Electron), e.g. `npm run package -- --linux`.
+// `node scripts/package-dir.mjs --release [electron-builder args…]` builds real installers with the official
+// Electron (needs the network to download it), e.g. `npm run package -- --linux`.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync, readdirSync } from 'node:fs';
@@ -22,6 +30,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { prepareElectron, ELECTRON_VERSION } from './electron-runtime.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const require = createRequire(join(root, 'package.json'));
@@ -108,21 +117,33 @@ if (release) {
   run(process.execPath, [builder, ...config, ...passThrough], { env: { ...process.env } });
   process.exit(0);
 }
-step('electron-builder --linux --dir (placeholder Electron)');
-const fakeDist = mkdtempSync(join(tmpdir(), 'bivouac-electron-dist-'));
+const runtime = await prepareElectron({ log: (m) => process.stdout.write(`${m}\n`) });
 const configDir = mkdtempSync(join(tmpdir(), 'bivouac-builder-config-'));
-writeFileSync(join(fakeDist, 'electron'), '#!/bin/sh\necho "placeholder Electron binary (package:dir)" >&2\nexit 1\n');
-chmodSync(join(fakeDist, 'electron'), 0o755);
 rmSync(join(root, 'release', 'linux-unpacked'), { recursive: true, force: true });
-try {
-  // The placeholder has no fuse sentinel to flip: the fuses (build/electron-builder.yml) apply to real
-  // builds; here the same configuration is extended with `electronFuses: null`.
-  const placeholderConfig = join(configDir, 'electron-builder.json');
-  writeFileSync(placeholderConfig, JSON.stringify({ extends: join(root, 'build', 'electron-builder.yml'), electronFuses: null }));
-  run(process.execPath, [builder, '--config', placeholderConfig, '--projectDir', root, '--linux', '--dir', `-c.electronDist=${fakeDist}`, ...passThrough]);
-} finally {
-  rmSync(fakeDist, { recursive: true, force: true });
-  rmSync(configDir, { recursive: true, force: true });
+rmSync(join(root, 'release', 'test'), { recursive: true, force: true });
+const yaml = createRequire(require.resolve('app-builder-lib/package.json'))('js-yaml');
+const shippedConfig = yaml.load(readFileSync(join(root, 'build', 'electron-builder.yml'), 'utf8'));
+if (runtime.dist) {
+  step(`electron-builder --linux --dir (Electron ${ELECTRON_VERSION}, the test runtime, with the shipped configuration)`);
+  try {
+    run(process.execPath, [builder, ...config, '--projectDir', root, '--linux', '--dir', `-c.electronDist=${runtime.dist}`, `-c.electronVersion=${ELECTRON_VERSION}`, ...passThrough]);
+  } finally {
+    rmSync(configDir, { recursive: true, force: true });
+  }
+} else {
+  step(`electron-builder --linux --dir (placeholder Electron: ${runtime.skip})`);
+  const fakeDist = mkdtempSync(join(tmpdir(), 'bivouac-electron-dist-'));
+  writeFileSync(join(fakeDist, 'electron'), '#!/bin/sh\necho "placeholder Electron binary (package:dir)" >&2\nexit 1\n');
+  chmodSync(join(fakeDist, 'electron'), 0o755);
+  try {
+    // The placeholder has no fuse sentinel to flip: the same configuration with `electronFuses: null`.
+    const placeholderConfig = join(configDir, 'electron-builder.json');
+    writeFileSync(placeholderConfig, JSON.stringify({ ...shippedConfig, electronFuses: null }));
+    run(process.execPath, [builder, '--config', placeholderConfig, '--projectDir', root, '--linux', '--dir', `-c.electronDist=${fakeDist}`, ...passThrough]);
+  } finally {
+    rmSync(fakeDist, { recursive: true, force: true });
+    rmSync(configDir, { recursive: true, force: true });
+  }
 }
 
 // 4. what is in the asar?
@@ -150,7 +171,8 @@ const problems = expected.filter((f) => !files.has(f)).map((f) => `missing ${f}`
 for (const f of files) {
   if (!f.startsWith('/node_modules/') && /\.tsx?$/.test(f)) problems.push(`TypeScript source packaged: ${f}`);
   if (/^\/node_modules\/(electron|electron-builder|typescript|vitest|vite|node|eslint|@playwright)\//.test(f)) problems.push(`dev dependency packaged: ${f}`);
-  if (/^\/(tests|e2e|bench|renderer|electron|shared|scripts)\//.test(f)) problems.push(`source folder packaged: ${f}`);
+  if (/^\/(tests|e2e|e2e-electron|bench|renderer|electron|shared|scripts)\//.test(f)) problems.push(`source folder packaged: ${f}`);
+  if (f.startsWith('/dist/e2e-electron')) problems.push(`the tests' entry packaged in the shipped build: ${f}`);
 }
 // The compiled code must import compiled files (`.js`), not the `.ts` sources.
 for (const f of files) {
@@ -173,4 +195,33 @@ if (problems.length) {
   process.stderr.write(`package-dir: ${problems.length} problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
   process.exit(1);
 }
+
+if (!runtime.dist) {
+  const ci = process.env.CI === 'true';
+  process.stdout.write(`package:dir: the packaged app was NOT launched: ${runtime.skip}${ci ? ' (a failure under CI=true)' : ''}\n`);
+  process.exit(ci ? 1 : 0);
+}
+
+// 5. the packaged test build: the shipped configuration, the inspector fuse on, the tests' entry (D260).
+step('electron-builder --linux --dir: the test build (inspector fuse on, entry dist/e2e-electron/entry.js) → release/test');
+const testConfigDir = mkdtempSync(join(tmpdir(), 'bivouac-builder-config-'));
+try {
+  const testConfig = join(testConfigDir, 'electron-builder.json');
+  writeFileSync(testConfig, JSON.stringify({
+    ...shippedConfig,
+    directories: { ...shippedConfig.directories, output: 'release/test' },
+    files: [...shippedConfig.files, 'dist/e2e-electron/**/*'],
+    extraMetadata: { ...shippedConfig.extraMetadata, main: 'dist/e2e-electron/entry.js' },
+    electronFuses: { ...shippedConfig.electronFuses, enableNodeCliInspectArguments: true },
+  }));
+  run(process.execPath, [builder, '--config', testConfig, '--projectDir', root, '--linux', '--dir', `-c.electronDist=${runtime.dist}`, `-c.electronVersion=${ELECTRON_VERSION}`]);
+} finally {
+  rmSync(testConfigDir, { recursive: true, force: true });
+}
+
+// 6. launch it: a build that does not start is a failed build.
+step('launch the packaged test build (scripts/launch-check.mjs)');
+const check = [join(root, 'scripts', 'launch-check.mjs'), '--packaged'];
+if (process.env.DISPLAY) run(process.execPath, check);
+else run('xvfb-run', ['-a', '-s', '-screen 0 1600x1000x24', process.execPath, ...check]);
 process.stdout.write('package:dir OK\n');

@@ -10,6 +10,12 @@
 //   conformance-pg     the same with --store on a fresh PostgreSQL database
 //   conformance-team   the same through a round-robin proxy over two processes on one database
 //   e2e          npx playwright test, with Debian's chromium (its JSON report; only with playwright.config.ts)
+//   electron     the desktop app in a real Electron (33.2.1, scripts/electron-runtime.mjs prepares it from the
+//                pinned npm package): npm run package:dir (counts as 1 test: compiles, builds the shipped and the
+//                packaged test directory, launches the latter), then playwright.electron.config.ts under xvfb-run
+//                (its JSON report). Debian's xvfb, xauth, unzip and the libraries Electron links are installed
+//                with apt-get when missing. When the runtime cannot be had the step is skipped with the reason,
+//                and under CI=true that counts as a failure.
 //
 // PostgreSQL: a throwaway cluster (scripts/pg-cluster.mjs; Debian's postgresql is installed with
 // apt-get when missing) is started before the steps that need it and stopped at the end, also when a
@@ -168,15 +174,36 @@ async function conformance(store = '') {
   return { passed: Number(m[1]), failed, note: m[3] ? `${m[3]} skipped` : '' };
 }
 
+const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+/** apt-get install (as root, or with sudo -n): null when it worked, else what went wrong. */
+function aptInstall(packages) {
+  const sh = `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`;
+  const r = spawnSync(asRoot ? 'sh' : 'sudo', asRoot ? ['-c', sh] : ['-n', 'sh', '-c', sh], { stdio: ['ignore', 'inherit', 'inherit'], env });
+  return r.status === 0 ? null : `apt-get install ${packages.join(' ')} failed (exit ${r.status ?? r.error?.message})`;
+}
+
 /** Debian's chromium for Playwright (no browser download): install it once if it is missing. */
 function ensureChromium() {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (existsSync(path)) return null;
   out(`${path} is missing: installing Debian's chromium (apt-get)`);
-  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const sh = 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium';
-  const r = spawnSync(asRoot ? 'sh' : 'sudo', asRoot ? ['-c', sh] : ['-n', 'sh', '-c', sh], { stdio: ['ignore', 'inherit', 'inherit'], env });
-  return r.status === 0 && existsSync(path) ? null : `could not install chromium (apt-get exit ${r.status ?? r.error?.message})`;
+  const problem = aptInstall(['chromium']);
+  return !problem && existsSync(path) ? null : `could not install chromium (${problem ?? 'no binary after apt-get'})`;
+}
+
+/** What the real-Electron step needs from the system: a program on PATH or a shared library, and its Debian package. */
+const DESKTOP_NEEDS = [
+  ['xvfb-run', 'xvfb'], ['xauth', 'xauth'], ['unzip', 'unzip'],
+  ['libgtk-3.so.0', 'libgtk-3-0'], ['libnss3.so', 'libnss3'], ['libgbm.so.1', 'libgbm1'], ['libasound.so.2', 'libasound2'],
+];
+function ensureDesktopPackages() {
+  const ldconfig = ['/sbin/ldconfig', '/usr/sbin/ldconfig'].find((p) => existsSync(p)) ?? 'ldconfig';
+  const libs = spawnSync(ldconfig, ['-p'], { encoding: 'utf8' }).stdout ?? '';
+  const onPath = (p) => (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, p)));
+  const missing = DESKTOP_NEEDS.filter(([what]) => (what.includes('.so') ? !libs.includes(what) : !onPath(what))).map(([, pkg]) => pkg);
+  if (!missing.length) return null;
+  out(`installing ${missing.join(', ')} for the real-Electron tests (apt-get)`);
+  return aptInstall(missing);
 }
 
 async function e2e() {
@@ -193,6 +220,43 @@ async function e2e() {
   const failed = s.unexpected + errors + (r.code !== 0 && s.unexpected + errors === 0 ? 1 : 0);
   const note = [s.flaky ? `${s.flaky} flaky` : '', s.skipped ? `${s.skipped} skipped` : '', errors ? `${errors} error(s) outside tests` : ''].filter(Boolean).join(', ');
   return { passed: s.expected + s.flaky, failed, note };
+}
+
+/** A Playwright JSON report as a step's counts (`extra`: checks run before it, as { passed, failed, note }). */
+function playwrightCounts(report, code, extra = { passed: 0, failed: 0, note: '' }) {
+  const j = readJson(report);
+  if (!j?.stats) return { passed: extra.passed, failed: extra.failed + 1, note: [extra.note, `no Playwright report (exit ${code})`].filter(Boolean).join(', ') };
+  const s = j.stats;
+  const errors = (j.errors ?? []).length;
+  const failed = s.unexpected + errors + (code !== 0 && s.unexpected + errors === 0 ? 1 : 0);
+  const note = [extra.note, s.flaky ? `${s.flaky} flaky` : '', s.skipped ? `${s.skipped} skipped` : '', errors ? `${errors} error(s) outside tests` : ''].filter(Boolean).join(', ');
+  return { passed: extra.passed + s.expected + s.flaky, failed: extra.failed + failed, note };
+}
+
+/** The desktop app in a real Electron: the packaged directories (launched), then the _electron suite. */
+async function electron() {
+  const ci = process.env.CI === 'true';
+  const problem = ensureDesktopPackages();
+  if (problem) return { passed: 0, failed: ci ? 1 : 0, note: `skipped: ${problem}` };
+  const { prepareElectron } = await import('./electron-runtime.mjs');
+  let runtime;
+  try {
+    runtime = await prepareElectron({ log: out });
+  } catch (e) {
+    return { passed: 0, failed: 1, note: `cannot prepare the Electron runtime: ${e instanceof Error ? e.message : e}` };
+  }
+  if (runtime.skip) {
+    out(`!! no real Electron for the desktop tests: ${runtime.skip}${ci ? ' (a failure under CI=true)' : ''}`);
+    return { passed: 0, failed: ci ? 1 : 0, note: `skipped: ${runtime.skip}` };
+  }
+  const ui = existsSync(join(root, 'dist', 'renderer', 'index.html')) ? ['--skip-ui'] : []; // the ui step built it
+  const pd = await exec(process.execPath, [join(root, 'scripts', 'package-dir.mjs'), ...ui], { timeoutS: 600 });
+  if (pd.code !== 0) return { passed: 0, failed: 1, note: 'npm run package:dir failed (its build, its contents or its launch)' };
+  const report = join(scratch, 'playwright-electron.json');
+  const suite = [bin('@playwright/test/cli.js'), 'test', '-c', 'playwright.electron.config.ts', '--reporter=list,json'];
+  const [cmd, args] = process.env.DISPLAY ? [process.execPath, suite] : ['xvfb-run', ['-a', '-s', '-screen 0 1600x1000x24', process.execPath, ...suite]];
+  const r = await exec(cmd, args, { timeoutS: 900, extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } });
+  return playwrightCounts(report, r.code, { passed: 1, failed: 0, note: '' });
 }
 
 /** The conformance suite on a fresh PostgreSQL database: one process, or two behind a proxy. */
@@ -213,6 +277,7 @@ const STEPS = [
   ['conformance-pg', () => conformanceOnPg(false)],
   ['conformance-team', () => conformanceOnPg(true)],
   ['e2e', existsSync(join(root, 'playwright.config.ts')) ? e2e : null],
+  ['electron', electron],
 ];
 
 // ---------------------------------------------------------------------------------------------

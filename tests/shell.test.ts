@@ -184,8 +184,8 @@ describe('single instance', () => {
 });
 
 describe('close to tray vs quit', () => {
-  it('keep running in the tray (default): closing hides the window, the service keeps running', async () => {
-    const { fake, starter } = await boot();
+  it('keep running in the tray (the default on Windows and macOS): closing hides the window, the service keeps running', async () => {
+    const { fake, starter } = await boot({ platform: 'win32' });
     fake.window.ready();
     expect(fake.window.userClose()).toBe(false);
     expect(fake.window.visible).toBe(false);
@@ -196,8 +196,29 @@ describe('close to tray vs quit', () => {
     expect(fake.window.visible).toBe(true);
   });
 
+  it('Linux (D258): closing quits by default, as a desktop without a tray host would hide the window behind an icon nobody sees', async () => {
+    const { fake, starter, shell } = await boot({ platform: 'linux' });
+    expect(fake.tray).not.toBeNull(); // Electron creates a Tray there without an error
+    expect(shell.state().settings.keepInTray).toBe(false);
+    fake.window.ready();
+    expect(fake.window.userClose()).toBe(true);
+    await vi.waitFor(() => expect(fake.quitted).toBe(true));
+    expect(starter.services[0].closed).toEqual({ graceMs: 5000 });
+  });
+
+  it('Linux with the tray turned on by the user: closing hides the window; a second launch brings it back', async () => {
+    const { fake, starter, shell } = await boot({ platform: 'linux' });
+    fake.window.ready();
+    expect((await shell.setSettings({ keepInTray: true })).ok).toBe(true);
+    expect(fake.window.userClose()).toBe(false);
+    expect(fake.window.visible).toBe(false);
+    expect(starter.services[0].closed).toBeNull();
+    fake.secondInstance(['bivouac']);
+    expect(fake.window.visible).toBe(true);
+  });
+
   it('with the tray turned off, closing the window quits, and the service is stopped', async () => {
-    const { fake, starter, shell } = await boot();
+    const { fake, starter, shell } = await boot({ platform: 'win32' });
     fake.window.ready();
     const r = await shell.setSettings({ keepInTray: false });
     expect(r.ok).toBe(true);
@@ -209,7 +230,7 @@ describe('close to tray vs quit', () => {
   });
 
   it('without a tray (a desktop that has none) closing quits even with the setting on', async () => {
-    const { fake } = await boot({ trayFails: true });
+    const { fake } = await boot({ trayFails: true, platform: 'win32' });
     fake.window.ready();
     expect(fake.window.userClose()).toBe(true);
     await vi.waitFor(() => expect(fake.quitted).toBe(true));
@@ -237,7 +258,7 @@ describe('close to tray vs quit', () => {
   });
 
   it('Quit in the tray quits even with keep-in-tray on (the close is not turned into a hide)', async () => {
-    const { fake, starter } = await boot();
+    const { fake, starter } = await boot({ platform: 'win32' });
     fake.window.ready();
     fake.tray!.item('Quit Bivouac').click!();
     await vi.waitFor(() => expect(fake.quitted).toBe(true));
@@ -338,7 +359,7 @@ describe('IPC', () => {
     const { fake } = await boot();
     const state = await fake.invoke('shell:state', own(fake)) as ShellState;
     expect(state.apiUrl).toBe('http://127.0.0.1:4817');
-    expect(state.settings).toEqual({ keepInTray: true, apiPort: 4817, startAtLogin: false });
+    expect(state.settings).toEqual({ keepInTray: false, apiPort: 4817, startAtLogin: false }); // Linux: D258
     expect(state.dataDir).toBe(join(fake.dir, 'userData', 'data'));
     expect(fake.sendSync(SESSION_CHANNEL, own(fake))).toEqual({ token: '5aac8c4132687845b7119d564bfd9980c282a594', apiBase: 'http://127.0.0.1:4817', version: '1.2.3', platform: 'linux' });
   });
@@ -374,6 +395,21 @@ describe('IPC', () => {
     expect(existsSync(join(fake.dir, 'userData', 'shell-settings.json'))).toBe(false);
   });
 
+  it('the window\'s initial empty document (committed when a debugger attaches before the page loads) gets no session, without a warning', async () => {
+    const { fake, log } = await boot();
+    expect(fake.sendSync(SESSION_CHANNEL, { frameUrl: '', contentsId: fake.window.contents.id })).toBeNull();
+    expect(log.lines.filter((l) => l.includes('refused'))).toEqual([]);
+    // Any other sender without an origin is refused and logged, with what it was.
+    expect(fake.sendSync(SESSION_CHANNEL, { frameUrl: '', contentsId: 999 })).toBeNull();
+    expect(fake.sendSync(SESSION_CHANNEL, { frameUrl: 'about:blank', contentsId: fake.window.contents.id })).toBeNull();
+    expect(fake.sendSync(SESSION_CHANNEL, { frameUrl: 'https://evil.example/x?token=1', contentsId: fake.window.contents.id })).toBeNull();
+    expect(log.lines.filter((l) => l.includes('refused'))).toEqual([
+      'warn shell:session: refused a sender (an empty document of another web contents)',
+      'warn shell:session: refused a sender (about:blank)',
+      'warn shell:session: refused a sender (https://evil.example)',
+    ]);
+  });
+
   it('registers a handler for every channel of the contract', async () => {
     const { fake } = await boot();
     expect([...fake.handlers.keys()].sort()).toEqual(['shell:copy-api-credentials', 'shell:export-backup', 'shell:open-data-folder', 'shell:open-external',
@@ -402,7 +438,7 @@ describe('IPC', () => {
     const ok = await fake.invoke('shell:set-settings', own(fake), { apiPort: 5600 }) as SettingsResult;
     expect(ok.ok && ok.state.settings.apiPort).toBe(5600);
     expect(ok.ok && ok.state.portMessage).toBe('The local API moves to port 5600 when Bivouac starts next time.');
-    expect(JSON.parse(readFileSync(join(fake.dir, 'userData', 'shell-settings.json'), 'utf8'))).toEqual({ keepInTray: true, apiPort: 5600 });
+    expect(JSON.parse(readFileSync(join(fake.dir, 'userData', 'shell-settings.json'), 'utf8'))).toEqual({ keepInTray: false, apiPort: 5600 });
   });
 });
 
@@ -716,7 +752,7 @@ describe('settings file', () => {
     mkdirSync(join(fake0.dir, 'userData'), { recursive: true });
     writeFileSync(join(fake0.dir, 'userData', 'shell-settings.json'), '{ not json');
     const { shell, starter } = await boot({ userData: fake0.dir });
-    expect(shell.state().settings).toEqual({ keepInTray: true, apiPort: 4817, startAtLogin: false });
+    expect(shell.state().settings).toEqual({ keepInTray: false, apiPort: 4817, startAtLogin: false }); // Linux: D258
     expect(starter.calls[0].port).toBe(4817);
   });
 });

@@ -22,6 +22,14 @@ export function trustedSender(sender: IpcSender, trust: Trust): boolean {
   return origin !== '' && sender.frameUrl !== null && originOf(sender.frameUrl) === origin && sender.contentsId === trust.windowContentsId();
 }
 
+/** Who a refused sender was, for the log: its frame's origin (never the path or query, which may hold anything). */
+function describeSender(sender: IpcSender): string {
+  if (sender.frameUrl === null) return 'no frame';
+  if (sender.frameUrl === '') return 'an empty document of another web contents';
+  if (/^about:/i.test(sender.frameUrl)) return sender.frameUrl.slice(0, 40);
+  return originOf(sender.frameUrl) ?? 'no origin';
+}
+
 /** Run one call: check the sender and the arguments, then the handler. */
 export async function dispatch<C extends InvokeChannel>(channel: C, handlers: InvokeHandlers, sender: IpcSender, args: readonly unknown[], trust: Trust): Promise<InvokeResult<C>> {
   if (!trustedSender(sender, trust)) throw new IpcRefused(`${channel}: refused (the sender is not the app's page)`);
@@ -46,7 +54,11 @@ export function registerIpc(port: Pick<ElectronPort, 'ipc'>, handlers: InvokeHan
   // The session (with the token) only ever goes to the app's own page.
   port.ipc.onSync(SESSION_CHANNEL, (sender) => {
     if (trustedSender(sender, trust)) return session();
-    log(`${SESSION_CHANNEL}: refused a sender (${sender.frameUrl === null ? 'no frame' : originOf(sender.frameUrl) ?? 'no origin'})`);
+    // The app window's initial empty document (URL ''): it commits, and runs the preload, only when a debugger
+    // attaches to the window before its first navigation (Playwright's _electron does). Not the app's page, so no
+    // session; but nothing is amiss either, so no warning (the page's own load asks again, D261).
+    if (sender.frameUrl === '' && sender.contentsId === trust.windowContentsId()) return null;
+    log(`${SESSION_CHANNEL}: refused a sender (${describeSender(sender)})`);
     return null;
   });
 }

@@ -14,6 +14,15 @@ export const DEFAULT_API_PORT = 4817;
 export interface StoredSettings { readonly keepInTray: boolean; readonly apiPort: number }
 export const DEFAULT_SETTINGS: StoredSettings = { keepInTray: true, apiPort: DEFAULT_API_PORT };
 
+/**
+ * The defaults on a platform. Linux: closing the window quits unless the user turned the tray on (D258). A Linux
+ * desktop may have no tray host (GNOME without an AppIndicator extension, a bare X server), and Electron creates
+ * its Tray there without an error: closing to the tray would hide the window behind an icon nobody can see.
+ */
+export function defaultSettings(platform: string): StoredSettings {
+  return platform === 'linux' ? { ...DEFAULT_SETTINGS, keepInTray: false } : DEFAULT_SETTINGS;
+}
+
 export function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -30,25 +39,27 @@ export function writeFileAtomic(file: string, text: string): void {
   renameSync(tmp, file);
 }
 
-export function parseSettings(raw: unknown): StoredSettings {
+export function parseSettings(raw: unknown, defaults: StoredSettings = DEFAULT_SETTINGS): StoredSettings {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const port = r.apiPort;
   return {
-    keepInTray: typeof r.keepInTray === 'boolean' ? r.keepInTray : DEFAULT_SETTINGS.keepInTray,
-    apiPort: typeof port === 'number' && Number.isInteger(port) && port >= 1024 && port <= 65535 ? port : DEFAULT_SETTINGS.apiPort,
+    keepInTray: typeof r.keepInTray === 'boolean' ? r.keepInTray : defaults.keepInTray,
+    apiPort: typeof port === 'number' && Number.isInteger(port) && port >= 1024 && port <= 65535 ? port : defaults.apiPort,
   };
 }
 
 export class SettingsFile {
   private readonly file: string;
+  private readonly defaults: StoredSettings;
   private current: StoredSettings;
-  constructor(file: string) {
+  constructor(file: string, defaults: StoredSettings = DEFAULT_SETTINGS) {
     this.file = file;
-    this.current = parseSettings(readJson(file));
+    this.defaults = defaults;
+    this.current = parseSettings(readJson(file), defaults);
   }
   get(): StoredSettings { return this.current; }
   set(patch: Partial<StoredSettings>): StoredSettings {
-    this.current = parseSettings({ ...this.current, ...patch });
+    this.current = parseSettings({ ...this.current, ...patch }, this.defaults);
     writeFileAtomic(this.file, `${JSON.stringify(this.current, null, 2)}\n`);
     return this.current;
   }

@@ -13,7 +13,7 @@ import { RotatingLog, type Log } from './log.ts';
 import { appMenu, trayMenu, trayTooltip } from './menus.ts';
 import type { ElectronPort, LocalService, Preventable, StartService, SyncStatusSource, TrayPort, WindowPort } from './port.ts';
 import { Secrets } from './secrets.ts';
-import { SettingsFile, currentSettings, loginItems, readJson, writeFileAtomic, type LoginItems } from './settings.ts';
+import { SettingsFile, currentSettings, defaultSettings, loginItems, readJson, writeFileAtomic, type LoginItems } from './settings.ts';
 import { MIN_SIZE, parseWindowState, rememberBounds, restoreBounds } from './window-state.ts';
 
 export interface ShellOptions {
@@ -107,7 +107,7 @@ export class Shell {
     this.dataDir = options.env.BIVOUAC_DATA_DIR || join(userData, 'data');
     this.secrets = new Secrets(join(userData, 'secrets.json'), this.port.safeStorage);
     this.log = deps.log ?? new RotatingLog(join(this.port.app.getPath('logs'), 'bivouac.log'), { secrets: () => this.secretValues() });
-    this.settings = new SettingsFile(join(userData, 'shell-settings.json'));
+    this.settings = new SettingsFile(join(userData, 'shell-settings.json'), defaultSettings(this.port.platform));
     this.login = loginItems(this.port, options.env);
     this.windowStateFile = join(userData, 'window-state.json');
   }
