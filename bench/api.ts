@@ -12,11 +12,13 @@
 //     cached responses), against the same bare route.
 //  5. XML output: the escaped-template serializer (shared/codec/out.ts) against fast-xml-parser's
 //     XMLBuilder on the same 50-record document (same content).
-// Results go to stdout and bench/results/api-latest.md. Not part of `npm test`.
+// Results go to stdout and, for a full run, bench/results/api.md (updated in place: its history is git's;
+// bench/README.md says how to read it). Not part of `npm test`.
 //
 // Environment: BENCH_DURATION=S (seconds per run, default 6); BENCH_ONLY=REGEX (only the targets whose
 // label matches, `mixed` for the mixed workload); BENCH_BASELINE=GIT-REF (also runs that commit's service,
-// cache off, on the same data and the same bare runs: before/after side by side in one run).
+// cache off, on the same data and the same bare runs: before/after side by side in one run); BENCH_OUT=FILE
+// (a file of bench/results/ to write instead of api.md; a run with BENCH_ONLY writes none without it).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -324,10 +326,10 @@ async function main(): Promise<void> {
       '', ...(notes.length ? ['Notes:', ...notes.map((n) => `- ${n}`), ''] : []),
     ].join('\n');
     mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-    const outFile = process.env.BENCH_OUT ?? 'api-latest.md';
-    writeFileSync(join(ROOT, 'bench', 'results', outFile), md);
+    const outFile = process.env.BENCH_OUT ?? (process.env.BENCH_ONLY ? null : 'api.md');
+    if (outFile) writeFileSync(join(ROOT, 'bench', 'results', outFile), md);
     log(`\n${md}`);
-    log(`written to bench/results/${outFile}`);
+    log(outFile ? `written to bench/results/${outFile}` : 'a partial run (BENCH_ONLY): bench/results/api.md left as it was');
   } finally {
     cleanup();
   }

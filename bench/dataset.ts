@@ -1,5 +1,5 @@
 // The benches' shared dataset (bench:api's sizes): the fixture account plus generated records, written into
-// `dir` when it holds no store yet. Used by bench/profile.ts, bench/memory.ts and bench/wal.ts.
+// `dir` when it holds no store yet. Used by bench/memory.ts; `cliEntry` by bench/api.ts too.
 
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,20 +1,21 @@
-// [D=S] [ROUNDS=N] [C=N] [PROFILES='const:100 mixed:200 …'] node bench/floor.ts
+// [D=S] [ROUNDS=N] [C=N] [PROFILES='const:100 mixed:200 …'] npm run bench:floor
 // The p99 a service gets on this machine for a given CPU cost per request, whatever it does: a plain
 // node:http server (no store, no Fastify, nothing allocated per request but the answer) that spins a
 // calibrated loop for each request, loaded by autocannon at C connections (default 10) from this process,
 // as bench:api loads the service (without its Basic header). A profile is
 //  - `const:N`: every request spins N µs and answers 1.5 KB;
 //  - `mixed:M`: requests drawn with bench/mixed.ts's weights (a seeded draw, not its sequence), each kind spinning in
-//    proportion to what it costs the service (bench/results/classes-s11.md) and answering about the bytes
+//    proportion to what it costs the service (measured per kind in D228: classes-s11.md, in git at a7a4e62) and answering about the bytes
 //    the service answers, scaled so that the spin averages M µs.
 // The spin comes on top of node:http's own cost (the `const:0` row). Each profile gets its own server; they
 // are loaded in turn for ROUNDS windows of D seconds (default 4 of 5) after a 3 s warm-up. PIN=0 runs the
 // servers on CPU 0 only (taskset; run this process on the other: `taskset -c 1 node …`).
 // A tool for knowing what the p99 goal asks of the service's mean cost here (D237), not a benchmark of it.
+// Results: stdout and bench/results/floor.md (updated in place; bench/README.md). Not part of `npm test`.
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -90,20 +91,26 @@ async function main(): Promise<void> {
   }
   const run = (s: (typeof servers)[number], seconds: number) =>
     autocannon({ url: s.url, connections: C, duration: seconds, requests: [{ setupRequest: requests(s.profile) }] });
+  const lines: string[] = [];
+  const say = (line: string) => { lines.push(line); console.log(line); };
   try {
-    console.log(`# The p99 of a service that only spins (bench/floor.ts)\n\nRun: ${new Date().toISOString()}, load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}, C=${C}, ${ROUNDS} rounds of ${D} s${process.env.PIN ? `, servers pinned to CPU ${process.env.PIN}` : ''}.\n`);
-    console.log('| round | profile | requests | server CPU µs/req | p50 ms | p99 ms |');
-    console.log('|---|---|---|---|---|---|');
+    say(`# The p99 of a service that only spins (bench/floor.ts)\n\nRun: ${new Date().toISOString()}, load average before: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}, C=${C}, ${ROUNDS} rounds of ${D} s${process.env.PIN ? `, servers pinned to CPU ${process.env.PIN}` : ''}.\n`);
+    say('| round | profile | requests | server CPU µs/req | p50 ms | p99 ms |');
+    say('|---|---|---|---|---|---|');
     for (const s of servers) await run(s, 3);
     for (let i = 1; i <= ROUNDS; i++) {
       for (const s of servers) {
         const c0 = cpuOf(s.child.pid!);
         const r = await run(s, D);
         const n = r.requests.total;
-        console.log(`| ${i} | ${s.profile} | ${n} | ${((cpuOf(s.child.pid!) - c0) / n).toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} |${r.errors + r.non2xx ? ` errors ${r.errors + r.non2xx}` : ''}`);
+        say(`| ${i} | ${s.profile} | ${n} | ${((cpuOf(s.child.pid!) - c0) / n).toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} |${r.errors + r.non2xx ? ` errors ${r.errors + r.non2xx}` : ''}`);
       }
     }
   } finally {
     for (const s of servers) s.child.kill();
   }
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  mkdirSync(`${root}bench/results`, { recursive: true });
+  writeFileSync(`${root}bench/results/floor.md`, `${lines.join('\n')}\n`);
+  console.log('written to bench/results/floor.md');
 }

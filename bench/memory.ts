@@ -1,10 +1,11 @@
-// node bench/memory.ts [--data-dir DIR] [--baseline GIT-REF] [--duration S]
+// npm run bench:memory [-- --data-dir DIR] [--baseline GIT-REF] [--duration S]
 // Where the service's memory goes under load: starts the real CLI (`electron/bin.mjs serve`) with and
 // without its response cache (and, with --baseline, the same two for an older commit, on a copy of
 // the same data), drives each with the mixed workload of bench:api (bench/mixed.ts) twice, and prints
 // RSS split into anonymous and file-backed memory (/proc/PID/smaps_rollup) and V8's heap (total, used)
 // as the process itself reports it (a preload answers SIGUSR2), and the event loop's delay (p99, max) during each run. A tool for finding what holds memory,
-// beside bench:api's single RSS figure (D130, D131). Linux only.
+// beside bench:api's single RSS figure (D130, D131). Linux only. Results: stdout and bench/results/memory.md
+// (updated in place; bench/README.md). Not part of `npm test`.
 
 import { benchAuth, benchDataset, cliEntry } from './dataset.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const loadBefore = loadavg()[0];
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, baseline: { type: 'string' }, duration: { type: 'string' } } });
 const work = mkdtempSync(join(tmpdir(), 'bivouac-mem-'));
 const dir = values['data-dir'] ?? join(work, 'data');
@@ -77,6 +79,15 @@ for (const [name, tree] of trees) {
   }
 }
 process.stdout.write(`\nload average (1 min): ${loadavg()[0].toFixed(2)}\n`);
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'results', 'memory.md'), [
+  '# Where the service\'s memory goes under the mixed workload (npm run bench:memory)', '',
+  `Run: ${new Date().toISOString()}, Node ${process.version}; load average (1 min) before/after: ${loadBefore.toFixed(2)} / ${loadavg()[0].toFixed(2)}.`,
+  `Command: npm run bench:memory -- ${process.argv.slice(2).join(' ')}`.trimEnd() + '.',
+  `Each service: the real CLI on a copy of bench:api's dataset, two runs of bench:api's mixed workload of ${duration} s each.`, '',
+  ...lines.map((l) => `- ${l}`), '',
+].join('\n'));
+process.stdout.write('written to bench/results/memory.md\n');
 rmSync(work, { recursive: true, force: true });
 
 function stop(child: ChildProcess): Promise<void> {

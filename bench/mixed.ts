@@ -1,4 +1,4 @@
-// The mixed workload of bench:api (also used by bench/profile.ts --mixed): random records of every
+// The mixed workload of bench:api (also used by bench/memory.ts): random records of every
 // resource type, a different record each request, 60 % single-record reads, 30 % list reads and 10 %
 // writes (updates, creates, completions), which change the store and so invalidate caches.
 

@@ -19,7 +19,7 @@ import { SLOT, SLOTS, type CheckpointWorkerData } from './checkpoint-state.ts';
 
 /**
  * Published when a write begins to wait for a caught-up pass (`{ waiting: true }`) and when the writes
- * waiting are let go (`{ waiting: false }`): for tools that attribute latency (bench/tail.ts). Nothing
+ * waiting are let go (`{ waiting: false }`): for tools that attribute latency (D229's bench/tail.ts, in git at a7a4e62). Nothing
  * is built unless something subscribes.
  */
 export const gateChannel = channel('bivouac:checkpoint-gate');

@@ -28,8 +28,11 @@ export interface Queryable {
 
 /**
  * Every change to a record goes through a Writer inside one transaction. It stamps each row
- * with a server version, appends to the change feed (`changes`, which also holds tombstones
- * and is the outbox sync reads), and bumps the project's last-changed-on.
+ * with a server version, writes the record's entry in the change feed (`changes`: one entry per
+ * record, tombstones included, store/feed.ts; what a team server serves as `/sync/changes`, D60),
+ * and bumps the project's last-changed-on. On a replica it also records the write in the sync
+ * outbox (`sync_outbox`, through `outbox` below, store/outbox.ts, D70): that, not the feed, is
+ * what the sync engine pushes.
  */
 export interface Writer extends Queryable {
   insert(table: string, values: Row, projectId?: number | null): Promise<number>;
