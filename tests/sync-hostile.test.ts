@@ -3,8 +3,13 @@
 // another origin, keeps its data consistent, keeps answering its user, and recovers when the remote
 // behaves again (unpushed local work goes up). The remote: tests/support/hostile-remote.ts.
 
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRemote, startReplica, loc, type Remote, type Replica, type Res } from './sync-helpers.ts';
+import { SyncEngine } from '../electron/sync/engine.ts';
+import { dump, password, startRemote, startReplica, loc, type Remote, type Replica, type Res } from './sync-helpers.ts';
 import { startHostileRemote, startSideServer, type HostileRemote, type SideServer } from './support/hostile-remote.ts';
 import * as q from '../electron/store/queries/replica.ts';
 
@@ -83,6 +88,43 @@ describe('a replica against a hostile remote', () => {
     expect(remoteEdit.status).toBe(200);
     await r.engine.run();
     expect(text(await r.req('GET', `/projects/${(await projectIds(r, 'Alpha Ascent')).local}.xml`), 'announcement')).toBe('after the storm');
+  }, 120_000);
+
+  it('a clone in many small pages, cut by the run\'s bound and resumed by a new engine (a restart), equals the remote, without duplicates', async () => {
+    remote = await startRemote({ engine: 'sqlite' });
+    const ada = remote.as('ada');
+    // Items, comments and a categorised post: their parents' entries come after them in the feed.
+    for (const p of (await ada('GET', '/projects.xml')).xml().children.slice(0, 2)) {
+      const P = p.children.find((c) => c.name === 'id')!.text;
+      const cat = loc(await ada('POST', `/projects/${P}/categories.xml`, `${XML}<category><name>Cat ${P}</name><type>post</type></category>`));
+      loc(await ada('POST', `/projects/${P}/posts.xml`, `${XML}<request><post><title>Post ${P}</title><body>b</body><category-id>${cat}</category-id></post></request>`));
+      for (let k = 0; k < 3; k++) {
+        const L = loc(await ada('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>List ${P}.${k}</name></todo-list>`));
+        for (let j = 0; j < 3; j++) {
+          const I = loc(await ada('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>Item ${P}.${k}.${j}</content></todo-item>`));
+          loc(await ada('POST', `/todo_items/${I}/comments.xml`, `${XML}<comment><body>Note ${I}</body></comment>`));
+        }
+      }
+    }
+    hostile = await startHostileRemote(remote.url);
+    hostile.mode.feedLimit = 4;
+    const r = await startReplica(hostile.url, 'ada', { engine: { maxPullPages: 3 } });
+    replicas.push(r);
+    expect((await q.state(r.store)).get('resync')).toBeTruthy(); // the clone is not finished: 3 pages of it
+    const pagesBefore = hostile.stats.feedPages;
+    // A restart: a new engine on the same store goes on from the saved cursor.
+    const again = new SyncEngine({ store: r.store, dataDir: r.dir, intervalSec: 0, timeoutMs: 2000, maxPullPages: 1000 });
+    expect(await again.resume()).toBe(true);
+    again.stop();
+    await again.run();
+    expect((await q.state(r.store)).get('resync')).toBeUndefined();
+    expect(hostile.stats.feedPages - pagesBefore).toBeGreaterThan(3);
+    expect(await dump(r.req)).toEqual(await dump(ada));
+    const dup = await r.store.all('SELECT content, COUNT(*) AS n FROM todo_items GROUP BY content HAVING COUNT(*) > 1');
+    expect(dup).toEqual([]);
+    expect(await r.store.all("SELECT resource FROM sync_shadow WHERE resource LIKE '~%'")).toEqual([]);
+    // Every shadow knows its project (its scope is where a full scan would read it).
+    expect(await r.store.all("SELECT resource, scope FROM sync_shadow WHERE scope LIKE 'pNaN%' OR scope LIKE 'pnull%'")).toEqual([]);
   }, 120_000);
 
   it('a feed whose cursor does not move stops with a clear sync error', async () => {
@@ -172,4 +214,79 @@ describe('a replica against a hostile remote', () => {
     for (const x of rows) expect(x.p).toBe(x.lp);
     expect(refused.some((m) => /another project/.test(m))).toBe(true);
   }, 60_000);
+});
+
+// ---- the replica as a child process (`bivouac serve`): its peak RSS, its answers, the flag --------------
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'electron', 'bin.mjs');
+
+/** Peak resident memory of a process (MiB), from /proc (Linux). */
+export function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** `bivouac serve` on a replica's data directory; resolves with its URL once it listens. */
+function serveReplica(dataDir: string, args: string[] = []): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '';
+    const exited = new Promise<void>((r) => child.on('close', () => r()));
+    child.stderr.on('data', (b: Buffer) => { err += b.toString(); });
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m) resolve({ child, url: m[1], stop: () => { child.kill('SIGKILL'); return exited; } });
+    });
+    void exited.then(() => reject(new Error(`serve exited before listening: ${err}`)));
+  });
+}
+
+const auth = { authorization: `Basic ${Buffer.from(`ada:${password('ada')}`).toString('base64')}` };
+
+describe.skipIf(process.platform !== 'linux')('the replica as a process against a hostile remote', () => {
+  /** A replica's data directory, cloned and closed (kept on disk). */
+  async function clonedDir(): Promise<string> {
+    const r = await setup();
+    replicas.splice(replicas.indexOf(r), 1);
+    r.engine.stop();
+    await r.app.close();
+    await r.store.close();
+    return r.dir;
+  }
+
+  it.each([['an endless feed', 'endless'], ['a 3 GB answer', 'huge']] as const)('%s: the process stays under 300 MB, answers its user, then recovers', async (_name, kind) => {
+    const dir = await clonedDir();
+    if (kind === 'endless') hostile.mode.endlessFeed = true;
+    else hostile.mode.hugeAnswer = { path: /^\/sync\/changes\.json$/, bytes: 3 * 1024 ** 3 };
+    const s = await serveReplica(dir, kind === 'huge' ? ['--sync-max-answer-mb', '8'] : []);
+    try {
+      if (kind === 'endless') await hostile.until(() => hostile.stats.feedPages >= 300, 120_000);
+      else await hostile.until(() => hostile.stats.hugeAborted >= 1, 60_000);
+      // It answers its user meanwhile.
+      const res = await fetch(`${s.url}/projects.xml`, { headers: auth });
+      expect(res.status).toBe(200);
+      expect(peakRssMb(s.child.pid!)).toBeLessThan(300);
+      if (kind === 'huge') {
+        const st = await (await fetch(`${s.url}/sync/status`, { headers: auth })).json() as { error: string | null };
+        expect(st.error).toMatch(/larger than 8 MB/);
+        expect(hostile.stats.hugeBytes).toBeLessThan(64 * 1024 ** 2);
+      }
+      hostile.behave();
+      const run = await fetch(`${s.url}/sync/run`, { method: 'POST', headers: auth });
+      expect(run.status).toBeLessThan(300);
+      // The sync in flight ends, the next one finds the remote well: idle (each status read waits for the remote's next answer).
+      let state = '';
+      for (let k = 0; k < 200 && state !== 'idle'; k++) {
+        const seen = hostile.stats.requests;
+        state = ((await (await fetch(`${s.url}/sync/status`, { headers: auth })).json()) as { state: string }).state;
+        if (state !== 'idle') await hostile.until(() => hostile.stats.requests > seen, 30_000);
+      }
+      expect(state).toBe('idle');
+    } finally {
+      await s.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -751,9 +751,19 @@ export class SyncEngine implements SyncPort {
       w.outbox?.mute();
       const ctx = { ...(await this.applyContext(w, mapped)), park: o.park, parked: o.cursor !== undefined && await q.hasParked(w) };
       const seen = new Set<string>();
+      // The feed's last page: the records parked on earlier pages go with it, each kind after the page's
+      // own records of that kind (newer), parents first (D248); what still misses a parent never comes.
+      const flush = o.last === true && ctx.parked;
+      if (flush) ctx.park = false;
       for (const res of TABLE_ORDER) {
         for (const p of set.items) if (p.resource === res) await this.applyOne(w, ctx, p, seen);
+        if (flush) {
+          for (const p of await q.parkedRows(w, res)) {
+            await this.applyOne(w, ctx, { resource: res, row: o.round ? { ...p.row, _round: o.round } : p.row, scope: p.scope }, seen);
+          }
+        }
       }
+      if (flush) await q.dropParked(w);
       // Memberships of the visible projects.
       for (const [P, people] of set.members) {
         const local = ctx.ids.toLocal.get(`project:${P}`);
@@ -761,16 +771,6 @@ export class SyncEngine implements SyncPort {
         const want = new Set([...people].map((x) => ctx.ids.toLocal.get(`person:${x}`)).filter((x): x is number => x !== undefined));
         for (const m of await q.membersOf(w, local)) if (!want.has(Number(m.person_id))) await q.dropMember(w, local, Number(m.person_id));
         for (const x of want) await q.addMember(w, local, x);
-      }
-      // The feed's last page: the records parked on earlier pages, now with everything they need (or never).
-      if (o.last && ctx.parked) {
-        ctx.park = false;
-        for (const res of TABLE_ORDER) {
-          for (const p of await q.parkedRows(w, res)) {
-            await this.applyOne(w, ctx, { resource: res, row: o.round ? { ...p.row, _round: o.round } : p.row, scope: p.scope }, seen);
-          }
-        }
-        await q.dropParked(w);
       }
       // What the remote no longer shows (deleted, or no longer visible) goes, with what it holds.
       const gone = [...prev].filter(([k, s]) => set.scopes.has(s.scope) && !seen.has(k));
@@ -897,7 +897,13 @@ export class SyncEngine implements SyncPort {
       for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now);
       if (Object.keys(apply).length) await w.update(R.table, local, apply, res === 'project' ? local : (cur.project_id as number | undefined));
     }
-    await q.putShadow(w, res, Number(row.id), p.scope, row);
+    let scope = p.scope;
+    if (/^p(NaN|null)\//.test(scope)) {
+      // Read before its list or parent (a feed page before theirs): its project is known now.
+      const lp = (await q.localRow(w, R.table, local))?.project_id;
+      scope = scopeOf(res, row, ctx.ids.toRemote.get(`project:${String(lp)}`) ?? null);
+    }
+    await q.putShadow(w, res, Number(row.id), scope, row);
   }
 
   /** The project of the list a todo item's pulled values name, when it names another list than its own. */

@@ -36,6 +36,8 @@ export interface Misbehaviour {
   editFeed?: (changes: FeedEntry[]) => FeedEntry[];
   /** After this many more requests, every request gets 401 (a token revoked half way through a clone). */
   unauthorizedAfter?: number;
+  /** Real feed pages of at most this many entries (the `limit` asked for is lowered): a clone in many pages. */
+  feedLimit?: number;
   /** Every request gets 503 with `Retry-After: retryAfterSec` (seconds). */
   busy?: { retryAfterSec: number };
 }
@@ -174,6 +176,10 @@ export async function startHostileRemote(target: string): Promise<HostileRemote>
       const cursor = m.stuckCursor ? since : String(BigInt(since) + 1000n);
       const changes = m.stuckCursor ? [] : Array.from({ length: 1000 }, () => ({ seq: Number(cursor), resource: 'comment', id: 1_000_000_000 + madeUp++, op: 'delete' }));
       return answer(res, method, path, 200, { 'content-type': 'application/json' }, JSON.stringify({ cursor, more: true, clock: String(BigInt(cursor) + 1_000_000n), changes }));
+    }
+    if (feed && m.feedLimit) {
+      url.searchParams.set('limit', String(m.feedLimit));
+      req.url = url.pathname + url.search;
     }
     const r = await forward(req, body);
     if (feed && r.status === 200) {
