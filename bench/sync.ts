@@ -252,6 +252,46 @@ if (!only) {
   await hang.store.close().catch(() => undefined);
 }
 
+// ---- 5: the replica's peak RSS against a hostile remote (issue #25; goal < 300 MB) ----------------------
+// The replica runs as `bivouac serve` (a child process: its own RSS, VmHWM from /proc) on a clone of the
+// bench dataset, against tests/support/hostile-remote.ts in front of the team server.
+if (!only && process.platform === 'linux') {
+  const { startHostileRemote } = await import('../tests/support/hostile-remote.ts');
+  const { spawn } = await import('node:child_process');
+  const h = await startHostileRemote(teamUrl);
+  say('\n## the replica against a hostile remote (a `bivouac serve` child process; peak RSS = VmHWM)');
+  say('| case | what the remote did | replica peak RSS | local API during it |');
+  say('|---|---|---|---|');
+  for (const kind of ['endless', 'huge'] as const) {
+    const dir = join(tmp, `hostile-${kind}`);
+    mkdirSync(dir, { recursive: true });
+    const r = await replica(h.url, `hostile-${kind}`);
+    await r.close();
+    if (kind === 'endless') h.mode.endlessFeed = true;
+    else h.mode.hugeAnswer = { path: /^\/sync\/changes\.json$/, bytes: 3 * 1024 ** 3 };
+    const pages0 = h.stats.feedPages, bytes0 = h.stats.hugeBytes;
+    const child = spawn(process.execPath, [join(ROOT, 'electron', 'bin.mjs'), 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const url = await new Promise<string>((ok, ko) => {
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => { out += b.toString(); const m = /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out); if (m) ok(m[1]); });
+      child.on('close', () => ko(new Error('serve exited')));
+    });
+    let peak = 0;
+    const sample = () => { const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8')); peak = Math.max(peak, m ? Number(m[1]) / 1024 : 0); };
+    if (kind === 'endless') await h.until(() => h.stats.feedPages - pages0 >= 1000, 600_000);
+    else await h.until(() => h.stats.hugeAborted >= 1, 600_000);
+    const t0 = performance.now();
+    const res = await fetch(`${url}/projects.xml`, { headers: { authorization: basic(ADA['user-name'], ADA.password) } });
+    const apiMs = performance.now() - t0;
+    sample();
+    child.kill('SIGKILL');
+    const did = kind === 'endless' ? `${h.stats.feedPages - pages0} pages of 1,000 changes, more: true forever` : `a 3 GB answer; ${((h.stats.hugeBytes - bytes0) / 1024 ** 2).toFixed(0)} MB written before the replica closed it (cap 64 MB)`;
+    say(`| ${kind === 'endless' ? 'endless feed' : 'huge answer'} | ${did} | ${peak.toFixed(0)} MB (goal < 300) | ${res.status} in ${apiMs.toFixed(0)} ms |`);
+    h.behave();
+  }
+  await h.close();
+}
+
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
 writeFileSync(join(ROOT, 'bench', 'results', only ? `sync-${only}-latest.md` : 'sync-latest.md'), `${lines.join('\n')}\n`);
 filter.closeAllConnections();
