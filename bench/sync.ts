@@ -112,7 +112,7 @@ async function remoteEdits(n: number, tag: string, offset = 0): Promise<void> {
 say(`# bench:sync — ${new Date().toISOString()}`);
 say(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}; dataset: ${JSON.stringify(summary.counts)}`);
 
-// `--only=push` runs section 3 alone (its figures go to bench/results/sync-push-latest.md).
+// `--only=push` runs section 3 alone, `--only=hostile` section 5 (figures in bench/results/sync-<only>-latest.md).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 
 // ---- 1 + 2: clone, incremental vs full ---------------------------------------------------------------
@@ -166,11 +166,11 @@ if (!only) {
 
 // ---- 3: push of 1,000 offline mutations, one request at a time vs pipelined (D105) ------------------
 mode.plain = false;
-say('\n## push');
+if (!only || only === 'push') say('\n## push');
 // Two workloads: all 600 new items in one list (creates into one list stay in order: a chain), and
 // the same spread over 20 lists (what a day offline across several lists looks like).
 const pushFigures: Record<string, number> = {};
-for (const [concurrency, nLists] of [[1, 1], [8, 1], [1, 20], [8, 20]] as const) {
+for (const [concurrency, nLists] of only && only !== 'push' ? [] : [[1, 1], [8, 1], [1, 20], [8, 20]] as const) {
   const tag = `${concurrency}-${nLists}`;
   const r = await replica(teamUrl, `push-${tag}`, 15_000, concurrency);
   const auth = { host: '127.0.0.1', authorization: basic(ADA['user-name'], ADA.password) };
@@ -211,7 +211,7 @@ for (const [concurrency, nLists] of [[1, 1], [8, 1], [1, 20], [8, 20]] as const)
   say(`push of ${pending} offline mutations (${nLists} list(s), 600 items, 200 edits, 199 completions) to the team server, concurrency ${concurrency}: ${ms(t)}, ${r.engine.requests - before} requests`);
   await r.close();
 }
-say(`pipelined (8) vs one at a time: ${(pushFigures['1-1'] / pushFigures['8-1']).toFixed(1)}x faster in one list, ${(pushFigures['1-20'] / pushFigures['8-20']).toFixed(1)}x over 20 lists (goal < 5 s)`);
+if (!only || only === 'push') say(`pipelined (8) vs one at a time: ${(pushFigures['1-1'] / pushFigures['8-1']).toFixed(1)}x faster in one list, ${(pushFigures['1-20'] / pushFigures['8-20']).toFixed(1)}x over 20 lists (goal < 5 s)`);
 
 // ---- 4: local write latency, remote hanging vs no remote ------------------------------------------------
 if (!only) {
@@ -255,7 +255,7 @@ if (!only) {
 // ---- 5: the replica's peak RSS against a hostile remote (issue #25; goal < 300 MB) ----------------------
 // The replica runs as `bivouac serve` (a child process: its own RSS, VmHWM from /proc) on a clone of the
 // bench dataset, against tests/support/hostile-remote.ts in front of the team server.
-if (!only && process.platform === 'linux') {
+if ((!only || only === 'hostile') && process.platform === 'linux') {
   const { startHostileRemote } = await import('../tests/support/hostile-remote.ts');
   const { spawn } = await import('node:child_process');
   const h = await startHostileRemote(teamUrl);

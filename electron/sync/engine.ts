@@ -726,7 +726,10 @@ export class SyncEngine implements SyncPort {
     if (round !== null) for (const p of out.items) p.row = { ...p.row, _round: round };
     // A page of upserts alone (no delete, no new project, no resync, not a resync round) maps only the
     // ids its records and their shadows name (O(changes)); anything else reads the whole id map (D170).
-    const mapped = round === null && !out.deletes.length && !out.members.size && !out.scopes.size ? referencedKeys(out.items, prev) : null;
+    // Deletions: their keys too; a deletion of a record held here reads the whole id map (applySet), one of a
+    // record never held (most of an endless feed's) does not.
+    const mapped = round === null && !out.members.size && !out.scopes.size
+      ? new Set([...referencedKeys(out.items, prev), ...out.deletes.map(([r, id]) => `${r}:${id}`)]) : null;
     await this.applySet(out, prev, mapped, { park: !last, round, last, cursor: page.cursor });
   }
 
@@ -750,6 +753,8 @@ export class SyncEngine implements SyncPort {
     await this.store.write(async (w) => {
       w.outbox?.mute();
       const ctx = { ...(await this.applyContext(w, mapped)), park: o.park, parked: o.cursor !== undefined && await q.hasParked(w) };
+      // Removing a record held here walks what it holds: that needs the whole id map.
+      if (mapped && set.deletes.some(([r, id]) => ctx.ids.toLocal.has(`${r}:${id}`))) ctx.ids = await q.idMap(w);
       const seen = new Set<string>();
       // The feed's last page: the records parked on earlier pages go with it, each kind after the page's
       // own records of that kind (newer), parents first (D248); what still misses a parent never comes.
