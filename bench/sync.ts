@@ -4,7 +4,7 @@
 //  2. incremental sync of 100 remote changes vs a full resync (a fresh clone), as ratios;
 //  3. push of 1,000 offline mutations;
 //  4. local write latency with the remote hanging vs with no remote at all (ratio of medians and p99).
-// Results go to stdout and bench/results/sync-latest.md. Not part of `npm test`.
+// Results go to stdout and, for a full run, bench/results/sync.md (a partial run writes only with BENCH_OUT=FILE). Not part of `npm test`.
 
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -112,7 +112,7 @@ async function remoteEdits(n: number, tag: string, offset = 0): Promise<void> {
 say(`# bench:sync — ${new Date().toISOString()}`);
 say(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}; dataset: ${JSON.stringify(summary.counts)}`);
 
-// `--only=push` runs section 3 alone (its figures go to bench/results/sync-push-latest.md).
+// `--only=push` runs section 3 alone, `--only=hostile` section 5 (printed; written to BENCH_OUT when set).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 
 // ---- 1 + 2: clone, incremental vs full ---------------------------------------------------------------
@@ -166,11 +166,11 @@ if (!only) {
 
 // ---- 3: push of 1,000 offline mutations, one request at a time vs pipelined (D105) ------------------
 mode.plain = false;
-say('\n## push');
+if (!only || only === 'push') say('\n## push');
 // Two workloads: all 600 new items in one list (creates into one list stay in order: a chain), and
 // the same spread over 20 lists (what a day offline across several lists looks like).
 const pushFigures: Record<string, number> = {};
-for (const [concurrency, nLists] of [[1, 1], [8, 1], [1, 20], [8, 20]] as const) {
+for (const [concurrency, nLists] of only && only !== 'push' ? [] : [[1, 1], [8, 1], [1, 20], [8, 20]] as const) {
   const tag = `${concurrency}-${nLists}`;
   const r = await replica(teamUrl, `push-${tag}`, 15_000, concurrency);
   const auth = { host: '127.0.0.1', authorization: basic(ADA['user-name'], ADA.password) };
@@ -211,7 +211,7 @@ for (const [concurrency, nLists] of [[1, 1], [8, 1], [1, 20], [8, 20]] as const)
   say(`push of ${pending} offline mutations (${nLists} list(s), 600 items, 200 edits, 199 completions) to the team server, concurrency ${concurrency}: ${ms(t)}, ${r.engine.requests - before} requests`);
   await r.close();
 }
-say(`pipelined (8) vs one at a time: ${(pushFigures['1-1'] / pushFigures['8-1']).toFixed(1)}x faster in one list, ${(pushFigures['1-20'] / pushFigures['8-20']).toFixed(1)}x over 20 lists (goal < 5 s)`);
+if (!only || only === 'push') say(`pipelined (8) vs one at a time: ${(pushFigures['1-1'] / pushFigures['8-1']).toFixed(1)}x faster in one list, ${(pushFigures['1-20'] / pushFigures['8-20']).toFixed(1)}x over 20 lists (goal < 5 s)`);
 
 // ---- 4: local write latency, remote hanging vs no remote ------------------------------------------------
 if (!only) {
@@ -252,8 +252,49 @@ if (!only) {
   await hang.store.close().catch(() => undefined);
 }
 
+// ---- 5: the replica's peak RSS against a hostile remote (issue #25; goal < 300 MB) ----------------------
+// The replica runs as `bivouac serve` (a child process: its own RSS, VmHWM from /proc) on a clone of the
+// bench dataset, against tests/support/hostile-remote.ts in front of the team server.
+if ((!only || only === 'hostile') && process.platform === 'linux') {
+  const { startHostileRemote } = await import('../tests/support/hostile-remote.ts');
+  const { spawn } = await import('node:child_process');
+  const h = await startHostileRemote(teamUrl);
+  say('\n## the replica against a hostile remote (a `bivouac serve` child process; peak RSS = VmHWM)');
+  say('| case | what the remote did | replica peak RSS | local API during it |');
+  say('|---|---|---|---|');
+  for (const kind of ['endless', 'huge'] as const) {
+    const dir = join(tmp, `hostile-${kind}`);
+    mkdirSync(dir, { recursive: true });
+    const r = await replica(h.url, `hostile-${kind}`);
+    await r.close();
+    if (kind === 'endless') h.mode.endlessFeed = true;
+    else h.mode.hugeAnswer = { path: /^\/sync\/changes\.json$/, bytes: 3 * 1024 ** 3 };
+    const pages0 = h.stats.feedPages, bytes0 = h.stats.hugeBytes;
+    const child = spawn(process.execPath, [join(ROOT, 'electron', 'bin.mjs'), 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const url = await new Promise<string>((ok, ko) => {
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => { out += b.toString(); const m = /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out); if (m) ok(m[1]); });
+      child.on('close', () => ko(new Error('serve exited')));
+    });
+    let peak = 0;
+    const sample = () => { const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8')); peak = Math.max(peak, m ? Number(m[1]) / 1024 : 0); };
+    if (kind === 'endless') await h.until(() => h.stats.feedPages - pages0 >= 1000, 600_000);
+    else await h.until(() => h.stats.hugeAborted >= 1, 600_000);
+    const t0 = performance.now();
+    const res = await fetch(`${url}/projects.xml`, { headers: { authorization: basic(ADA['user-name'], ADA.password) } });
+    const apiMs = performance.now() - t0;
+    sample();
+    child.kill('SIGKILL');
+    const did = kind === 'endless' ? `${h.stats.feedPages - pages0} pages of 1,000 changes, more: true forever` : `a 3 GB answer; ${((h.stats.hugeBytes - bytes0) / 1024 ** 2).toFixed(0)} MB written before the replica closed it (cap 64 MB)`;
+    say(`| ${kind === 'endless' ? 'endless feed' : 'huge answer'} | ${did} | ${peak.toFixed(0)} MB (goal < 300) | ${res.status} in ${apiMs.toFixed(0)} ms |`);
+    h.behave();
+  }
+  await h.close();
+}
+
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench', 'results', only ? `sync-${only}-latest.md` : 'sync-latest.md'), `${lines.join('\n')}\n`);
+const outFile = only ? process.env.BENCH_OUT : join(ROOT, 'bench', 'results', 'sync.md');
+if (outFile) writeFileSync(outFile, `${lines.join('\n')}\n`);
 filter.closeAllConnections();
 filter.close();
 await remoteApp.close();

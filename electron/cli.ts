@@ -74,6 +74,7 @@ options:
 sync with a remote (a team server or any server of the interface):
   serve --remote URL (--remote-user U --remote-password P | --remote-token T) [--sync-interval S]
                     connect this data directory (an empty one is cloned first; default interval 30 s)
+  --sync-max-answer-mb N  read at most N MB of one answer of the remote (default 64; above: a sync error)
   sync              run one sync of a connected data directory and exit (0 once the outbox is empty)`;
 
 class UsageError extends Error {}
@@ -89,7 +90,7 @@ export async function main(argv: string[]): Promise<number> {
         'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' },
         'wal-checkpoint': { type: 'string' }, help: { type: 'boolean', short: 'h' },
         remote: { type: 'string' }, 'remote-user': { type: 'string' }, 'remote-password': { type: 'string' },
-        'remote-token': { type: 'string' }, 'sync-interval': { type: 'string' },
+        'remote-token': { type: 'string' }, 'sync-interval': { type: 'string' }, 'sync-max-answer-mb': { type: 'string' },
         'trust-proxy': { type: 'string' }, 'auth-guard': { type: 'string' }, 'rate-limit': { type: 'string' },
         'rate-burst': { type: 'string' }, 'tombstone-days': { type: 'string' }, 'idempotency-days': { type: 'string' },
         demo: { type: 'boolean' }, firm: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' },
@@ -299,8 +300,9 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
   const uiDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
   const remote = remoteOption(o);
   const syncIntervalSec = interval(o['sync-interval'] as string | undefined);
+  const syncMaxAnswerMb = count(o, 'sync-max-answer-mb', 64, 1, 4096);
   const running = await serve({
-    remote, syncIntervalSec, onSyncProgress: progressLine,
+    remote, syncIntervalSec, syncMaxAnswerMb, onSyncProgress: progressLine,
     dataDir, storeUrl, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],

@@ -44,6 +44,8 @@ export interface ServeOptions {
   readonly remoteTokenVault?: TokenVault;
   /** Seconds between syncs (default 30; 0: only after writes and on POST /sync/run). */
   readonly syncIntervalSec?: number;
+  /** MiB of one remote answer read at most (default 64; `--sync-max-answer-mb`, D249). */
+  readonly syncMaxAnswerMb?: number;
   /** Progress of the first clone (the command line's progress bar). */
   readonly onSyncProgress?: (p: { phase: 'pull' | 'push'; done: number; total: number }) => void;
   /** Behind a reverse proxy: trust X-Forwarded-* from these proxies (see AppOptions.trustProxy). */
@@ -180,7 +182,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   // A replica starts empty: it is filled by cloning the remote, never with the demo account.
   const demo = (o.demo ?? true) && !o.remote;
   const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl, o.walCheckpoint);
-  const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress });
+  const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, maxAnswerMb: o.syncMaxAnswerMb, onProgress: o.onSyncProgress });
   try {
     const resumed = await sync.resume();
     const st = resumed ? await sync.status() : null;

@@ -158,10 +158,10 @@ export interface Replica {
 }
 
 /** A replica; unless `auto`, it syncs only when the test says so (no background syncs after writes). */
-export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number; auto?: boolean; deepScanEvery?: number; clock?: Clock; onProgress?: EngineOptions['onProgress'] } = {}): Promise<Replica> {
+export async function startReplica(remoteUrl: string, who: Who, o: { timeoutMs?: number; auto?: boolean; deepScanEvery?: number; clock?: Clock; onProgress?: EngineOptions['onProgress']; engine?: Partial<EngineOptions> } = {}): Promise<Replica> {
   const dir = mkdtempSync(join(tmpdir(), 'bivouac-replica-'));
   const store = new SqliteStore(join(dir, 'bivouac.sqlite'), { clock: o.clock });
-  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: o.timeoutMs ?? 2000, deepScanEvery: o.deepScanEvery, onProgress: o.onProgress });
+  const engine = new SyncEngine({ store, dataDir: dir, intervalSec: 0, timeoutMs: o.timeoutMs ?? 2000, deepScanEvery: o.deepScanEvery, onProgress: o.onProgress, ...o.engine });
   await engine.connect(remoteUrl, { user: who, password: password(who) });
   if (!o.auto) engine.stop();
   const app = await buildApp({ store, sync: engine, responseCacheBytes: 0 });

@@ -10,14 +10,14 @@ import { column, RESOURCES, TABLE_ORDER, writableFields, type ResourceKey } from
 import { rewriteIds, type IdLookup } from '../../shared/sync/ids.ts';
 import { classify, dataKeys, deletedRemotely, editedRemotely, mergeRecord, orphaned, type Conflict } from '../../shared/sync/merge.ts';
 import { matchesCreate, planAction, Unmapped, type LocalView, type RowChange, type Step } from '../../shared/sync/plan.ts';
-import { decodeCollection, resourceOfTable, type WireRow } from '../../shared/sync/wire.ts';
+import { decodeCollection, resourceOfTable, unrepresentable, type WireRow } from '../../shared/sync/wire.ts';
 import { dependencies, ready } from '../../shared/sync/schedule.ts';
 import { parseXml } from '../../shared/codec/in.ts';
 import * as q from '../store/queries/replica.ts';
 import { lastChangeSeq } from '../store/queries/changes.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
-import { Remote, RemoteError, RemoteUnreachable, errorMessage, remoteNow, type FeedChange, type RemoteAuth } from './remote.ts';
+import { cursorAfter, DEFAULT_MAX_ANSWER_MB, Remote, RemoteError, RemoteFeedBroken, RemoteUnreachable, errorMessage, remoteNow, type FeedChange, type RemoteAuth } from './remote.ts';
 import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
 import { status as setupStatus } from '../service/setup.ts';
@@ -49,7 +49,18 @@ export interface EngineOptions {
    * the hints only: such an edit waits until its parent changes; D162).
    */
   readonly deepScanEvery?: number;
+  /** Bytes of one remote answer read at most, in MiB (default 64, `serve --sync-max-answer-mb`; D249). */
+  readonly maxAnswerMb?: number;
+  /** Feed pages one sync run reads at most (default 250 pages of 1000 changes); the rest in the next run (D248). */
+  readonly maxPullPages?: number;
+  /** Time one sync run spends pulling the feed at most (default 120 s); the rest in the next run (D248). */
+  readonly maxPullMs?: number;
+  /** A remote record refused alone (unrepresentable, or an impossible move; D251, D252): default a line on stderr. */
+  readonly onRefused?: (message: string) => void;
 }
+
+/** Pages of one list a plain scan reads at most (posts 25 a page, time entries, comments; D248). */
+const MAX_LIST_PAGES = 4000;
 
 
 /** A sync stopped by a transient failure: retried after `afterMs`. */
@@ -74,6 +85,8 @@ const EDITED = Object.fromEntries(TABLE_ORDER.map((k) => [k, new Set([
 const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'];
 
 interface Pulled { resource: ResourceKey; row: WireRow; scope: string }
+/** One feed page's or one scan part's records, applied as a set in one transaction. */
+interface PageSet extends Scan { deletes: [ResourceKey, number][] }
 /** Parents (by remote id) whose comments a plain scan reads even when their hints did not change. */
 type DeepSlice = (remoteId: number) => boolean;
 const NO_DEEP: DeepSlice = () => false;
@@ -164,7 +177,7 @@ export class SyncEngine implements SyncPort {
     if (!url) { this.store.recordOutbox = st.has('was_url'); return false; }
     const token = await this.readToken();
     if (!token) return false;
-    this.remote = new Remote({ url, auth: { token }, timeoutMs: this.o.timeoutMs });
+    this.remote = this.remoteFor(url, { token });
     this.store.recordOutbox = true;
     return true;
   }
@@ -181,7 +194,7 @@ export class SyncEngine implements SyncPort {
     } catch {
       throw new ConnectError(422, `Remote URL is invalid: ${url}`);
     }
-    const probe = new Remote({ url, auth, timeoutMs: this.o.timeoutMs });
+    const probe = this.remoteFor(url, auth);
     let me: Awaited<ReturnType<Remote['me']>>;
     try {
       me = await probe.me();
@@ -229,7 +242,7 @@ export class SyncEngine implements SyncPort {
       if (adopt) { await this.vault.remove(); this.memToken = null; } // nothing was linked: no token either
       throw e;
     }
-    this.remote = new Remote({ url: probe.url, auth: { token }, timeoutMs: this.o.timeoutMs });
+    this.remote = this.remoteFor(probe.url, { token });
     this.store.recordOutbox = true;
     this.retryAt = 0;
     try {
@@ -350,6 +363,16 @@ export class SyncEngine implements SyncPort {
     }
   }
 
+  private remoteFor(url: string, auth: RemoteAuth): Remote {
+    return new Remote({ url, auth, timeoutMs: this.o.timeoutMs, maxAnswerBytes: Math.max(1, this.o.maxAnswerMb ?? DEFAULT_MAX_ANSWER_MB) * 1024 * 1024 });
+  }
+
+  /** A remote record refused alone (D251, D252): logged, the rest goes on. */
+  private refuse(message: string): void {
+    if (this.o.onRefused) this.o.onRefused(message);
+    else process.stderr.write(`bivouac sync: refused from the remote: ${message}\n`);
+  }
+
   private memToken: string | null = null;
   private async writeToken(token: string): Promise<void> {
     this.memToken = token;
@@ -443,9 +466,11 @@ export class SyncEngine implements SyncPort {
       // A write whose answer was lost is settled first: otherwise the pull would take its
       // committed result for someone else's new record.
       await this.push(remote, caps.idempotency, true);
-      await this.pull(remote, caps.feed);
+      // A pull is bounded (D248): what it did not reach is read by the next run, after the push.
+      const complete = await this.pull(remote, caps.feed);
       const pushed = await this.push(remote, caps.idempotency);
-      if (pushed) await this.pull(remote, caps.feed);
+      if (pushed && complete) await this.pull(remote, caps.feed);
+      if (!complete && !this.stopped) this.nudge(1000);
       const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
       await this.store.write(async (w) => {
         w.outbox?.mute();
@@ -481,37 +506,69 @@ export class SyncEngine implements SyncPort {
 
   // ---- pull -------------------------------------------------------------------------------------
 
-  /** Read everything the remote person can see through the public routes (the cheap way). */
-  private async scan(remote: Remote, prev: Map<string, { row: WireRow; scope: string }>, deep: DeepSlice): Promise<Scan> {
-    const out: Scan = { items: [], scopes: new Set(), members: new Map() };
+  /** A list of the public routes, its unrepresentable records refused alone (D251). */
+  private async safeList(remote: Remote, resource: ResourceKey, path: string): Promise<WireRow[]> {
+    return this.safeRows(resource, await remote.list(resource, path), path);
+  }
+
+  private safeRows(resource: ResourceKey, rows: WireRow[], where: string): WireRow[] {
+    return rows.filter((row) => {
+      const why = unrepresentable(row);
+      if (why) this.refuse(`a ${resource} in ${where} cannot be represented here: ${why}`);
+      return !why;
+    });
+  }
+
+  /**
+   * A plain server: read everything the remote person can see through the public routes, applied in
+   * parts (D248): companies, people and projects in one transaction, then each project in its own, so
+   * that memory holds one project at a time. Deletions are found per scope, as each part is applied.
+   */
+  private async pullScan(remote: Remote): Promise<boolean> {
+    const st = await q.state(this.store);
+    const prev = await q.shadows(this.store);
+    // Plain scans rotate through N slices of the comment lists (deepScanEvery): slice `round mod N` now.
+    const every = Math.max(0, Math.floor(this.o.deepScanEvery ?? 10));
+    const round = Number(st.get('scan_round') ?? 0);
+    const deep: DeepSlice = every === 0 ? NO_DEEP : (id) => id % every === round % every;
+    const top: PageSet = { items: [], scopes: new Set(), members: new Map(), deletes: [] };
     let done = 0;
-    const companies = await remote.list('company', '/companies.xml');
-    add(out, 'company', companies, 'companies');
-    const projects = await remote.list('project', '/projects.xml');
-    add(out, 'project', projects, 'projects');
+    const companies = await this.safeList(remote, 'company', '/companies.xml');
+    add(top, 'company', companies, 'companies');
+    const projects = await this.safeList(remote, 'project', '/projects.xml');
+    add(top, 'project', projects, 'projects');
     // Progress: one step per company (its people) and per project (everything in it).
     const total = companies.length + projects.length;
     const tick = () => this.report('pull', ++done, total);
     this.report('pull', 0, total);
-    out.scopes.add('people');
+    top.scopes.add('people');
     for (const c of companies) {
-      add(out, 'person', await remote.list('person', `/contacts/people/${c.id}`), 'people');
+      add(top, 'person', await this.safeList(remote, 'person', `/contacts/people/${c.id}`), 'people');
       tick();
     }
+    await this.applySet(top, prev, null, { park: false });
     for (const p of projects) {
-      await this.scanProject(remote, Number(p.id), prev, out, deep);
+      const part: PageSet = { items: [], scopes: new Set(), members: new Map(), deletes: [] };
+      await this.scanProject(remote, Number(p.id), prev, part, deep);
+      await this.applySet(part, prev, null, { park: false });
       tick();
     }
-    return out;
+    if (every > 0) await this.store.write(async (w) => { w.outbox?.mute(); await q.setState(w, 'scan_round', String((round + 1) % every)); });
+    return true;
   }
 
   /** Members of a project (the interface has no member list: its companies' people in it). */
   private async members(remote: Remote, P: number, out: Scan): Promise<void> {
     const m = new Set<number>();
-    for (const c of await remote.list('company', `/projects/${P}/companies.xml`)) {
-      for (const person of await remote.list('person', `/projects/${P}/contacts/people/${c.id}`)) m.add(Number(person.id));
+    for (const c of await this.safeList(remote, 'company', `/projects/${P}/companies.xml`)) {
+      for (const person of await this.safeList(remote, 'person', `/projects/${P}/contacts/people/${c.id}`)) m.add(Number(person.id));
     }
     out.members.set(P, m);
+  }
+
+  /** A list that pages on without end (or repeats its pages) stops the scan with a clear error (D248). */
+  private endless(what: string): never {
+    throw new RemoteFeedBroken(200, `The remote's ${what} does not end (more than ${MAX_LIST_PAGES} pages, or the same page again): sync stopped`);
   }
 
   /**
@@ -520,28 +577,34 @@ export class SyncEngine implements SyncPort {
    */
   private async scanProject(remote: Remote, P: number, prev: Map<string, { row: WireRow; scope: string }>, out: Scan, deep: DeepSlice = NO_DEEP): Promise<void> {
     await this.members(remote, P, out);
-    add(out, 'category', await remote.list('category', `/projects/${P}/categories.xml`), `p${P}/categories`);
+    add(out, 'category', await this.safeList(remote, 'category', `/projects/${P}/categories.xml`), `p${P}/categories`);
     const posts: WireRow[] = [];
+    let last = '';
     for (let n = 0; ; n += 25) {
-      const page = await remote.list('post', `/projects/${P}/posts.xml?n=${n}`);
-      posts.push(...page);
-      if (page.length < 25) break;
+      if (n / 25 >= MAX_LIST_PAGES) this.endless(`post list of project ${P}`);
+      const raw = await remote.list('post', `/projects/${P}/posts.xml?n=${n}`);
+      const ids = raw.map((r) => r.id).join(',');
+      if (raw.length && ids === last) this.endless(`post list of project ${P}`);
+      last = ids;
+      posts.push(...this.safeRows('post', raw, `/projects/${P}/posts.xml`));
+      if (raw.length < 25) break;
     }
     add(out, 'post', posts, `p${P}/posts`);
-    const milestones = await remote.list('milestone', `/projects/${P}/milestones/list`);
+    const milestones = await this.safeList(remote, 'milestone', `/projects/${P}/milestones/list`);
     add(out, 'milestone', milestones, `p${P}/milestones`);
-    const lists = await remote.list('todoList', `/projects/${P}/todo_lists.xml`);
+    const lists = await this.safeList(remote, 'todoList', `/projects/${P}/todo_lists.xml`);
     add(out, 'todoList', lists, `p${P}/lists`);
     const items: WireRow[] = [];
     for (const l of lists) {
-      const its = await remote.list('todoItem', `/todo_lists/${l.id}/todo_items.xml`);
+      const its = await this.safeList(remote, 'todoItem', `/todo_lists/${l.id}/todo_items.xml`);
       add(out, 'todoItem', its, `p${P}/items/${l.id}`);
       items.push(...its);
     }
     const entries: WireRow[] = [];
     for (let page = 1; ; page++) {
+      if (page > MAX_LIST_PAGES) this.endless(`time entry list of project ${P}`);
       const { root, headers } = await remote.getXml(`/projects/${P}/time_entries.xml?page=${page}`);
-      entries.push(...decodeCollection(RESOURCES.timeEntry, root));
+      entries.push(...this.safeRows('timeEntry', decodeCollection(RESOURCES.timeEntry, root), `/projects/${P}/time_entries.xml`));
       if (page >= Number(headers.get('x-pages') ?? 1)) break;
     }
     add(out, 'timeEntry', entries, `p${P}/time`);
@@ -553,9 +616,12 @@ export class SyncEngine implements SyncPort {
         if (Number(parent._comments_count ?? 0) === 0) { out.scopes.add(scope); continue; }
         const comments: WireRow[] = [];
         let path: string | null = `/${KIND_OF[res]}/${parent.id}/comments.xml`;
+        const visited = new Set<string>();
         while (path) {
+          if (visited.has(path) || visited.size >= MAX_LIST_PAGES) this.endless(`comment list of ${res} ${parent.id}`);
+          visited.add(path);
           const { root } = await remote.getXml(path);
-          comments.unshift(...decodeCollection(RESOURCES.comment, root));
+          comments.unshift(...this.safeRows('comment', decodeCollection(RESOURCES.comment, root), path));
           path = root?.attrs['continued-at'] ?? null;
         }
         add(out, 'comment', comments, scope);
@@ -564,56 +630,72 @@ export class SyncEngine implements SyncPort {
   }
 
   /**
-   * The team server's change feed since the cursor (O(changes)); from 0 it holds every visible record,
-   * which makes it a full resync (everything not in it is gone). Projects the person gained access to
-   * are read in full through the public routes.
+   * The team server's change feed since the saved cursor (O(changes)), page by page: each page is
+   * applied with its cursor in ONE transaction (D248), so memory holds one page and an interrupted
+   * pull (a kill, the run's bound) goes on from the last saved page without duplicates. A run reads
+   * at most `maxPullPages` pages and `maxPullMs`; a cursor that does not advance with `more: true`
+   * stops it. From cursor 0 (a clone) or after a 410, the feed is a full resync: a round marker kept
+   * in the state until its last page, which removes what the round did not bring. Returns whether
+   * the feed's end was reached.
    */
-  private async feed(remote: Remote, cursor: string | null, prev: Map<string, { row: WireRow; scope: string }>): Promise<Scan & { cursor: string; full: boolean; deletes: [ResourceKey, number][] }> {
-    let since = cursor ?? '0';
-    let start = Number(since);
-    let full = cursor === null;
-    let latest = new Map<string, FeedChange>();
-    let more = true;
-    while (more) {
+  private async pullFeed(remote: Remote): Promise<boolean> {
+    const st = await q.state(this.store);
+    let since = st.get('cursor') ?? null;
+    let round = st.get('resync') ?? (since === null ? String(Date.now()) : null);
+    let start = Number(since ?? 0);
+    const maxPages = Math.max(1, this.o.maxPullPages ?? 250);
+    const until = Date.now() + Math.max(1, this.o.maxPullMs ?? 120_000);
+    let read = 0;
+    for (;;) {
+      if (read >= maxPages || (read > 0 && Date.now() >= until)) return false;
       let page: Awaited<ReturnType<Remote['changes']>>;
       try {
-        page = await remote.changes(since, 1000);
+        page = await remote.changes(since ?? '0', 1000);
       } catch (e) {
-        if (e instanceof RemoteError && e.status === 410 && since !== '0') {
-          since = '0';
+        if (e instanceof RemoteError && e.status === 410 && since !== null && since !== '0') {
+          since = null;
           start = 0;
-          full = true;
-          latest = new Map();
+          round = String(Date.now());
           continue;
         }
         throw e;
       }
-      for (const c of page.changes) latest.set(`${c.resource}:${c.id}`, c);
+      read++;
+      for (const m of page.refused) this.refuse(m);
+      if (page.more && !cursorAfter(since ?? '0', page.cursor)) {
+        throw new RemoteFeedBroken(200, `The remote's change feed does not advance (more: true with the cursor ${page.cursor} after ${since ?? '0'}): sync stopped; it goes on when the remote's feed moves again`);
+      }
+      await this.applyPage(remote, page, round, !page.more);
       since = page.cursor;
-      more = page.more;
+      if (!page.more) round = null;
       // Progress in commit sequence numbers: how far the cursor went of what there was to read.
       if (page.clock !== null && page.clock > start) this.report('pull', Math.min(Number(since), page.clock) - start, page.clock - start);
-      else this.report('pull', latest.size, 0);
+      else this.report('pull', read, 0);
+      if (!page.more) return true;
     }
-    const out = { items: [] as Pulled[], scopes: new Set<string>(), members: new Map<number, Set<number>>(), cursor: since, full, deletes: [] as [ResourceKey, number][] };
-    if (full && cursor !== null) for (const [k, v] of await q.shadows(this.store)) prev.set(k, v); // 410: everything
-    else if (!full) {
-      const parentOf = (row: WireRow | undefined): string[] => {
-        if (!row) return [];
-        const keys: string[] = [];
-        if (row.todo_list_id) keys.push(`todoList:${row.todo_list_id}`);
-        const pr = Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0];
-        if (pr) keys.push(`${pr}:${row.commentable_id}`);
-        return keys;
-      };
-      const keys = new Set<string>();
-      for (const c of latest.values()) { keys.add(`${c.resource}:${c.id}`); for (const k of parentOf(c.record)) keys.add(k); }
-      await q.shadowsByKeys(this.store, keys, prev);
-      const second = new Set<string>();
-      for (const k of keys) for (const p of parentOf(prev.get(k)?.row ?? latest.get(k)?.record)) if (!prev.has(p)) second.add(p);
-      await q.shadowsByKeys(this.store, second, prev);
-      for (const c of latest.values()) if (c.op === 'resync' && c.resource === 'project') await q.shadowsInScope(this.store, `p${c.id}/`, prev);
-    }
+  }
+
+  /** One feed page: the shadows it needs, the projects it resyncs, then applied with its cursor in one transaction. */
+  private async applyPage(remote: Remote, page: Awaited<ReturnType<Remote['changes']>>, round: string | null, last: boolean): Promise<void> {
+    const latest = new Map<string, FeedChange>();
+    for (const c of page.changes) latest.set(`${c.resource}:${c.id}`, c);
+    const prev = new Map<string, { row: WireRow; scope: string }>();
+    const parentOf = (row: WireRow | undefined): string[] => {
+      if (!row) return [];
+      const keys: string[] = [];
+      if (row.todo_list_id) keys.push(`todoList:${row.todo_list_id}`);
+      const pr = Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0];
+      if (pr) keys.push(`${pr}:${row.commentable_id}`);
+      return keys;
+    };
+    const keys = new Set<string>();
+    for (const c of latest.values()) { keys.add(`${c.resource}:${c.id}`); for (const k of parentOf(c.record)) keys.add(k); }
+    await q.shadowsByKeys(this.store, keys, prev);
+    const second = new Set<string>();
+    for (const k of keys) for (const p of parentOf(prev.get(k)?.row ?? latest.get(k)?.record)) if (!prev.has(p)) second.add(p);
+    await q.shadowsByKeys(this.store, second, prev);
+    for (const c of latest.values()) if (c.op === 'resync' && c.resource === 'project') await q.shadowsInScope(this.store, `p${c.id}/`, prev);
+    const out: PageSet = { items: [], scopes: new Set<string>(), members: new Map<number, Set<number>>(), deletes: [] };
     const projectOf = (res: ResourceKey, row: WireRow): number | null => {
       if (row.project_id !== undefined && row.project_id !== null) return Number(row.project_id);
       const up = (r: ResourceKey, id: unknown) => latest.get(`${r}:${id}`)?.record ?? prev.get(`${r}:${id}`)?.row;
@@ -628,18 +710,27 @@ export class SyncEngine implements SyncPort {
     };
     for (const c of [...latest.values()].sort((a, b) => a.seq - b.seq)) {
       if (c.op === 'resync' && c.resource === 'project') {
-        add(out, 'project', await remote.list('project', `/projects/${c.id}.xml`), 'projects');
+        add(out, 'project', await this.safeList(remote, 'project', `/projects/${c.id}.xml`), 'projects');
         await this.scanProject(remote, c.id, prev, out);
       } else if (c.op === 'delete') {
         out.deletes.push([c.resource, c.id]);
       } else if (c.op === 'upsert' && c.record) {
         const row = c.record;
+        const why = unrepresentable(row);
+        if (why || row.id !== c.id) { this.refuse(`the ${c.resource} ${c.id} of the change feed cannot be represented here: ${why ?? 'its record has another id'}`); continue; }
         const P = projectOf(c.resource, row);
         out.items.push({ resource: c.resource, row, scope: scopeOf(c.resource, row, P) });
-        if (c.resource === 'project' && (full || !prev.has(`project:${c.id}`))) await this.members(remote, c.id, out);
+        if (c.resource === 'project' && (round !== null || !prev.has(`project:${c.id}`))) await this.members(remote, c.id, out);
       }
     }
-    return out;
+    if (round !== null) for (const p of out.items) p.row = { ...p.row, _round: round };
+    // A page of upserts alone (no delete, no new project, no resync, not a resync round) maps only the
+    // ids its records and their shadows name (O(changes)); anything else reads the whole id map (D170).
+    // Deletions: their keys too; a deletion of a record held here reads the whole id map (applySet), one of a
+    // record never held (most of an endless feed's) does not.
+    const mapped = round === null && !out.members.size && !out.scopes.size
+      ? new Set([...referencedKeys(out.items, prev), ...out.deletes.map(([r, id]) => `${r}:${id}`)]) : null;
+    await this.applySet(out, prev, mapped, { park: !last, round, last, cursor: page.cursor });
   }
 
   private report(phase: 'pull' | 'push', done: number, total: number): void {
@@ -647,29 +738,39 @@ export class SyncEngine implements SyncPort {
     this.o.onProgress?.({ phase, done, total });
   }
 
-  private async pull(remote: Remote, feed: boolean): Promise<void> {
-    const st = await q.state(this.store);
-    const cursor = feed ? st.get('cursor') ?? null : null;
-    // An incremental feed pull reads only the shadows it needs (O(changes)); a scan or a full resync reads all.
-    const prev = feed && cursor !== null ? new Map<string, { row: WireRow; scope: string }>() : await q.shadows(this.store);
-    // Plain scans rotate through N slices of the comment lists (deepScanEvery): slice `round mod N` now.
-    const every = Math.max(0, Math.floor(this.o.deepScanEvery ?? 10));
-    const round = Number(st.get('scan_round') ?? 0);
-    const deep: DeepSlice = every === 0 ? NO_DEEP : (id) => id % every === round % every;
-    const scan = feed ? await this.feed(remote, cursor, prev) : { ...(await this.scan(remote, prev, deep)), cursor: null, full: false, deletes: [] };
-    // An incremental feed pull of upserts alone (no delete, no new project, no resync) maps only the ids
-    // its records and their shadows name (O(changes)); anything else reads the whole id map (D170).
-    const mapped = scan.cursor !== null && !scan.full && !scan.deletes.length && !scan.members.size && !scan.scopes.size
-      ? referencedKeys(scan.items, prev) : null;
+  private async pull(remote: Remote, feed: boolean): Promise<boolean> {
+    return feed ? this.pullFeed(remote) : this.pullScan(remote);
+  }
+
+  /**
+   * Apply one set (a feed page, or a part of a plain scan) in one transaction: records parents
+   * first, memberships, what the remote no longer shows in the scopes read; for a feed page also
+   * its cursor, its parked records (D248) and, on the last page of a resync round, what the round
+   * did not bring.
+   */
+  private async applySet(set: PageSet, prev: Map<string, { row: WireRow; scope: string }>, mapped: Set<string> | null,
+    o: { park: boolean; round?: string | null; last?: boolean; cursor?: string }): Promise<void> {
     await this.store.write(async (w) => {
       w.outbox?.mute();
-      const ctx = await this.applyContext(w, mapped);
+      const ctx = { ...(await this.applyContext(w, mapped)), park: o.park, parked: o.cursor !== undefined && await q.hasParked(w) };
+      // Removing a record held here walks what it holds: that needs the whole id map.
+      if (mapped && set.deletes.some(([r, id]) => ctx.ids.toLocal.has(`${r}:${id}`))) ctx.ids = await q.idMap(w);
       const seen = new Set<string>();
+      // The feed's last page: the records parked on earlier pages go with it, each kind after the page's
+      // own records of that kind (newer), parents first (D248); what still misses a parent never comes.
+      const flush = o.last === true && ctx.parked;
+      if (flush) ctx.park = false;
       for (const res of TABLE_ORDER) {
-        for (const p of scan.items) if (p.resource === res) await this.applyOne(w, ctx, p, seen);
+        for (const p of set.items) if (p.resource === res) await this.applyOne(w, ctx, p, seen);
+        if (flush) {
+          for (const p of await q.parkedRows(w, res)) {
+            await this.applyOne(w, ctx, { resource: res, row: o.round ? { ...p.row, _round: o.round } : p.row, scope: p.scope }, seen);
+          }
+        }
       }
+      if (flush) await q.dropParked(w);
       // Memberships of the visible projects.
-      for (const [P, people] of scan.members) {
+      for (const [P, people] of set.members) {
         const local = ctx.ids.toLocal.get(`project:${P}`);
         if (local === undefined) continue;
         const want = new Set([...people].map((x) => ctx.ids.toLocal.get(`person:${x}`)).filter((x): x is number => x !== undefined));
@@ -677,8 +778,15 @@ export class SyncEngine implements SyncPort {
         for (const x of want) await q.addMember(w, local, x);
       }
       // What the remote no longer shows (deleted, or no longer visible) goes, with what it holds.
-      const gone = [...prev].filter(([k, s]) => (scan.full || scan.scopes.has(s.scope)) && !seen.has(k));
-      for (const [res, id] of scan.deletes) if (!seen.has(`${res}:${id}`)) gone.push([`${res}:${id}`, { row: {}, scope: '' }]);
+      const gone = [...prev].filter(([k, s]) => set.scopes.has(s.scope) && !seen.has(k));
+      for (const [res, id] of set.deletes) {
+        if (seen.has(`${res}:${id}`)) continue;
+        gone.push([`${res}:${id}`, { row: {}, scope: '' }]);
+        if (ctx.parked) await q.unpark(w, res, id);
+      }
+      if (o.last && o.round) {
+        for (const [k, s] of await q.shadows(w)) if (s.row._round !== o.round && !seen.has(k)) gone.push([k, s]);
+      }
       gone.sort((a, b) => HIERARCHY.indexOf(a[0].split(':')[0] as ResourceKey) - HIERARCHY.indexOf(b[0].split(':')[0] as ResourceKey));
       for (const [k] of gone) {
         const [res, rid] = k.split(':');
@@ -687,8 +795,10 @@ export class SyncEngine implements SyncPort {
         await q.dropShadow(w, res as ResourceKey, Number(rid));
         if (local !== undefined) await q.unmapLocal(w, res as ResourceKey, local);
       }
-      if (scan.cursor !== null) await q.setState(w, 'cursor', scan.cursor);
-      else if (every > 0) await q.setState(w, 'scan_round', String((round + 1) % every));
+      if (o.cursor !== undefined) {
+        await q.setState(w, 'cursor', o.cursor);
+        await q.setState(w, 'resync', o.last ? null : o.round ?? null);
+      }
     });
   }
 
@@ -698,13 +808,20 @@ export class SyncEngine implements SyncPort {
     const pending = new Map<string, Pending>();
     for (const e of await q.outbox(w)) addPending(pending, e.changes);
     const st = await q.state(w);
-    return { ids, pending, selfRemote: Number(st.get('self_remote')), passwordHash: st.get('password_hash') ?? null, now: w.now };
+    return {
+      ids, pending, selfRemote: Number(st.get('self_remote')), passwordHash: st.get('password_hash') ?? null, now: w.now,
+      /** Park a record that names one not here yet (a feed page before its last, D248). */
+      park: false as boolean,
+      /** Parked records may exist (each applied or deleted record is taken off that list). */
+      parked: false as boolean,
+    };
   }
 
   /** Local values of a remote row: ids rewritten; null for references the replica cannot see. */
-  private localValues(res: ResourceKey, row: WireRow, toLocal: Map<string, number>): WireRow | null {
+  private localValues(res: ResourceKey, row: WireRow, toLocal: Map<string, number>, missingOut?: { n: number }): WireRow | null {
     const lookup: IdLookup = (r, id) => toLocal.get(`${r}:${id}`);
     const { row: out, missing } = rewriteIds(row, lookup);
+    if (missingOut) missingOut.n = missing.length;
     for (const m of missing) {
       if (REQUIRED.has(m.col) || (m.col === 'company_id' && (res === 'person' || res === 'project'))) return null;
       out[m.col] = null;
@@ -737,10 +854,21 @@ export class SyncEngine implements SyncPort {
     const key = `${res}:${row.id}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const values = this.localValues(res, row, ctx.ids.toLocal);
+    const why = unrepresentable(row);
+    if (why) { this.refuse(`the ${res} ${String(row.id)} cannot be represented here: ${why}`); seen.delete(key); return; }
+    if (ctx.parked) await q.unpark(w, res, Number(row.id));
+    const missing = { n: 0 };
+    const values = this.localValues(res, row, ctx.ids.toLocal, missing);
+    // A feed page before the last one: a record that names one not here yet waits for it (D248).
+    const park = async () => { await q.parkRow(w, res, Number(row.id), p.scope, row); ctx.parked = true; };
+    if (ctx.park && (!values || missing.n > 0)) { await park(); return; }
     if (!values) { seen.delete(key); return; }
     let local = ctx.ids.toLocal.get(key);
     const cur = local !== undefined ? await q.localRow(w, R.table, local) : undefined;
+    if (cur) {
+      const moved = this.impossibleMove(res, values, cur as WireRow, await this.listProject(w, res, values, cur as WireRow));
+      if (moved) { this.refuse(`the ${res} ${String(row.id)}: ${moved}; it stays where it was here`); return; }
+    }
     if (local === undefined || !cur) {
       const pend = local !== undefined ? ctx.pending.get(`${R.table}:${local}`) : undefined;
       if (pend?.deleted) {
@@ -751,6 +879,7 @@ export class SyncEngine implements SyncPort {
         return;
       }
       const ins = await this.insertValues(w, res, values);
+      if (!ins && ctx.park) { await park(); return; }
       if (!ins) { seen.delete(key); return; }
       if (local !== undefined) ins.id = local;
       if (res === 'person' && Number(row.id) === ctx.selfRemote) {
@@ -773,7 +902,37 @@ export class SyncEngine implements SyncPort {
       for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now);
       if (Object.keys(apply).length) await w.update(R.table, local, apply, res === 'project' ? local : (cur.project_id as number | undefined));
     }
-    await q.putShadow(w, res, Number(row.id), p.scope, row);
+    let scope = p.scope;
+    if (/^p(NaN|null)\//.test(scope)) {
+      // Read before its list or parent (a feed page before theirs): its project is known now.
+      const lp = (await q.localRow(w, R.table, local))?.project_id;
+      scope = scopeOf(res, row, ctx.ids.toRemote.get(`project:${String(lp)}`) ?? null);
+    }
+    await q.putShadow(w, res, Number(row.id), scope, row);
+  }
+
+  /** The project of the list a todo item's pulled values name, when it names another list than its own. */
+  private async listProject(w: Writer, res: ResourceKey, values: WireRow, cur: WireRow): Promise<number | null> {
+    if (res !== 'todoItem' || values.todo_list_id === undefined || values.todo_list_id === cur.todo_list_id) return null;
+    const list = await q.localRow(w, 'todo_lists', Number(values.todo_list_id));
+    return list ? Number(list.project_id) : null;
+  }
+
+  /**
+   * A change the interface cannot produce (D252): a record moved to another project (its project, or
+   * a todo item's list in another project), or a comment moved to another parent. Refused alone.
+   */
+  private impossibleMove(res: ResourceKey, values: WireRow, cur: WireRow, listProject: number | null): string | null {
+    if (res === 'project') return null;
+    if (values.project_id !== undefined && values.project_id !== null && cur.project_id !== undefined && Number(values.project_id) !== Number(cur.project_id)) {
+      return 'the remote moved it into another project, which the interface cannot do';
+    }
+    if (listProject !== null && Number(listProject) !== Number(cur.project_id)) return 'the remote moved it into a list of another project, which the interface cannot do';
+    if (res === 'comment' && ((values.commentable_id !== undefined && Number(values.commentable_id) !== Number(cur.commentable_id))
+      || (values.commentable_type !== undefined && values.commentable_type !== cur.commentable_type))) {
+      return 'the remote moved it to another record, which the interface cannot do';
+    }
+    return null;
   }
 
   /**
@@ -996,6 +1155,8 @@ export class SyncEngine implements SyncPort {
           const first = decodeCollection(RESOURCES[step.resource], parseXml(body))[0];
           rid = Number(first?.id);
         }
+        // An id this replica cannot hold would stop every later sync (D251): the create is refused alone.
+        if (!Number.isSafeInteger(rid) || rid <= 0) return { kind: 'rejected', step, status: status!, message: `The remote answered the create with an id that cannot be represented here (${res!.headers.get('location') ?? 'no Location'})` };
         await remember(k, step, rid);
       } else if (k + 1 < steps.length) await q.stepDone(this.store, entry.seq, k + 1); // the last one: the entry goes with its wave
     }

@@ -14,7 +14,11 @@ export interface RemoteOptions {
   readonly auth: RemoteAuth;
   /** Per request (default 15 s). */
   readonly timeoutMs?: number;
+  /** Bytes read of one answer at most (default 64 MiB): above it the connection is aborted, a RemoteTooLarge. */
+  readonly maxAnswerBytes?: number;
 }
+
+export const DEFAULT_MAX_ANSWER_MB = 64;
 
 export interface RemoteResponse {
   readonly status: number;
@@ -64,6 +68,23 @@ export function errorMessage(status: number, body: string): string {
   return `HTTP ${status}`;
 }
 
+/** An answer larger than the cap (D249): not read, the connection aborted. */
+export class RemoteTooLarge extends RemoteError {}
+
+/** The remote redirected to another origin, or a write was redirected (D250): never followed. */
+export class RemoteRedirect extends RemoteError {}
+
+/** A change feed page that breaks the protocol so that following it could loop (D248). */
+export class RemoteFeedBroken extends RemoteError {}
+
+/** An id in an answer that is not a positive safe integer (D251): the record is refused alone. */
+export const badId = (v: unknown): boolean => typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0;
+
+/** A cursor of the feed: decimal digits, at most 16 (docs/sync-protocol.md §3.4). */
+const CURSOR = /^\d{1,16}$/;
+/** `b` comes after `a` (both cursors). */
+export const cursorAfter = (a: string, b: string): boolean => BigInt(b) > BigInt(a);
+
 export interface FeedChange {
   readonly seq: number;
   readonly resource: ResourceKey;
@@ -76,6 +97,8 @@ export class Remote {
   readonly url: string;
   private readonly authHeader: string;
   private readonly timeoutMs: number;
+  private readonly maxAnswerBytes: number;
+  private readonly origin: string;
   /** Requests sent (the bench and tests count them). */
   requests = 0;
 
@@ -84,23 +107,78 @@ export class Remote {
     const [u, p] = 'token' in o.auth ? [o.auth.token, 'X'] : [o.auth.user, o.auth.password];
     this.authHeader = `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
     this.timeoutMs = o.timeoutMs ?? 15_000;
+    this.maxAnswerBytes = o.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_MB * 1024 * 1024;
+    this.origin = new URL(this.url).origin;
   }
 
+  /**
+   * One request. Redirects are not followed by fetch (D250): a GET may follow one to the same origin
+   * (at most 5), anything else is a RemoteRedirect (never an answer of the remote's, never a 404 that
+   * deletes). The answer is read as a stream and aborted above `maxAnswerBytes` (D249).
+   */
   async request(method: string, path: string, body: string | null = null, headers: Record<string, string> = {}): Promise<RemoteResponse> {
-    this.requests++;
-    let res: Response;
-    try {
-      res = await fetch(this.url + path, {
-        method,
-        headers: { authorization: this.authHeader, ...(body !== null ? { 'content-type': 'application/xml' } : {}), ...headers },
-        body: body ?? undefined,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      return { status: res.status, headers: res.headers, body: await res.text() };
-    } catch (e) {
-      const err = e as Error & { cause?: { code?: string } };
-      throw new RemoteUnreachable(`${this.url} is unreachable: ${err.name === 'TimeoutError' ? 'timed out' : err.cause?.code ?? err.message}`);
+    let url = this.url + path;
+    for (let hop = 0; ; hop++) {
+      this.requests++;
+      const abort = new AbortController();
+      const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(this.timeoutMs)]);
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method, redirect: 'manual', signal,
+          headers: { authorization: this.authHeader, ...(body !== null ? { 'content-type': 'application/xml' } : {}), ...headers },
+          body: body ?? undefined,
+        });
+      } catch (e) {
+        throw this.unreachable(e);
+      }
+      if (res.status >= 300 && res.status < 400) {
+        abort.abort();
+        const where = res.headers.get('location');
+        let to: URL | null = null;
+        try { to = where ? new URL(where, url) : null; } catch { to = null; }
+        if (to && to.origin === this.origin && (method === 'GET' || method === 'HEAD') && hop < 5) { url = to.href; continue; }
+        throw new RemoteRedirect(res.status, `${method} ${path}: the remote answered ${res.status} (a redirect${to ? ` to ${to.origin === this.origin ? to.pathname : to.origin}` : ''}), which is not followed${to && to.origin !== this.origin ? ': another origin is not the remote (connect to that URL if it is the right one)' : ''}`);
+      }
+      return { status: res.status, headers: res.headers, body: await this.readCapped(res, abort, method, path) };
     }
+  }
+
+  private unreachable(e: unknown): RemoteUnreachable {
+    const err = e as Error & { cause?: { code?: string } };
+    return new RemoteUnreachable(`${this.url} is unreachable: ${err.name === 'TimeoutError' ? 'timed out' : err.cause?.code ?? err.message}`);
+  }
+
+  /** The body, read while counting: above the cap the connection is aborted and nothing is kept. */
+  private async readCapped(res: Response, abort: AbortController, method: string, path: string): Promise<string> {
+    const max = this.maxAnswerBytes;
+    const tooLarge = () => {
+      abort.abort();
+      return new RemoteTooLarge(res.status, `${method} ${path}: the remote's answer is larger than ${Math.round(max / 1024 / 1024 * 10) / 10} MB (--sync-max-answer-mb): not read, the connection was closed`);
+    };
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared > max) throw tooLarge();
+    if (!res.body) return '';
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = res.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > max) {
+          chunks.length = 0;
+          void reader.cancel().catch(() => undefined);
+          throw tooLarge();
+        }
+        chunks.push(value);
+      }
+    } catch (e) {
+      if (e instanceof RemoteTooLarge) throw e;
+      throw this.unreachable(e);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
   }
 
   /** GET a document; RemoteError unless 200. */
@@ -143,21 +221,46 @@ export class Remote {
     }
   }
 
-  /** One page of the change feed. A 410 (cursor too old) is a RemoteError with status 410. */
-  async changes(since: string, limit = 500): Promise<{ cursor: string; more: boolean; clock: number | null; changes: FeedChange[] }> {
+  /**
+   * One page of the change feed. A 410 (cursor too old) is a RemoteError with status 410. A page that
+   * is not a feed page, or a cursor that is not one, is a RemoteFeedBroken; an entry that cannot be
+   * represented here (unknown resource or op, an id that is not a safe integer) is left out and named
+   * in `refused` (D251), the rest goes on.
+   */
+  async changes(since: string, limit = 500): Promise<{ cursor: string; more: boolean; clock: number | null; changes: FeedChange[]; refused: string[] }> {
     // items=0: todo lists without their embedded items (the client reads items from their own entries and
     // drops embedded ones anyway; an older server ignores the parameter). D170.
     const path = `/sync/changes.json?since=${encodeURIComponent(since)}&limit=${limit}&items=0`;
     const r = await this.request('GET', path);
     if (r.status !== 200) throw new RemoteError(r.status, `GET ${path}: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'), remoteNow(r.headers));
-    const j = JSON.parse(r.body) as { cursor: string; more: boolean; clock?: string; changes: { seq: number; resource: ResourceKey; id: number; op: FeedChange['op']; record?: unknown }[] };
+    let j: { cursor?: unknown; more?: unknown; clock?: unknown; changes?: unknown };
+    try {
+      j = JSON.parse(r.body) as typeof j;
+    } catch {
+      throw new RemoteFeedBroken(200, `GET ${path}: the answer is not JSON: not a change feed`);
+    }
+    const cursor = typeof j?.cursor === 'string' || typeof j?.cursor === 'number' ? String(j.cursor) : '';
+    if (!CURSOR.test(cursor) || !Array.isArray(j.changes)) throw new RemoteFeedBroken(200, `GET ${path}: not a change feed page (a cursor of 1 to 16 digits and a list of changes)`);
+    const refused: string[] = [];
+    const changes: FeedChange[] = [];
+    for (const c of j.changes as { seq?: unknown; resource?: unknown; id?: unknown; op?: unknown; record?: unknown }[]) {
+      const res = typeof c?.resource === 'string' && Object.hasOwn(RESOURCES, c.resource) ? c.resource as ResourceKey : null;
+      const op = c?.op === 'upsert' || c?.op === 'delete' || c?.op === 'resync' ? c.op : null;
+      if (!res || !op || badId(c.id) || typeof c.seq !== 'number' || !Number.isFinite(c.seq)) {
+        refused.push(`a feed entry that cannot be represented here (${JSON.stringify({ resource: c?.resource, id: c?.id, op: c?.op }).slice(0, 200)})`);
+        continue;
+      }
+      let record: WireRow | undefined;
+      if (op === 'upsert' && c.record && typeof c.record === 'object') {
+        const n = parseJson(JSON.stringify(c.record));
+        record = n ? decodeRecord(RESOURCES[res], n) : undefined;
+      }
+      changes.push({ seq: c.seq, resource: res, id: c.id as number, op, record });
+    }
     return {
-      cursor: String(j.cursor), more: j.more === true,
-      clock: j.clock !== undefined && /^\d+$/.test(String(j.clock)) ? Number(j.clock) : null, // absent on an older team server
-      changes: j.changes.map((c) => ({
-        seq: c.seq, resource: c.resource, id: c.id, op: c.op,
-        record: c.record && RESOURCES[c.resource] ? decodeRecord(RESOURCES[c.resource], parseJson(JSON.stringify(c.record))!) : undefined,
-      })),
+      cursor, more: j.more === true,
+      clock: j.clock !== undefined && /^\d{1,16}$/.test(String(j.clock)) ? Number(j.clock) : null, // absent on an older team server
+      changes, refused,
     };
   }
 }

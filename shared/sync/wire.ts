@@ -75,3 +75,16 @@ export function recordBody(r: Resource, inner: string, wrap = false): string {
 export function reorderBody(r: Resource, ids: readonly number[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<${r.collection} type="array">${ids.map((i) => `<${r.element}><id>${i}</id></${r.element}>`).join('')}</${r.collection}>`;
 }
+
+/**
+ * Why a decoded remote row cannot be stored faithfully here (D251), or null: an id that is not a
+ * positive safe integer, or a number that is not finite or is an integer beyond 2^53 (JSON and
+ * `Number()` round such values silently; SQLite would then refuse to read them back).
+ */
+export function unrepresentable(row: WireRow): string | null {
+  if (typeof row.id !== 'number' || !Number.isSafeInteger(row.id) || row.id <= 0) return `its id (${String(row.id)}) is not a positive integer below 2^53`;
+  for (const [k, v] of Object.entries(row)) {
+    if (typeof v === 'number' && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v)))) return `its ${k} (${v}) cannot be represented`;
+  }
+  return null;
+}

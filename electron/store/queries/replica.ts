@@ -66,7 +66,7 @@ export const unmapLocal = (db: Queryable, resource: ResourceKey, local: number) 
 
 // ---- shadow copies (last remote state, remote ids) --------------------------------------------
 export async function shadows(db: Queryable): Promise<Map<string, { row: WireRow; scope: string }>> {
-  const rows = await db.all<{ resource: string; remote_id: number; scope: string; record: string }>('SELECT resource, remote_id, scope, record FROM sync_shadow');
+  const rows = await db.all<{ resource: string; remote_id: number; scope: string; record: string }>("SELECT resource, remote_id, scope, record FROM sync_shadow WHERE resource NOT LIKE '~%'");
   return new Map(rows.map((r) => [`${r.resource}:${r.remote_id}`, { row: JSON.parse(r.record) as WireRow, scope: r.scope }]));
 }
 export async function shadow(db: Queryable, resource: ResourceKey, remote: number): Promise<WireRow | undefined> {
@@ -80,6 +80,21 @@ export async function putShadow(db: Queryable, resource: ResourceKey, remote: nu
 }
 export const dropShadow = (db: Queryable, resource: ResourceKey, remote: number) =>
   db.run('DELETE FROM sync_shadow WHERE resource = ? AND remote_id = ?', [resource, remote]);
+
+// ---- parked records (D248): pulled from a feed page before a record they need; kept beside the
+// shadows (resource `~<key>`, scope `~<scope>`) until that record came or the feed's last page.
+export const parkRow = (db: Queryable, resource: ResourceKey, remote: number, scope: string, row: WireRow) =>
+  putShadow(db, `~${resource}` as ResourceKey, remote, `~${scope}`, row);
+export async function parkedRows(db: Queryable, resource: ResourceKey): Promise<{ remoteId: number; scope: string; row: WireRow }[]> {
+  const rows = await db.all<{ remote_id: number; scope: string; record: string }>('SELECT remote_id, scope, record FROM sync_shadow WHERE resource = ? ORDER BY remote_id', [`~${resource}`]);
+  return rows.map((r) => ({ remoteId: Number(r.remote_id), scope: r.scope.slice(1), row: JSON.parse(r.record) as WireRow }));
+}
+export const unpark = (db: Queryable, resource: ResourceKey, remote: number) =>
+  db.run('DELETE FROM sync_shadow WHERE resource = ? AND remote_id = ?', [`~${resource}`, remote]);
+export const dropParked = (db: Queryable) => db.run("DELETE FROM sync_shadow WHERE resource LIKE '~%'");
+export async function hasParked(db: Queryable): Promise<boolean> {
+  return (await db.get("SELECT 1 AS x FROM sync_shadow WHERE resource LIKE '~%' LIMIT 1")) !== undefined;
+}
 
 // ---- state ------------------------------------------------------------------------------------
 export async function state(db: Queryable): Promise<Map<string, string>> {
