@@ -73,7 +73,7 @@ function SyncStatusBadge() {
   useEffect(() => { setNow(Date.now()); }, [st]);
   const label = syncLabel(st, now);
   const open = (t: SyncTab) => { setTab(t); setOverlay('sync'); };
-  // On a narrow window the conflicts / rejected buttons are hidden: the badge shows their total instead.
+  // Below 1280 px the conflicts / rejected buttons are hidden: the badge shows their total instead.
   const issues = (st?.conflicts ?? 0) + (st?.rejected ?? 0);
   return (
     <span className="sync-group">
@@ -81,8 +81,8 @@ function SyncStatusBadge() {
         <span className="dot" aria-hidden="true" /><span role="status">{label.text}</span>
         {issues > 0 && <span className="sync-issues" aria-hidden="true">⚠ {issues}</span>}
       </button>
-      {st && st.conflicts > 0 && <button type="button" className="sync attention" onClick={() => open('conflicts')}>{st.conflicts} conflict{st.conflicts === 1 ? '' : 's'}</button>}
-      {st && st.rejected > 0 && <button type="button" className="sync error" onClick={() => open('rejected')}>{st.rejected} rejected</button>}
+      {st && st.conflicts > 0 && <button type="button" className="sync attention sync-extra" onClick={() => open('conflicts')}>{st.conflicts} conflict{st.conflicts === 1 ? '' : 's'}</button>}
+      {st && st.rejected > 0 && <button type="button" className="sync error sync-extra" onClick={() => open('rejected')}>{st.rejected} rejected</button>}
     </span>
   );
 }

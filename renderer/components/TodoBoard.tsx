@@ -81,7 +81,15 @@ function NewListForm({ firm, onDone }: { firm: boolean; onDone: () => void }) {
     const input = { name: name.trim(), description, ...(firm && priv ? { private: true } : {}) };
     setName(''); setDescription(''); setPriv(false);
     onDone();
-    await createList(input);
+    // Attention goes to the new list: its "Add an item…" once it is saved (issue #28), unless the
+    // user went somewhere else meanwhile.
+    const id = await createList(input);
+    if (id === null) return;
+    requestAnimationFrame(() => {
+      const a = document.activeElement;
+      if (a && a !== document.body && a.closest('main') && !a.closest('.new-list')) return;
+      document.querySelector<HTMLInputElement>(`.column[data-list-id="${id}"] .add-item input`)?.focus();
+    });
   };
   return (
     <form className="new-list card-form" onSubmit={submit} aria-label="New todo list" onKeyDown={(e) => {
