@@ -108,7 +108,7 @@ function Rejected() {
           <tr key={r.id}>
             <td>{RESOURCE[r.resource] ?? r.resource} #{r.recordId}</td>
             <td><code>{r.method} {r.path}</code></td>
-            <td>{inWords(r.message)} <span className="muted small">({r.status})</span></td>
+            <td>{r.status} · {inWords(r.message)}</td>
             <td>{when(r.at)}</td>
           </tr>
         ))}
