@@ -195,7 +195,7 @@ test('connect errors are said in words: a refused password, nothing listening', 
   await panel.getByLabel('Password').fill('whatever');
   await panel.getByRole('button', { name: 'Connect', exact: true }).click();
   const alert = panel.getByRole('alert');
-  await expect(alert).toContainText('Nothing answers at http://127.0.0.1:9');
+  await expect(alert).toContainText('Bivouac could not reach http://127.0.0.1:9: nothing answers there');
   await expect(alert).not.toContainText('ECONNREFUSED');
   await expect(alert).not.toContainText('unreachable');
   await panel.getByLabel('Server URL').fill(baseURL!);

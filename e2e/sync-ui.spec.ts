@@ -142,7 +142,7 @@ test('settings page: a connect the engine refuses shows its message and changes 
   await expect(panel.getByLabel('Server URL')).toHaveValue(teamUrl());
   await panel.getByLabel('Server URL').fill('http://127.0.0.1:9');
   await panel.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(panel.getByRole('alert')).toContainText('unreachable');
+  await expect(panel.getByRole('alert')).toContainText('could not reach');
   await panel.getByRole('button', { name: 'Close' }).click();
   await expect(badge).toHaveText('Local only');
 });

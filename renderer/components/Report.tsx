@@ -4,6 +4,7 @@ import { api } from '../api.ts';
 import { addDays, hoursText, longDate, mediumDate, monthName, shortDate, today, weekStart } from '../lib/dates.ts';
 import { bucketFor, bucketHours, hoursPerDay, rangeBackwards, reportCsv, reportRows, totalsBy, type Bucket, type ReportRow } from '../lib/report.ts';
 import { sumHours } from '../lib/week.ts';
+import { dateParam, idParam, readFilters, writeFilters } from '../lib/url-filters.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
 import { useReconnect } from '../stores/ui.ts';
@@ -16,17 +17,39 @@ const PRESETS: { label: string; range: () => [string, string] }[] = [
   { label: 'This year', range: () => [`${today().slice(0, 4)}-01-01`, `${today().slice(0, 4)}-12-31`] },
 ];
 
+/** The report's filters from the URL (issue #28), or null when it names none. */
+function urlReportFilters(): ReportFilters | null {
+  const q = readFilters();
+  if (!['from', 'to', 'person', 'project', 'company', 'item'].some((k) => q.has(k))) return null;
+  const f: ReportFilters = { from: dateParam(q.get('from')), to: dateParam(q.get('to')), subject_id: idParam(q.get('person')),
+    filter_project_id: idParam(q.get('project')), filter_company_id: idParam(q.get('company')), todo_item_id: idParam(q.get('item')) };
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ReportFilters;
+}
+
+/** Put the filters of the report shown into the URL. */
+const writeReportFilters = (f: ReportFilters): void => writeFilters('report', {
+  from: f.from, to: f.to, person: f.subject_id, project: f.filter_project_id, company: f.filter_company_id, item: f.todo_item_id });
+
+const sameFilters = (a: ReportFilters, b: ReportFilters): boolean => JSON.stringify(Object.entries(a).filter(([, v]) => v !== undefined).sort())
+  === JSON.stringify(Object.entries(b).filter(([, v]) => v !== undefined).sort());
+
 export function Report({ projectId }: { projectId: number }) {
   const { people, projects, companies } = useSession();
   const tm = useTime();
-  const [f, setF] = useState<ReportFilters>(tm.reportFilters);
+  // A link or a reload with filters in the URL shows that report; else the last one run.
+  const [initial] = useState(() => urlReportFilters());
+  const [f, setF] = useState<ReportFilters>(initial ?? tm.reportFilters);
   const [lists, setLists] = useState<TodoList[]>([]);
   const itemProject = f.filter_project_id || projectId;
 
   useReconnect(() => { if (useTime.getState().reportRan) void useTime.getState().runReport(); });
   useLiveChange(null, ['time_entries'], () => { if (useTime.getState().reportRan) void useTime.getState().runReport(); });
   useEffect(() => {
-    if (!useTime.getState().reportRan && !useTime.getState().reportLoading) void useTime.getState().runReport();
+    const t = useTime.getState();
+    if (initial && !sameFilters(initial, t.reportFilters)) { t.setReportFilters(initial); void t.runReport(); }
+    else if (!t.reportRan && !t.reportLoading) void t.runReport();
+    writeReportFilters(initial ?? t.reportFilters);
+  // once, when the board opens
   }, []);
   useEffect(() => {
     let live = true;
@@ -57,6 +80,7 @@ export function Report({ projectId }: { projectId: number }) {
     e?.preventDefault();
     if (rangeBackwards(f.from, f.to)) return; // said on the form; nothing is asked of the service
     tm.setReportFilters(f);
+    writeReportFilters(f);
     void tm.runReport();
   };
   const num = (v: string) => (v ? Number(v) : undefined);

@@ -4,7 +4,7 @@ import { inWords } from './errors.ts';
 describe('errors in words (issue #28)', () => {
   it('says what happened and what to do, without codes', () => {
     const refused = inWords('Remote is unreachable: http://127.0.0.1:9 is unreachable: ECONNREFUSED');
-    expect(refused).toBe('Nothing answers at http://127.0.0.1:9: nothing answers there (is the server running, and is the address right?). Nothing was changed; try again when it is back.');
+    expect(refused).toBe('Bivouac could not reach http://127.0.0.1:9: nothing answers there (is the server running, and is the address right?). Nothing was changed; try again when it is back.');
     expect(inWords('https://team.example is unreachable: ENOTFOUND')).toContain('no computer has that name');
     expect(inWords('https://team.example is unreachable: timed out')).toContain('did not answer in time');
     expect(inWords('The remote refused these credentials (401)')).toMatch(/did not accept this user name and password/);

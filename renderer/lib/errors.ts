@@ -18,7 +18,7 @@ export function inWords(message: string): string {
   const unreachable = /^(?:Remote is unreachable: )?(\S+) is unreachable: (.*)$/s.exec(m);
   if (unreachable) {
     const why = NETWORK.find(([re]) => re.test(unreachable[2]))?.[1] ?? 'the connection failed';
-    return `Nothing answers at ${unreachable[1]}: ${why}. Nothing was changed; try again when it is back.`;
+    return `Bivouac could not reach ${unreachable[1]}: ${why}. Nothing was changed; try again when it is back.`;
   }
   if (/^The remote refused these credentials \(401\)$/.test(m) || /^GET \/\S+: 401\b/.test(m)) {
     return 'The team server did not accept this user name and password. Check them (they are the ones you use on that server) and try again.';
