@@ -35,6 +35,7 @@ for (const size of SIZES) {
       ['help', () => page.getByRole('button', { name: 'Keyboard shortcuts' }).click()],
       ['search', () => page.getByRole('button', { name: 'Search (/)' }).click()],
       ['sync', () => page.locator('header button.sync').first().click()],
+      ['settings', () => page.getByRole('button', { name: 'Settings', exact: true }).click()],
     ];
     for (const [name, how] of open) {
       await how();
@@ -165,6 +166,24 @@ test('after creating a list from the keyboard, focus is in its "Add an item…"'
   await expect(card(page, 'Find the trail')).toBeVisible();
 });
 
+/** Nothing in the header is cut: the tabs, the buttons and the header itself show all they hold. */
+async function headerWhole(page: Page): Promise<void> {
+  const cut = await page.locator('header.top').evaluate((h) => [h, ...h.querySelectorAll('nav, button, .who')]
+    .filter((e) => (e as HTMLElement).offsetParent !== null && e.scrollWidth > e.clientWidth + 1 && !e.classList.contains('me'))
+    .map((e) => e.textContent || e.getAttribute('aria-label')));
+  expect(cut).toEqual([]);
+}
+
+for (const width of [1024, 1280]) {
+  test(`the header is whole at ${width} px without sync badges`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await signIn(page, 'ada');
+    await settled(page);
+    await headerWhole(page);
+    await inside(page, page.getByRole('button', { name: 'Sign out' }));
+  });
+}
+
 test('the header fits 1280 px (and 1024 px) with the conflicts and rejected badges: Sign out is whole', async ({ page }) => {
   await page.route('**/sync/status', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({
     state: 'ok', lastSuccessAt: new Date().toISOString(), pending: 3, rejected: 2, conflicts: 12, progress: null,
@@ -179,9 +198,11 @@ test('the header fits 1280 px (and 1024 px) with the conflicts and rejected badg
   expect(over).toBeLessThanOrEqual(0);
   const signOut = await page.getByRole('button', { name: 'Sign out' }).evaluate((b) => b.scrollWidth <= b.clientWidth);
   expect(signOut).toBe(true);
+  await headerWhole(page);
   // narrower: the badges give way to their total on the sync button
   await page.setViewportSize({ width: 1024, height: 700 });
   await inside(page, page.getByRole('button', { name: 'Sign out' }));
+  await headerWhole(page);
   await expect(page.locator('header .sync-issues')).toHaveText('⚠ 14');
   await shot(page, 'i28-header-1024');
 });

@@ -14,6 +14,7 @@ import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
 import { DesktopShell } from './Desktop.tsx';
 import { SyncPanel } from './SyncPanel.tsx';
+import { SettingsOverlay } from './SettingsOverlay.tsx';
 import { startSyncPolling, stopSyncPolling, useSync } from '../stores/sync.ts';
 import { useLive } from '../stores/live.ts';
 
@@ -103,6 +104,7 @@ export function App() {
       {overlay === 'help' && <HelpOverlay />}
       {overlay === 'search' && <SearchOverlay />}
       {overlay === 'sync' && <SyncPanel />}
+      {overlay === 'settings' && <SettingsOverlay />}
       <DesktopShell />
       <Toasts />
     </div>

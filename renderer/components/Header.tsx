@@ -54,6 +54,7 @@ export function Header() {
         </span>
       )}
       {s.mode === 'electron' && <DesktopButton />}
+      <button type="button" className="icon-btn" onClick={() => setOverlay('settings')} aria-label="Settings" title="Settings (appearance)"><Icon name="gear" /></button>
       <button type="button" className="icon-btn" onClick={() => setOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <div className="who">
         <span className="me" title={s.me?.email_address}>{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}{!s.firm && <span className="badge client">client</span>}</span>
