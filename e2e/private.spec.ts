@@ -30,6 +30,7 @@ test('a client-company user does not see private lists, items, messages or comme
   await page.getByRole('button', { name: 'New message' }).click();
   let form = page.getByRole('form', { name: 'New message' });
   await form.getByLabel('Title').fill(`${secret} memo`);
+  await form.getByRole('textbox', { name: 'Message', exact: true }).fill('Only for us.'); // a message needs a text (D264)
   await form.getByLabel('Private (only the firm sees it)').check();
   await form.getByRole('button', { name: 'Post message' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `${secret} memo` })).toBeVisible();
@@ -37,6 +38,7 @@ test('a client-company user does not see private lists, items, messages or comme
   await page.getByRole('button', { name: 'New message' }).click();
   form = page.getByRole('form', { name: 'New message' });
   await form.getByLabel('Title').fill(`${shared} update`);
+  await form.getByRole('textbox', { name: 'Message', exact: true }).fill('For everyone.');
   await form.getByRole('button', { name: 'Post message' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `${shared} update` })).toBeVisible();
   await page.getByLabel('Your comment').fill('Internal: bill the extra day.');

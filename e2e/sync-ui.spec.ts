@@ -49,7 +49,7 @@ test('connect to a team server at first run, work offline, come back, resolve a 
   await page.getByLabel('User name').fill('ada');
   await page.getByLabel('Password').fill('wrong password');
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(page.getByRole('alert')).toContainText('refused these credentials');
+  await expect(page.getByRole('alert')).toContainText('did not accept this user name and password');
   await shot(page, 'sync-first-run-error');
   await page.getByLabel('Password').fill(USERS.ada.password);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -142,7 +142,7 @@ test('settings page: a connect the engine refuses shows its message and changes 
   await expect(panel.getByLabel('Server URL')).toHaveValue(teamUrl());
   await panel.getByLabel('Server URL').fill('http://127.0.0.1:9');
   await panel.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(panel.getByRole('alert')).toContainText('unreachable');
+  await expect(panel.getByRole('alert')).toContainText('could not reach');
   await panel.getByRole('button', { name: 'Close' }).click();
   await expect(badge).toHaveText('Local only');
 });

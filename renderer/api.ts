@@ -1,6 +1,7 @@
 // The one API client instance of the renderer (shared/client.ts over window.fetch).
 
 import { ApiError, BivouacClient } from '../shared/client.ts';
+import { inWords } from './lib/errors.ts';
 
 /** base64 of the UTF-8 bytes of a string (btoa alone only takes Latin-1). */
 export function utf8Base64(s: string): string {
@@ -23,13 +24,13 @@ export const api = new BivouacClient({
   base64: utf8Base64,
 });
 
-/** The messages to show for a failure: the server's `errors`, or the error's text. */
+/** The messages to show for a failure: the server's `errors`, or the error's text, in words (lib/errors.ts). */
 export function errorMessages(e: unknown): string[] {
   if (e instanceof ApiError) {
     if (e.status === 409 && e.messages.length === 0) return ['The server refused: conflict'];
-    return [...e.messages];
+    return e.messages.map(inWords);
   }
-  return [e instanceof Error ? e.message : String(e)];
+  return [inWords(e instanceof Error ? e.message : String(e))];
 }
 
 export { ApiError };

@@ -6,6 +6,11 @@ import { serveOtherTabs } from './stores/handover.ts';
 import { startLive, stopLive } from './stores/live.ts';
 import { UNAUTHORIZED, useUi } from './stores/ui.ts';
 import './styles.css';
+import { applyTheme, followSystemTheme } from './lib/theme.ts';
+
+// The colour theme before the first paint, then following the system (issue #28).
+applyTheme();
+followSystemTheme();
 
 window.addEventListener('popstate', () => {
   if (useSession.getState().status === 'signedIn') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inline, safeHref, textile } from './textile.ts';
+import { inline, plainText, safeHref, textile } from './textile.ts';
 
 describe('textile subset', () => {
   it('paragraphs, line breaks, emphasis, links and lists', () => {
@@ -23,5 +23,18 @@ describe('textile subset', () => {
   it('a star inside a word or an unclosed one is text', () => {
     expect(inline('2*3*4 and *open')).toEqual([{ t: 'text', text: '2*3*4 and *open' }]);
     expect(inline('snake_case_name')).toEqual([{ t: 'text', text: 'snake_case_name' }]);
+  });
+  it('list lines right under a line of text make a list (issue #28); a list ends at a text line', () => {
+    expect(textile('Pack:\n* rope\n* helmet\nThen go\n# one')).toEqual([
+      { t: 'p', children: [{ t: 'text', text: 'Pack:' }] },
+      { t: 'ul', items: [[{ t: 'text', text: 'rope' }], [{ t: 'text', text: 'helmet' }]] },
+      { t: 'p', children: [{ t: 'text', text: 'Then go' }] },
+      { t: 'ol', items: [[{ t: 'text', text: 'one' }]] },
+    ]);
+    expect(textile('*bold* start\nnext')).toEqual([{ t: 'p', children: [{ t: 'strong', children: [{ t: 'text', text: 'bold' }] }, { t: 'text', text: ' start' }, { t: 'br' }, { t: 'text', text: 'next' }] }]);
+  });
+  it('plain text of a body: no markup, links by their words, items joined', () => {
+    expect(plainText('Bring *these* and "the map":https://example.com/map:\n* rope\n* helmet\n\nThen _go_.')).toBe('Bring these and the map: rope · helmet · Then go.');
+    expect(plainText('<b>x</b>\n\n\n')).toBe('<b>x</b>');
   });
 });

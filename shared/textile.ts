@@ -44,11 +44,35 @@ export function inline(s: string): Inline[] {
 export function textile(src: string): Block[] {
   const blocks: Block[] = [];
   const paras = src.replace(/\r\n?/g, '\n').split(/\n{2,}/).map((p) => p.replace(/^\n+|\n+$/g, '')).filter((p) => p.trim() !== '');
+  // Lines starting with "* " or "# " make a list wherever they are, also right under a line of text
+  // (what the editor's hint promises, issue #28): a paragraph is cut into runs of text and of list lines.
+  const kindOf = (l: string): 'ul' | 'ol' | null => (/^\* /.test(l) ? 'ul' : /^# /.test(l) ? 'ol' : null);
   for (const p of paras) {
-    const lines = p.split('\n');
-    const kind = lines.every((l) => /^\* /.test(l)) ? 'ul' : lines.every((l) => /^# /.test(l)) ? 'ol' : null;
-    if (kind) blocks.push({ t: kind, items: lines.map((l) => inline(l.slice(2))) });
-    else blocks.push({ t: 'p', children: inline(p.replace(/^p\. /, '')) });
+    let text: string[] = [];
+    let list: { t: 'ul' | 'ol'; items: Inline[][] } | null = null;
+    const endText = () => { if (text.length) blocks.push({ t: 'p', children: inline(text.join('\n').replace(/^p\. /, '')) }); text = []; };
+    for (const l of p.split('\n')) {
+      const kind = kindOf(l);
+      if (!kind) { list = null; text.push(l); continue; }
+      endText();
+      if (list && list.t === kind) list.items.push(inline(l.slice(2)));
+      else { list = { t: kind, items: [inline(l.slice(2))] }; blocks.push(list); }
+    }
+    endText();
   }
   return blocks;
+}
+
+const flat = (xs: Inline[]): string => xs.map((x) => (x.t === 'text' ? x.text : x.t === 'br' ? ' ' : flat(x.children))).join('');
+
+/** A body as one line of plain text (message excerpts, issue #28): markup gone, links by their words,
+ *  list items and paragraphs joined by " · " (after a colon, by a space). */
+export function plainText(src: string): string {
+  let out = '';
+  for (const b of textile(src)) {
+    const t = (b.t === 'p' ? flat(b.children) : b.items.map(flat).join(' · ')).replace(/\s+/g, ' ').trim();
+    if (!t) continue;
+    out = out ? `${out}${out.endsWith(':') ? ' ' : ' · '}${t}` : t;
+  }
+  return out;
 }

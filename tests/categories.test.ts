@@ -39,6 +39,15 @@ describe('categories', () => {
     expect((await h.req('fran', 'GET', '/projects/999999/categories.xml')).status).toBe(404);
   });
 
+  it('duplicate names are accepted (contract §8.4: "Duplicate names are allowed"; the UI refuses them, D263)', async () => {
+    const a = await make('Status reports');
+    const b = await make('Status reports');
+    const c = await make('status reports ');
+    expect(new Set([a, b, c]).size).toBe(3);
+    const r = await h.req('fran', 'PUT', `/categories/${c}.xml`, '<category><name>Status reports</name></category>');
+    expect(r.status).toBe(200);
+  });
+
   it('legacy routes answer one kind with their own element names and no type', async () => {
     const p = await make('Posts');
     const a = await make('Files', 'attachment');

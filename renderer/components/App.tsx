@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useSession, VIEWS } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
-import { typing } from '../lib/keys.ts';
+import { onControl, typing } from '../lib/keys.ts';
 import { undoLast } from '../stores/undo.ts';
 import { Header } from './Header.tsx';
 import { Welcome } from './FirstRun.tsx';
@@ -14,6 +14,7 @@ import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
 import { DesktopShell } from './Desktop.tsx';
 import { SyncPanel } from './SyncPanel.tsx';
+import { SettingsOverlay } from './SettingsOverlay.tsx';
 import { startSyncPolling, stopSyncPolling, useSync } from '../stores/sync.ts';
 import { useLive } from '../stores/live.ts';
 
@@ -57,12 +58,16 @@ export function App() {
       if (useSession.getState().status !== 'signedIn') return;
       const ui = useUi.getState();
       if (e.key === 'Escape' && ui.overlay) { ui.setOverlay(null); e.preventDefault(); return; }
+      // Ctrl+Z undoes the last change, also from a checkbox or a button (focus stays there after a click);
+      // in a text field it is the field's own.
       if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'z' && !typing(e.target) && !ui.overlay) {
         e.preventDefault();
         void undoLast();
         return;
       }
-      if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      // Single keys are shortcuts only on the page itself (a heading, a card, nothing focused): never in a
+      // control that takes typing or activation, where the user may be typing text (issue #28).
+      if (onControl(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (ui.overlay) return;
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
       else if (e.key === '/') { ui.setOverlay('search'); e.preventDefault(); }
@@ -99,6 +104,7 @@ export function App() {
       {overlay === 'help' && <HelpOverlay />}
       {overlay === 'search' && <SearchOverlay />}
       {overlay === 'sync' && <SyncPanel />}
+      {overlay === 'settings' && <SettingsOverlay />}
       <DesktopShell />
       <Toasts />
     </div>

@@ -54,6 +54,7 @@ export function Header() {
         </span>
       )}
       {s.mode === 'electron' && <DesktopButton />}
+      <button type="button" className="icon-btn" onClick={() => setOverlay('settings')} aria-label="Settings" title="Settings (appearance)"><Icon name="gear" /></button>
       <button type="button" className="icon-btn" onClick={() => setOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <div className="who">
         <span className="me" title={s.me?.email_address}>{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}{!s.firm && <span className="badge client">client</span>}</span>
@@ -73,7 +74,7 @@ function SyncStatusBadge() {
   useEffect(() => { setNow(Date.now()); }, [st]);
   const label = syncLabel(st, now);
   const open = (t: SyncTab) => { setTab(t); setOverlay('sync'); };
-  // On a narrow window the conflicts / rejected buttons are hidden: the badge shows their total instead.
+  // Below 1280 px the conflicts / rejected buttons are hidden: the badge shows their total instead.
   const issues = (st?.conflicts ?? 0) + (st?.rejected ?? 0);
   return (
     <span className="sync-group">
@@ -81,8 +82,8 @@ function SyncStatusBadge() {
         <span className="dot" aria-hidden="true" /><span role="status">{label.text}</span>
         {issues > 0 && <span className="sync-issues" aria-hidden="true">⚠ {issues}</span>}
       </button>
-      {st && st.conflicts > 0 && <button type="button" className="sync attention" onClick={() => open('conflicts')}>{st.conflicts} conflict{st.conflicts === 1 ? '' : 's'}</button>}
-      {st && st.rejected > 0 && <button type="button" className="sync error" onClick={() => open('rejected')}>{st.rejected} rejected</button>}
+      {st && st.conflicts > 0 && <button type="button" className="sync attention sync-extra" onClick={() => open('conflicts')}>{st.conflicts} conflict{st.conflicts === 1 ? '' : 's'}</button>}
+      {st && st.rejected > 0 && <button type="button" className="sync error sync-extra" onClick={() => open('rejected')}>{st.rejected} rejected</button>}
     </span>
   );
 }

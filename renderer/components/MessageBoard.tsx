@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { Post, PostInput } from '../../shared/client.ts';
 import { when } from '../lib/dates.ts';
 import { useMessages } from '../stores/messages.ts';
@@ -8,6 +8,7 @@ import { useDraft } from '../stores/drafts.ts';
 import { useLiveChange } from '../stores/live.ts';
 import { Icon } from './Icon.tsx';
 import { Textile } from './Textile.tsx';
+import { plainText } from '../../shared/textile.ts';
 
 /** Plain-text body as paragraphs (two or more newlines split; single newlines are line breaks). */
 export function Paragraphs({ text }: { text: string }) {
@@ -103,7 +104,11 @@ function Recent({ onCompose }: { onCompose: () => void }) {
               <span className="post-title">{p.title}{p.private && <span className="badge private">Private</span>}</span>
               <span className="muted small">{p.author_name} · {when(p.posted_on)}
                 {p.category_id ? ` · ${categories.find((c) => c.id === p.category_id)?.name ?? ''}` : ''}</span>
-              {p.body && <span className="excerpt">{p.body.slice(0, 180)}{p.body.length > 180 ? '…' : ''}</span>}
+              {p.body && (() => {
+                // The excerpt is text: Textile's marks are gone, links are their words (issue #28).
+                const t = p.use_textile ? plainText(p.body) : p.body.replace(/\s+/g, ' ').trim();
+                return t ? <span className="excerpt">{t.slice(0, 180)}{t.length > 180 ? '…' : ''}</span> : null;
+              })()}
               <span className="comments small" aria-label={`${p.comments_count} comments`}><Icon name="comment" /> {p.comments_count}</span>
             </a>
           </li>
@@ -142,7 +147,35 @@ function Categories() {
   const [editing, setEditing] = useState<number | null>(null);
   const [editName, setEditName] = useState('');
   const [confirmCat, setConfirmCat] = useState<number | null>(null);
+  /** Why the name typed cannot be used (a duplicate), shown under the field that holds it. */
+  const [nameError, setNameError] = useState<{ at: 'add' | number; text: string } | null>(null);
   const pick = (id: number | null) => go('messages', null, id);
+  /** A category name must be unique within the project (compared without case or surrounding spaces, issue #28, D263). */
+  const taken = async (n: string, except: number | null): Promise<string | null> => {
+    const key = n.trim().toLocaleLowerCase();
+    const pid = useMessages.getState().projectId;
+    // the freshest list: another person may have added one since this board loaded
+    const list = pid ? await useMessages.getState().reloadCategories() : categories;
+    return list.find((c) => c.id !== except && c.name.trim().toLocaleLowerCase() === key)?.name ?? null;
+  };
+  const add = async () => {
+    const n = name.trim();
+    if (!n) return;
+    const dup = await taken(n, null);
+    if (dup !== null) { setNameError({ at: 'add', text: `There is already a category named “${dup}”. Pick another name, or use that one.` }); return; }
+    setNameError(null);
+    setName('');
+    void createCategory(n);
+  };
+  const rename = async (id: number) => {
+    const n = editName.trim();
+    if (!n) return;
+    const dup = await taken(n, id);
+    if (dup !== null) { setNameError({ at: id, text: `There is already a category named “${dup}”. Pick another name.` }); return; }
+    setNameError(null);
+    setEditing(null);
+    void renameCategory(id, n);
+  };
   return (
     <nav className="categories" aria-label="Categories">
       <h2>Categories</h2>
@@ -151,16 +184,20 @@ function Categories() {
         {categories.map((c) => (
           <li key={c.id}>
             {editing === c.id ? (
-              <form onSubmit={(e) => { e.preventDefault(); if (editName.trim()) { void renameCategory(c.id, editName.trim()); setEditing(null); } }} className="cat-edit">
-                <input aria-label={`New name for ${c.name}`} value={editName} onChange={(e) => setEditName(e.target.value)} autoFocus maxLength={255}
-                  onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); setEditing(null); } }} />
-                <button type="submit" className="small primary">Save</button>
+              <form onSubmit={(e) => { e.preventDefault(); void rename(c.id); }} className="cat-edit">
+                <div className="cat-edit-row">
+                  <input aria-label={`New name for ${c.name}`} value={editName} onChange={(e) => { setEditName(e.target.value); setNameError(null); }} autoFocus maxLength={255}
+                    aria-invalid={nameError?.at === c.id || undefined} aria-describedby={nameError?.at === c.id ? 'cat-name-error' : undefined}
+                    onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); setEditing(null); setNameError(null); } }} />
+                  <button type="submit" className="small primary">Save</button>
+                </div>
+                {nameError?.at === c.id && <p className="error small" id="cat-name-error" role="alert">{nameError.text}</p>}
               </form>
             ) : (
               <div className="cat-row">
                 <button type="button" className="cat" aria-pressed={categoryId === c.id} onClick={() => pick(c.id)}>{c.name} <span className="count">{c.elements_count}</span></button>
                 {firm && <>
-                  <button type="button" className="icon-btn small" aria-label={`Rename category ${c.name}`} title="Rename" onClick={() => { setEditing(c.id); setEditName(c.name); }}><Icon name="pencil" /></button>
+                  <button type="button" className="icon-btn small" aria-label={`Rename category ${c.name}`} title="Rename" onClick={() => { setEditing(c.id); setEditName(c.name); setNameError(null); }}><Icon name="pencil" /></button>
                   {confirmCat === c.id ? (
                     <span className="confirm-inline">
                       <button type="button" className="link small danger" onClick={() => { setConfirmCat(null); void deleteCategory(c.id); }} aria-label={`Confirm deleting category ${c.name}`}>Delete?</button>
@@ -175,9 +212,13 @@ function Categories() {
       </ul>
       {loaded && categories.length === 0 && <p className="muted small">{firm ? 'No categories yet. Add one to sort messages (e.g. “Status reports”).' : 'No categories.'}</p>}
       {firm && (
-        <form className="cat-add" onSubmit={(e) => { e.preventDefault(); if (name.trim()) { void createCategory(name.trim()); setName(''); } }}>
-          <input aria-label="New category name" placeholder="New category" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
-          <button type="submit" className="small">Add</button>
+        <form className="cat-add" onSubmit={(e) => { e.preventDefault(); void add(); }}>
+          <div className="cat-edit-row">
+            <input aria-label="New category name" placeholder="New category" value={name} onChange={(e) => { setName(e.target.value); if (nameError?.at === 'add') setNameError(null); }} maxLength={255}
+              aria-invalid={nameError?.at === 'add' || undefined} aria-describedby={nameError?.at === 'add' ? 'cat-add-error' : undefined} />
+            <button type="submit" className="small">Add</button>
+          </div>
+          {nameError?.at === 'add' && <p className="error small" id="cat-add-error" role="alert">{nameError.text}</p>}
         </form>
       )}
     </nav>
@@ -199,9 +240,14 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: reco
   const change = (patch: Partial<PostDraft>) => { const next = { ...v, ...patch }; setDraft(same(next) ? null : next); };
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState(false);
+  const [bodyError, setBodyError] = useState(false);
+  const bodyRef = useRef<HTMLTextAreaElement>(null);
+  const hintId = useId();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!v.title.trim()) return;
+    // A message needs a text (a title alone is what a stray Enter posts, issue #28).
+    if (!v.body.trim()) { setPreview(false); setBodyError(true); requestAnimationFrame(() => bodyRef.current?.focus()); return; }
     setBusy(true);
     const ok = await onSubmit({ title: v.title, body: v.body, category_id: v.category_id ?? 0, use_textile: true, ...(firm ? { private: v.private === true } : {}) });
     setBusy(false);
@@ -217,9 +263,12 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: reco
       <h2>{title}</h2>
       {restored && draft && <p className="draft-note" role="status">Your unsaved draft is back. Esc closes and keeps it.</p>}
       <label>Title<input value={t} onChange={(e) => setT(e.target.value)} required maxLength={255} autoFocus /></label>
-      <label>Message<textarea value={body} onChange={(e) => setBody(e.target.value)} rows={8} hidden={preview}
-        onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); e.currentTarget.form?.requestSubmit(); } }} />
-        <span className="hint">*bold*, _italic_, "a link":https://…, lines starting with * or # make lists. Ctrl+Enter posts.</span></label>
+      <label>Message<textarea ref={bodyRef} value={body} onChange={(e) => { setBody(e.target.value); if (bodyError) setBodyError(false); }} rows={8} hidden={preview}
+        aria-required="true" aria-invalid={bodyError || undefined} aria-describedby={`${hintId}${bodyError ? ` ${hintId}-error` : ''}`}
+        onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); e.currentTarget.form?.requestSubmit(); } }} /></label>
+      {/* the hint describes the field; it is not part of its name (issue #28) */}
+      <span className="hint" id={hintId}>*bold*, _italic_, "a link":https://…, lines starting with * or # make lists. Ctrl+Enter posts.</span>
+      {bodyError && <p className="error" id={`${hintId}-error`} role="alert">Write the message’s text too: a message needs more than a title.</p>}
       {preview && <div className="preview message-body" aria-label="Preview">{body.trim() ? <Textile text={body} /> : <p className="muted">(Nothing to preview.)</p>}</div>}
       <button type="button" className="link small" aria-pressed={preview} onClick={() => setPreview(!preview)}>{preview ? 'Back to editing' : 'Preview'}</button>
       <div className="row">

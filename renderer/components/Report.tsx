@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { ReportFilters, TodoList } from '../../shared/client.ts';
 import { api } from '../api.ts';
 import { addDays, hoursText, longDate, mediumDate, monthName, shortDate, today, weekStart } from '../lib/dates.ts';
 import { bucketFor, bucketHours, hoursPerDay, rangeBackwards, reportCsv, reportRows, totalsBy, type Bucket, type ReportRow } from '../lib/report.ts';
 import { sumHours } from '../lib/week.ts';
+import { dateParam, idParam, readFilters, writeFilters } from '../lib/url-filters.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
 import { useReconnect } from '../stores/ui.ts';
@@ -16,17 +17,39 @@ const PRESETS: { label: string; range: () => [string, string] }[] = [
   { label: 'This year', range: () => [`${today().slice(0, 4)}-01-01`, `${today().slice(0, 4)}-12-31`] },
 ];
 
+/** The report's filters from the URL (issue #28), or null when it names none. */
+function urlReportFilters(): ReportFilters | null {
+  const q = readFilters();
+  if (!['from', 'to', 'person', 'project', 'company', 'item'].some((k) => q.has(k))) return null;
+  const f: ReportFilters = { from: dateParam(q.get('from')), to: dateParam(q.get('to')), subject_id: idParam(q.get('person')),
+    filter_project_id: idParam(q.get('project')), filter_company_id: idParam(q.get('company')), todo_item_id: idParam(q.get('item')) };
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ReportFilters;
+}
+
+/** Put the filters of the report shown into the URL. */
+const writeReportFilters = (f: ReportFilters): void => writeFilters('report', {
+  from: f.from, to: f.to, person: f.subject_id, project: f.filter_project_id, company: f.filter_company_id, item: f.todo_item_id });
+
+const sameFilters = (a: ReportFilters, b: ReportFilters): boolean => JSON.stringify(Object.entries(a).filter(([, v]) => v !== undefined).sort())
+  === JSON.stringify(Object.entries(b).filter(([, v]) => v !== undefined).sort());
+
 export function Report({ projectId }: { projectId: number }) {
   const { people, projects, companies } = useSession();
   const tm = useTime();
-  const [f, setF] = useState<ReportFilters>(tm.reportFilters);
+  // A link or a reload with filters in the URL shows that report; else the last one run.
+  const [initial] = useState(() => urlReportFilters());
+  const [f, setF] = useState<ReportFilters>(initial ?? tm.reportFilters);
   const [lists, setLists] = useState<TodoList[]>([]);
   const itemProject = f.filter_project_id || projectId;
 
   useReconnect(() => { if (useTime.getState().reportRan) void useTime.getState().runReport(); });
   useLiveChange(null, ['time_entries'], () => { if (useTime.getState().reportRan) void useTime.getState().runReport(); });
   useEffect(() => {
-    if (!useTime.getState().reportRan && !useTime.getState().reportLoading) void useTime.getState().runReport();
+    const t = useTime.getState();
+    if (initial && !sameFilters(initial, t.reportFilters)) { t.setReportFilters(initial); void t.runReport(); }
+    else if (!t.reportRan && !t.reportLoading) void t.runReport();
+    writeReportFilters(initial ?? t.reportFilters);
+  // once, when the board opens
   }, []);
   useEffect(() => {
     let live = true;
@@ -57,6 +80,7 @@ export function Report({ projectId }: { projectId: number }) {
     e?.preventDefault();
     if (rangeBackwards(f.from, f.to)) return; // said on the form; nothing is asked of the service
     tm.setReportFilters(f);
+    writeReportFilters(f);
     void tm.runReport();
   };
   const num = (v: string) => (v ? Number(v) : undefined);
@@ -159,18 +183,38 @@ function Totals({ title, rows, format = (k) => k }: { title: string; rows: { key
 export function BarChart({ days, unit = 'day' }: { days: { date: string; end?: string; hours: number }[]; unit?: Bucket }) {
   const per = unit === 'day' ? 'day' : unit === 'week' ? 'week' : 'month';
   const label = (d: { date: string }) => (unit === 'month' ? monthName(d.date) : shortDate(d.date));
+  // Drawn at the figure's own width in pixels (issue #28): text keeps its size on a phone instead of
+  // shrinking with a fixed 900-unit drawing, and the date labels are thinned to what fits.
+  const ref = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(900);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return undefined;
+    const measure = () => { const cs = getComputedStyle(el); const w = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight); if (w > 0) setWidth(Math.round(w)); };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [days.length > 0]);
   if (!days.length) return null;
-  const W = 900, H = 180, padL = 34, padB = 22, padT = 10;
+  const W = Math.max(200, width), H = W < 520 ? 150 : 180, padL = 36, padB = 22, padT = 10;
+  const CHAR = 6.8; // px per character of the 11 px axis text (a generous average)
   const max = Math.max(1, ...days.map((d) => d.hours));
   const step = niceStep(max);
   const top = Math.ceil(max / step) * step;
   const bw = (W - padL) / days.length;
   const y = (h: number) => padT + (H - padT - padB) * (1 - h / top);
-  const labelEvery = Math.max(1, Math.ceil(days.length / 14));
+  const labelW = Math.max(...days.map((d) => label(d).length)) * CHAR;
+  const fit = Math.max(1, Math.floor((W - padL) / (labelW + 10)));
+  const labelEvery = Math.max(1, Math.ceil(days.length / Math.min(14, fit)));
+  const labelX = (i: number) => padL + i * bw + bw / 2;
+  /** A date label is drawn on every labelEvery-th bar, when it fits inside the drawing. */
+  const labelled = (i: number) => i % labelEvery === 0 && labelX(i) - labelW / 2 >= 0 && labelX(i) + labelW / 2 <= W;
   const ticks = Array.from({ length: Math.floor(top / step) + 1 }, (_, i) => i * step);
   return (
-    <figure className="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Hours per ${per}, ${days[0].date} to ${days[days.length - 1].end ?? days[days.length - 1].date}; most in a ${per}: ${hoursText(max)}`}>
+    <figure className="chart" ref={ref}>
+      <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`Hours per ${per}, ${days[0].date} to ${days[days.length - 1].end ?? days[days.length - 1].date}; most in a ${per}: ${hoursText(max)}`}>
         {ticks.map((t) => (
           <g key={t}>
             <line x1={padL} x2={W} y1={y(t)} y2={y(t)} className="gridline" />
@@ -180,7 +224,7 @@ export function BarChart({ days, unit = 'day' }: { days: { date: string; end?: s
         {days.map((d, i) => (
           <g key={d.date}>
             {d.hours > 0 && <rect x={padL + i * bw + bw * 0.15} width={Math.max(1, bw * 0.7)} y={y(d.hours)} height={y(0) - y(d.hours)} className="bar"><title>{`${unit === 'day' ? mediumDate(d.date) : unit === 'week' ? `Week of ${mediumDate(d.date)}` : monthName(d.date)}: ${hoursText(d.hours)} h`}</title></rect>}
-            {i % labelEvery === 0 && <text x={padL + i * bw + bw / 2} y={H - 6} textAnchor="middle" className="axis">{label(d)}</text>}
+            {labelled(i) && <text x={labelX(i)} y={H - 6} textAnchor="middle" className="axis">{label(d)}</text>}
           </g>
         ))}
       </svg>

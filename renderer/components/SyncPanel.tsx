@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useSync, syncLabel, progressText, type SyncTab } from '../stores/sync.ts';
 import { useUi } from '../stores/ui.ts';
 import { Modal } from './Modal.tsx';
+import { inWords } from '../lib/errors.ts';
 
 const when = (iso: string) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '');
 const RESOURCE: Record<string, string> = {
@@ -42,7 +43,7 @@ export function TeamServer() {
               {progressText(p) && <span>{progressText(p)}</span>}
             </div>
           )}
-          {st.error && <p className="form-error" role="alert">{st.error}</p>}
+          {st.error && <p className="form-error" role="alert">{inWords(st.error)}</p>}
           <div className="row">
             <button type="button" className="primary" onClick={() => void s.syncNow()} disabled={st.state === 'syncing'}>Sync now</button>
             <button type="button" onClick={() => void s.disconnect()}>Disconnect</button>
@@ -107,7 +108,7 @@ function Rejected() {
           <tr key={r.id}>
             <td>{RESOURCE[r.resource] ?? r.resource} #{r.recordId}</td>
             <td><code>{r.method} {r.path}</code></td>
-            <td>{r.status} · {r.message}</td>
+            <td>{r.status} · {inWords(r.message)}</td>
             <td>{when(r.at)}</td>
           </tr>
         ))}

@@ -110,10 +110,13 @@ export function Timesheet({ projectId }: { projectId: number }) {
               )}
               {grid.rows.map((r, ri) => {
                 const label = rowLabel(r);
+                // Two rows of the same name (two projects' "General (no todo item)"): the cells' names say the project too (issue #28).
+                const same = grid.rows.filter((o) => rowLabel(o).main === label.main).length > 1;
+                const named = same && label.sub ? `${label.main}, ${label.sub}` : label.main;
                 return (
                   <tr key={r.key} data-row={r.key}>
                     <th scope="row" className="rowhead"><span className="row-main">{label.main}</span>{label.sub && <span className="row-sub">{label.sub}</span>}</th>
-                    {r.cells.map((c, ci) => <HoursCell key={c.date} row={r} cell={c} ri={ri} ci={ci} label={`${label.main}, ${dayName(c.date)} ${c.date}`} today={c.date === t} day={`${dayName(c.date)} ${shortDate(c.date)}`}
+                    {r.cells.map((c, ci) => <HoursCell key={c.date} row={r} cell={c} ri={ri} ci={ci} label={`${named}, ${dayName(c.date)} ${c.date}`} today={c.date === t} day={`${dayName(c.date)} ${shortDate(c.date)}`}
                       dayOthers={(Math.round(grid.dayTotals[ci] * 100) - Math.round(c.hours * 100)) / 100} />)}
                     <td className="total num" data-day="Total">{r.total ? hoursText(r.total) : ''}</td>
                   </tr>

@@ -4,6 +4,7 @@ import { dropIndex } from '../lib/reorder.ts';
 import { useSession } from '../stores/session.ts';
 import { itemVisible, useTodos, type BoardList } from '../stores/todos.ts';
 import { typing } from '../lib/keys.ts';
+import { readFilters, writeFilters } from '../lib/url-filters.ts';
 import { mediumDate } from '../lib/dates.ts';
 import { announce, useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
 import { useLiveChange } from '../stores/live.ts';
@@ -20,6 +21,22 @@ export function TodoBoard({ projectId }: { projectId: number }) {
   const [adding, setAdding] = useState(false);
 
   useEffect(() => { void useTodos.getState().load(projectId); }, [projectId]);
+  // The filters follow the URL (issue #28): a link or a reload with ?status=…&party=… shows them;
+  // without, the board's current filters are written into it.
+  const [fromUrl, setFromUrl] = useState(false);
+  useEffect(() => {
+    const q = readFilters();
+    const st = q.get('status');
+    const party = q.get('party');
+    if (st !== null || party !== null) {
+      useTodos.getState().setFilter(st === 'pending' || st === 'finished' ? st : 'all');
+      useTodos.getState().setParty(party && /^(c?[1-9]\d{0,15}|none)$/.test(party) ? party : '');
+    }
+    setFromUrl(true);
+  }, [projectId]);
+  useEffect(() => {
+    if (fromUrl) writeFilters('todos', { status: t.filter === 'all' ? null : t.filter, party: t.party });
+  }, [fromUrl, t.filter, t.party]);
   useNewRequest(() => setAdding(true));
   useReconnect(() => { void useTodos.getState().load(projectId, true); });
   // Changes from another tab, the API or sync: refetch in place (keys keep focus and what is typed).
@@ -81,7 +98,15 @@ function NewListForm({ firm, onDone }: { firm: boolean; onDone: () => void }) {
     const input = { name: name.trim(), description, ...(firm && priv ? { private: true } : {}) };
     setName(''); setDescription(''); setPriv(false);
     onDone();
-    await createList(input);
+    // Attention goes to the new list: its "Add an item…" once it is saved (issue #28), unless the
+    // user went somewhere else meanwhile.
+    const id = await createList(input);
+    if (id === null) return;
+    requestAnimationFrame(() => {
+      const a = document.activeElement;
+      if (a && a !== document.body && a.closest('main') && !a.closest('.new-list')) return;
+      document.querySelector<HTMLInputElement>(`.column[data-list-id="${id}"] .add-item input`)?.focus();
+    });
   };
   return (
     <form className="new-list card-form" onSubmit={submit} aria-label="New todo list" onKeyDown={(e) => {

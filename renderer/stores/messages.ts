@@ -42,6 +42,8 @@ interface MessagesState {
   updateComment(id: number, body: string): Promise<boolean>;
   deleteComment(id: number): Promise<void>;
   createCategory(name: string): Promise<boolean>;
+  /** Fetch the project's post categories again (before a name is checked for duplicates); the last list when that fails. */
+  reloadCategories(): Promise<Category[]>;
   renameCategory(id: number, name: string): Promise<boolean>;
   deleteCategory(id: number): Promise<void>;
 }
@@ -201,6 +203,16 @@ export const useMessages = create<MessagesState>((set, get) => {
         const c = await track(api.createCategory(pid, { name, type: 'post' }));
         set((s) => ({ categories: [...s.categories, c].sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' })) }));
       });
+    },
+
+    async reloadCategories() {
+      const pid = get().projectId;
+      if (!pid) return get().categories;
+      try {
+        const categories = await track(api.categories(pid, 'post'));
+        if (get().projectId === pid) set({ categories });
+        return categories;
+      } catch { return get().categories; }
     },
 
     async renameCategory(id, name) {

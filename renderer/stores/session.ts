@@ -6,6 +6,7 @@ import type { Company, Credentials, Person, Project } from '../../shared/client.
 import { api, ApiError } from '../api.ts';
 import { fail, track } from './ui.ts';
 import { askOtherTabs } from './handover.ts';
+import { hashPath } from '../lib/url-filters.ts';
 
 export type View = 'todos' | 'messages' | 'time' | 'report';
 export const VIEWS: readonly View[] = ['todos', 'messages', 'time', 'report'];
@@ -154,7 +155,8 @@ export const useSession = create<SessionState>((set, get) => ({
     set({ projectId: r.projectId, view: r.view, postId: r.postId, categoryId: r.categoryId ?? null });
     if (typeof window !== 'undefined') {
       const h = formatHash(r);
-      if (window.location.hash !== h) window.history.replaceState(null, '', h);
+      // the same board keeps its filters (the hash's query, lib/url-filters.ts)
+      if (hashPath(window.location.hash) !== h) window.history.replaceState(null, '', h);
     }
     if (r.projectId && r.projectId !== prev) {
       const pid = r.projectId;
@@ -169,7 +171,7 @@ export const useSession = create<SessionState>((set, get) => ({
     const s = get();
     const r = { projectId: s.projectId, view, postId, categoryId };
     const h = formatHash(r);
-    if (typeof window !== 'undefined' && window.location.hash !== h) window.history.pushState(null, '', h);
+    if (typeof window !== 'undefined' && hashPath(window.location.hash) !== h) window.history.pushState(null, '', h);
     s.applyRoute(r);
   },
 

@@ -5,6 +5,7 @@
 import { create } from 'zustand';
 import type { RemoteCredentials, SyncConflict, SyncRejected, SyncStatus } from '../../shared/client.ts';
 import { api, errorMessages } from '../api.ts';
+import { inWords } from '../lib/errors.ts';
 
 export const SYNC_POLL_MS = 3000;
 /** While syncing (a clone shows its progress) the status is polled faster. */
@@ -37,7 +38,7 @@ export function syncLabel(st: SyncStatus | null, now: number, locale?: string): 
   }
   const pending = st.pending ? ` ${st.pending} change${st.pending === 1 ? '' : 's'} wait to be sent.` : '';
   if (st.state === 'offline') return { text: 'Offline', tone: 'offline', title: `${where} does not answer. You keep working here; it syncs when it is back.${pending}` };
-  if (st.state === 'error') return { text: 'Sync error', tone: 'error', title: `${st.error ?? 'The team server answered an error'}.${pending}` };
+  if (st.state === 'error') return { text: 'Sync error', tone: 'error', title: `${st.error ? inWords(st.error).replace(/\.?$/, '.') : 'The team server answered an error.'}${pending}` };
   const when = st.lastSuccessAt ? `Synced ${ago(st.lastSuccessAt, now, locale)}` : 'Not synced yet';
   return { text: when, tone: 'ok', title: `${where}${st.lastSuccessAt ? ` · last sync ${new Date(st.lastSuccessAt).toLocaleString(locale)}` : ''}.${pending}` };
 }

@@ -26,7 +26,8 @@ interface TodosState {
   setFilter(f: ItemFilter): void;
   setParty(p: string): void;
   openItem(id: number | null): void;
-  createList(input: TodoListInput): Promise<boolean>;
+  /** Create a list (shown at once, saved in the background): its id once saved, null when it was not. */
+  createList(input: TodoListInput): Promise<number | null>;
   updateList(id: number, input: TodoListInput): Promise<boolean>;
   deleteList(id: number): Promise<void>;
   moveList(id: number, toIndex: number): Promise<void>;
@@ -149,7 +150,7 @@ export const useTodos = create<TodosState>((set, get) => {
 
     async createList(input) {
       const pid = get().projectId;
-      if (!pid) return false;
+      if (!pid) return null;
       const tmp: BoardList = {
         id: tempId--, name: input.name ?? '', description: input.description ?? '', milestone_id: null, position: get().lists.length + 1,
         project_id: pid, tracked: false, uncompleted_count: 0, completed_count: 0, complete: true, completed: true, items: [],
@@ -159,7 +160,7 @@ export const useTodos = create<TodosState>((set, get) => {
       const ok = await optimistic('Could not create the list', (ls) => [...ls, tmp],
         async () => { created = await api.createTodoList(pid, input); });
       if (ok && created) set((s) => ({ lists: s.lists.map((l) => (l.id === tmp.id ? toBoard(created!) : l)) }));
-      return ok;
+      return ok && created ? (created as TodoList).id : null;
     },
 
     updateList(id, input) {

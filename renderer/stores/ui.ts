@@ -11,7 +11,7 @@ export interface Toast {
   /** A button on the toast (e.g. Undo). */
   action?: { label: string; run: () => void };
 }
-export type Overlay = 'help' | 'search' | 'sync' | null;
+export type Overlay = 'help' | 'search' | 'sync' | 'settings' | null;
 
 interface UiState {
   toasts: Toast[];
