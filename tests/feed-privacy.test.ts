@@ -81,6 +81,31 @@ describe('feed privacy of deletions', () => {
     }
   });
 
+  it('a client paging one entry at a time meets no empty page: where hidden records sit is not told by the cursor', async () => {
+    const p = a.pid;
+    const post = await make('fran', `/projects/${p}/posts.xml`, '<post><title>Secret</title><private>true</private></post>');
+    await make('fran', `/posts/${post}/comments.xml`, '<comment><body>inside</body></comment>');
+    const list = await make('fran', `/projects/${p}/todo_lists.xml`, '<todo-list><name>Hidden</name><private>true</private></todo-list>');
+    await make('fran', `/todo_lists/${list}/todo_items.xml`, '<todo-item><content>I</content></todo-item>');
+    const gone = await make('fran', `/projects/${p}/posts.xml`, '<post><title>Gone</title><private>true</private></post>');
+    expect((await a.h.req('fran', 'DELETE', `/posts/${gone}.xml`)).status).toBe(200);
+    await make('fran', `/projects/${p}/posts.xml`, '<post><title>Open</title></post>');
+    for (const who of ['cleo', 'carl'] as const) {
+      const cursors: string[] = [];
+      for (let cursor = '0'; ;) {
+        const r = await a.h.req(who, 'GET', `/sync/changes.json?since=${cursor}&limit=1`);
+        expect(r.status, r.body).toBe(200);
+        const f = r.json() as { cursor: string; more: boolean; changes: Change[] };
+        if (!f.more) break;
+        expect(f.changes.length, `${who}: a page before ${f.cursor} told of an entry it did not carry`).toBe(1);
+        expect(f.cursor).toBe(String(f.changes[0].seq));
+        cursors.push(f.cursor);
+        cursor = f.cursor;
+      }
+      expect(cursors.length).toBeGreaterThan(0);
+    }
+  });
+
   it('a private milestone and a comment on it: no entry for a client', async () => {
     const m = await a.h.req('fran', 'POST', `/projects/${a.pid}/milestones/create`,
       '<milestone><title>M</title><deadline>2026-12-01</deadline><private>true</private></milestone>');

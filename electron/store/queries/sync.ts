@@ -32,9 +32,12 @@ export function feedPage(db: Queryable, c: Caller, since: number, clock: number,
   }
   if (!c.firm) {
     // A client sees the firm, its own company and their people (contract §5.3); an entry of unknown company
-    // (a tombstone written before migration 13) is left out: the safe side.
+    // (a tombstone written before migration 13) is left out: the safe side. Records clients never could see
+    // are left out here too (D245), not after the page is read: a page of one such entry would be sent empty
+    // with its seq as the cursor, telling where (and so how many) hidden records sit (D270).
     scope += ` AND (ch.tbl NOT IN (${Object.keys(COMPANY_OF).map((t) => `'${t}'`).join(', ')})
-      OR ch.company_id = ? OR ch.company_id IN (SELECT co.id FROM companies co WHERE co.firm = 1))`;
+      OR ch.company_id = ? OR ch.company_id IN (SELECT co.id FROM companies co WHERE co.firm = 1))
+      AND (ch.shown IS NULL OR ch.shown <> 0)`;
     p.push(c.companyId);
   }
   p.push(limit);
