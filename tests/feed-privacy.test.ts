@@ -3,7 +3,11 @@
 // entry or milestone; records once visible to clients still reach them as deletes. Both engines.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIXTURE, freshAccount, fx, harness, locId, type Account, type Harness, type Who } from './helpers.ts';
+import { exportAccount, importBackup } from '../electron/service/account.ts';
+import { PgStore } from '../electron/store/postgres.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { freshDatabase } from './pg.ts';
+import { FIXTURE, freshAccount, fx, harness, harnessOver, locId, type Account, type Harness, type Who } from './helpers.ts';
 
 interface Change { seq: number; resource: string; id: number; op: string }
 
@@ -192,6 +196,18 @@ describe('feed privacy of people and companies (two client companies)', () => {
     expect(directory((await all('rita')).changes)).toEqual([...up('company', firm, rival), ...up('person', p.ada, p.fran, p.finn, p.rita)].sort());
     const everything = [...up('company', firm, client, rival), ...up('person', p.ada, p.fran, p.finn, p.cleo, p.carl, p.rita)].sort();
     for (const who of ['ada', 'fran', 'finn'] as const) expect(directory((await all(who)).changes), who).toEqual(everything);
+  });
+
+  it('a restored backup (the feed rebuilt from the rows) keeps each entry\'s company', async () => {
+    const backup = await exportAccount(h.store);
+    await h.close();
+    const empty = h.engine === 'postgres' ? await PgStore.open(await freshDatabase(), { max: 4 }) : new SqliteStore(':memory:');
+    await importBackup(empty, backup);
+    h = await harnessOver(empty, h.engine, TWO_CLIENTS);
+    const cleo = directory((await all('cleo')).changes);
+    expect(cleo).toContain(`company:${ids.client}:upsert`);
+    expect(cleo.filter((x) => x.startsWith(`company:${ids.rival}:`) || x.startsWith(`person:${ids.person.rita}:`))).toEqual([]);
+    expect(directory((await all('fran')).changes)).toContain(`person:${ids.person.rita}:upsert`);
   });
 
   it('deletions of people reach only those who could see them', async () => {
