@@ -13,6 +13,7 @@ import type { Store } from '../electron/store/types.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { FIXTURE, defaultEngine, seededStore, type Who } from './helpers.ts';
 import pg from 'pg';
+import { DatabaseSync } from 'node:sqlite';
 import { PgStore } from '../electron/store/postgres.ts';
 import { MIGRATIONS } from '../electron/store/schema.ts';
 import { changes } from '../electron/service/feed.ts';
@@ -224,22 +225,29 @@ describe('Idempotency-Key cap across two processes on one PostgreSQL database', 
   });
 });
 
-describe('migrations 11–13 on a populated PostgreSQL database of the schema before them', () => {
-  it.runIf(defaultEngine() === 'postgres')('usage counters, bytes, shown flags and entry companies come out right; two processes migrate once', async () => {
-    const url = await freshDatabase();
-    // The schema as it was before migration 11 (every migration but 11–13, which only add to it), as PgStore.open
+describe(`migrations 11–13 on a populated database of the schema before them (${defaultEngine()})`, () => {
+  it('usage counters, bytes, shown flags and entry companies come out right; two processes migrate once', async () => {
+    const engine = defaultEngine();
+    const dir = mkdtempSync(join(tmpdir(), 'bv-upgrade-'));
+    const path = join(dir, 'bivouac.sqlite');
+    const url = engine === 'postgres' ? await freshDatabase() : '';
+    // The schema as it was before migration 11 (every migration but 11–13, which only add to it), as the store
     // applied it then, and rows as that code wrote them.
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
+    const c = engine === 'postgres' ? new pg.Client({ connectionString: url }) : null;
+    const db = engine === 'postgres' ? null : new DatabaseSync(path);
+    const exec = async (sql: string) => { if (c) await c.query(sql); else db!.exec(sql); };
+    await c?.connect();
     try {
-      await c.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+      await exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
       for (const m of MIGRATIONS) {
         if (m.version >= 11 && m.version <= 13) continue;
-        for (const st of m.sql('postgres')) await c.query(st);
-        await c.query('INSERT INTO schema_migrations VALUES ($1, $2, $3)', [m.version, m.name, '2026-11-01T00:00:00Z']);
+        for (const st of m.sql(engine)) await exec(st);
+        await exec(`INSERT INTO schema_migrations VALUES (${m.version}, '${m.name.replace(/'/g, "''")}', '2026-11-01T00:00:00Z')`);
       }
-      await c.query('CREATE TABLE commit_counter (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)');
-      await c.query("INSERT INTO commit_counter (id, n) VALUES (1, 0)");
+      if (c) {
+        await exec('CREATE TABLE commit_counter (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)');
+        await exec('INSERT INTO commit_counter (id, n) VALUES (1, 0)');
+      }
       for (const st of [
         "INSERT INTO companies (id, name, firm) VALUES (1, 'Firm', 1), (2, 'Valley', 0), (3, 'Rival', 0)",
         `INSERT INTO people (id, company_id, first_name, last_name, email_address, user_name, administrator) VALUES
@@ -272,12 +280,14 @@ describe('migrations 11–13 on a populated PostgreSQL database of the schema be
           (1, 'k2', 'f2', 'done', 0, '2026-11-01T00:00:01Z', 200, NULL, 'application/xml', 'ok'),
           (1, 'k3', 'f3', 'running', 0, '2026-11-01T00:00:02Z', NULL, NULL, NULL, NULL),
           (2, 'kk', 'ffff', 'done', 0, '2026-11-01T00:00:00Z', 200, NULL, NULL, '€')`,
-      ]) await c.query(st);
+      ]) await exec(st);
     } finally {
-      await c.end();
+      await c?.end();
+      db?.close();
     }
-    // The new code, two processes at once: the migrations run once (under their lock).
-    const [a, b] = await Promise.all([PgStore.open(url, { max: 2 }), PgStore.open(url, { max: 2 })]);
+    // The new code, two processes at once: the migrations run once (PostgreSQL: under their lock).
+    const [a, b]: Store[] = engine === 'postgres' ? await Promise.all([PgStore.open(url, { max: 2 }), PgStore.open(url, { max: 2 })])
+      : [new SqliteStore(path), new SqliteStore(path)];
     try {
       expect((await a.all<{ version: number }>('SELECT version FROM schema_migrations WHERE version BETWEEN 11 AND 13 ORDER BY version'))
         .map((r) => Number(r.version))).toEqual([11, 12, 13]);
@@ -319,6 +329,7 @@ describe('migrations 11–13 on a populated PostgreSQL database of the schema be
     } finally {
       await a.close();
       await b.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
