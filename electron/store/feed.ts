@@ -57,6 +57,36 @@ export async function reshow(q: Queryable, table: string, id: number): Promise<v
   }
 }
 
+/**
+ * Records a client sees by company (contract §5.3: the firm's and their own company's): the SQL of the company
+ * the record `id` (an SQL expression) belongs to, a company itself or a person's company. The feed keeps it with
+ * each entry of these tables (`changes.company_id`, D268), so that a client gets no entry (not even a delete) of
+ * another client company or its people.
+ */
+export const COMPANY_OF: Readonly<Record<string, (id: string) => string>> = {
+  companies: (id) => `CAST(${id} AS BIGINT)`,
+  people: (id) => `(SELECT v.company_id FROM people v WHERE v.id = ${id})`,
+};
+
+/** The company a company or person record belongs to now (COMPANY_OF; another table, or no such row: null). */
+export async function companyOf(q: Queryable, table: string, id: number): Promise<number | null> {
+  const sql = COMPANY_OF[table];
+  if (!sql) return null;
+  const r = await q.get<{ c: unknown }>(`SELECT ${sql('?')} AS c`, [id]);
+  return r?.c === null || r?.c === undefined ? null : Number(r.c);
+}
+
+/**
+ * After an update (SQLite's Writer, which logs the entry before the row changes): the entry learns what the
+ * change made of the record: clients now see it (`shown`, D245), or a person's new company (D268).
+ */
+export async function afterUpdate(q: Queryable, table: string, id: number, values: Row): Promise<void> {
+  if (placesRows(table, values)) await reshow(q, table, id);
+  if (table === 'people' && 'company_id' in values) {
+    await q.run('UPDATE changes SET company_id = ? WHERE tbl = ? AND record_id = ? AND person_id IS NULL', [await companyOf(q, table, id), table, id]);
+  }
+}
+
 /** Project of a record being logged: a project's own id, else what the Writer was given. */
 export const scope = (table: string, id: number, projectId?: number | null): number | null =>
   table === 'projects' ? id : projectId ?? null;
@@ -145,16 +175,22 @@ export async function appendChange(
 ): Promise<number> {
   const seq = await nextSeq(q);
   const pid = scope(table, id, projectId);
-  let shown: number | null = null;
-  if (personId === null && CLIENT_VISIBLE[table]) {
+  let shown: number | null = null, company: number | null = null;
+  if (personId === null && (CLIENT_VISIBLE[table] || COMPANY_OF[table])) {
+    const prev = await q.all<{ shown: number | null; company_id: number | null }>(
+      'DELETE FROM changes WHERE tbl = ? AND record_id = ? AND person_id IS NULL RETURNING shown, company_id', [table, id]);
     // Whether clients ever could see the record (D245): once, or now (a delete is logged before the row goes).
-    const prev = await q.all<{ shown: number | null }>('DELETE FROM changes WHERE tbl = ? AND record_id = ? AND person_id IS NULL RETURNING shown', [table, id]);
-    shown = prev.some((r) => Number(r.shown) === 1) || await clientVisible(q, table, id) ? 1 : 0;
+    if (CLIENT_VISIBLE[table]) shown = prev.some((r) => Number(r.shown) === 1) || await clientVisible(q, table, id) ? 1 : 0;
+    // The company the record belongs to (D268): now, else as its replaced entry said.
+    if (COMPANY_OF[table]) {
+      const before = prev.find((r) => r.company_id !== null && r.company_id !== undefined)?.company_id;
+      company = await companyOf(q, table, id) ?? (before === undefined ? null : Number(before));
+    }
   } else {
     await q.run('DELETE FROM changes WHERE tbl = ? AND record_id = ? AND COALESCE(person_id, 0) = ?', [table, id, personId ?? 0]);
   }
-  await q.run('INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id, shown) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [seq, table, id, op, at, pid, personId, shown]);
+  await q.run('INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id, shown, company_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [seq, table, id, op, at, pid, personId, shown, company]);
   if (touchParents) {
     for (const p of await parentsOf(q, table, id, pid)) await appendChange(q, p.tbl, p.id, 'update', at, pid, null, false);
   }

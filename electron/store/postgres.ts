@@ -18,7 +18,7 @@ import pg from 'pg';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import { DerivedCache } from './derived.ts';
-import { cascade, clientVisible, CLIENT_VISIBLE, parentsFrom, scope, PARENT_COLUMNS, type ChangeOp } from './feed.ts';
+import { cascade, clientVisible, CLIENT_VISIBLE, companyOf, COMPANY_OF, parentsFrom, scope, PARENT_COLUMNS, type ChangeOp } from './feed.ts';
 import { StoreUnavailable, StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
@@ -420,6 +420,8 @@ interface Pending {
   readonly version: boolean;
   /** Clients could see the record when it was deleted in this transaction (D245). */
   readonly seen: boolean;
+  /** The company a person deleted in this transaction belonged to (D268). */
+  readonly company: number | null;
 }
 
 /**
@@ -439,6 +441,15 @@ const SHOWN = `CASE WHEN e.person_id IS NULL AND e.tbl IN (${Object.keys(CLIENT_
   CASE WHEN e.seen = 1 OR EXISTS (SELECT 1 FROM changes o WHERE o.tbl = e.tbl AND o.record_id = e.record_id AND o.person_id IS NULL AND o.shown = 1)
     OR CASE e.tbl ${Object.entries(CLIENT_VISIBLE).map(([t, v]) => `WHEN '${t}' THEN ${v('e.record_id')}`).join(' ')} ELSE false END
   THEN 1 ELSE 0 END END`;
+
+/**
+ * `changes.company_id` of an entry being written at commit (D268): for a company or a person, the company it
+ * belongs to in the transaction's final state, else as it was when deleted in this transaction, else as the
+ * entry being replaced said; null for other tables and membership entries.
+ */
+const COMPANY = `CASE WHEN e.person_id IS NULL AND e.tbl IN (${Object.keys(COMPANY_OF).map((t) => `'${t}'`).join(', ')}) THEN
+  COALESCE(CASE e.tbl ${Object.entries(COMPANY_OF).map(([t, of]) => `WHEN '${t}' THEN ${of('e.record_id')}`).join(' ')} END, e.company,
+    (SELECT MAX(o.company_id) FROM changes o WHERE o.tbl = e.tbl AND o.record_id = e.record_id AND o.person_id IS NULL)) END`;
 
 class PgWriter implements Writer {
   private readonly projects = new Set<number>();
@@ -482,17 +493,20 @@ class PgWriter implements Writer {
   }
 
   /** Queue a feed entry, replacing the record's earlier one in this transaction (it moves to the end). */
-  private note(tbl: string, id: number, op: ChangeOp, project: number | null, person: number | null, version: boolean, seen = false): void {
+  private note(tbl: string, id: number, op: ChangeOp, project: number | null, person: number | null, version: boolean, seen = false,
+    company: number | null = null): void {
     const k = `${tbl}:${id}:${person ?? 0}`;
     const prev = this.feed.get(k);
     this.feed.delete(k);
-    this.feed.set(k, { tbl, id, op, project, person, version: version || (prev?.version ?? false), seen: seen || (prev?.seen ?? false) });
+    this.feed.set(k, { tbl, id, op, project, person, version: version || (prev?.version ?? false), seen: seen || (prev?.seen ?? false),
+      company: company ?? prev?.company ?? null });
   }
 
   /** The record's entry, then one for each parent (as appendChange does). */
-  private log(table: string, id: number, op: ChangeOp, projectId: number | null | undefined, row: Row | undefined, seen = false): void {
+  private log(table: string, id: number, op: ChangeOp, projectId: number | null | undefined, row: Row | undefined, seen = false,
+    company: number | null = null): void {
     const pid = scope(table, id, projectId);
-    this.note(table, id, op, pid, null, true, seen);
+    this.note(table, id, op, pid, null, true, seen, company);
     for (const p of parentsFrom(table, row, pid)) this.note(p.tbl, p.id, 'update', pid, null, false);
   }
 
@@ -540,8 +554,10 @@ class PgWriter implements Writer {
     const parents = PARENT_COLUMNS[table];
     // Whether clients could see it, read before it goes (the entry is written at commit, D245).
     const seen = CLIENT_VISIBLE[table] ? (await clientVisible(this, table, id)) === true : false;
+    // And the company of a person or company, read before it goes (D268; rare: not through the interface).
+    const company = COMPANY_OF[table] ? await companyOf(this, table, id) : null;
     const r = await this.s.query(this.c, `DELETE FROM ${table} WHERE id = ?${parents ? ` RETURNING ${parents}` : ''}`, [id]);
-    this.log(table, id, 'delete', projectId, r.rows[0], seen);
+    this.log(table, id, 'delete', projectId, r.rows[0], seen, company);
     if (projectId) this.projects.add(projectId);
   }
 
@@ -575,16 +591,16 @@ class PgWriter implements Writer {
       await this.s.raw(this.c, `${inline(this.c, `${stamped}${counted}`, stamp.length ? [this.now, stamp] : [])}; COMMIT`, []);
       return;
     }
-    // $1 count, $2..$8 the entries as arrays, $9 now, $10 projects to stamp.
+    // $1 count, $2..$8 the entries as arrays, $9 now, $10 projects to stamp, $11 seen (D245), $12 company (D268).
     const versioned = [...new Set(entries.filter((e) => e.version && e.tbl !== 'projects').map((e) => e.tbl))];
     const versions = versioned.map((t, i) => `, v${i} AS (UPDATE ${t} AS t SET version = clock.base + e.k FROM e, clock
       WHERE e.tbl = '${t}' AND e.ver = 1 AND t.id = e.record_id)`).join('');
     const sql = `WITH clock AS (UPDATE feed_clock SET seq = seq + $1 WHERE id = 1 RETURNING seq - $1 AS base),
-      e AS (SELECT * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::int[], $11::int[])
-        AS x(k, tbl, record_id, op, project_id, person_id, ver, seen)),
+      e AS (SELECT * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::int[], $11::int[], $12::bigint[])
+        AS x(k, tbl, record_id, op, project_id, person_id, ver, seen, company)),
       gone AS (DELETE FROM changes c USING e WHERE c.tbl = e.tbl AND c.record_id = e.record_id AND COALESCE(c.person_id, 0) = COALESCE(e.person_id, 0)),
-      added AS (INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id, shown)
-        SELECT clock.base + e.k, e.tbl, e.record_id, e.op, $9, e.project_id, e.person_id, ${SHOWN} FROM e, clock)${versions},
+      added AS (INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id, shown, company_id)
+        SELECT clock.base + e.k, e.tbl, e.record_id, e.op, $9, e.project_id, e.person_id, ${SHOWN}, ${COMPANY} FROM e, clock)${versions},
       stamped AS (UPDATE projects AS p SET
           last_changed_on = CASE WHEN p.id = ANY($10::bigint[]) THEN $9 ELSE p.last_changed_on END,
           version = COALESCE((SELECT clock.base + e.k FROM e, clock WHERE e.tbl = 'projects' AND e.ver = 1 AND e.record_id = p.id), p.version)
@@ -593,7 +609,7 @@ class PgWriter implements Writer {
     await this.s.raw(this.c, `${inline(this.c, sql, [
       entries.length, entries.map((_, i) => i + 1), entries.map((e) => e.tbl), entries.map((e) => e.id), entries.map((e) => e.op),
       entries.map((e) => e.project), entries.map((e) => e.person), entries.map((e) => (e.version ? 1 : 0)), this.now, stamp,
-      entries.map((e) => (e.seen ? 1 : 0)),
+      entries.map((e) => (e.seen ? 1 : 0)), entries.map((e) => e.company),
     ])}; COMMIT`, []);
   }
 }

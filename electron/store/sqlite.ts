@@ -7,7 +7,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
-import { appendChange, cascade, commentRowsName, movesParent, placesRows, reshow, rowsName, type ChangeOp } from './feed.ts';
+import { afterUpdate, appendChange, cascade, commentRowsName, movesParent, placesRows, rowsName, type ChangeOp } from './feed.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
 import { StoreVersionError, type Clock, type Param, type Queryable, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
@@ -403,7 +403,7 @@ class SqliteWriter implements Writer {
     const v = await this.log(table, id, 'update', projectId);
     const sets = [...cols.map((c) => `${c} = ?`), 'version = ?'].join(', ');
     this.s.runSync(`UPDATE ${table} SET ${sets} WHERE id = ?`, [...cols.map((c) => values[c] as Param), v, id]);
-    if (placesRows(table, values)) await reshow(this.feed, table, id); // logged before the row changed (D245)
+    await afterUpdate(this.feed, table, id, values); // logged before the row changed (D245, D268)
     await cascade(this, table, id, values, projectId);
     if (projectId) this.projects.add(projectId);
     this.outbox?.update(table, id, values);

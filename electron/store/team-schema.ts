@@ -3,7 +3,7 @@
 // counters. Portable DDL (BIGINT, TEXT, composite primary keys) that both engines run as is.
 
 import type { Dialect } from './schema.ts';
-import { CLIENT_VISIBLE } from './feed.ts';
+import { CLIENT_VISIBLE, COMPANY_OF } from './feed.ts';
 
 export const TEAM_MIGRATIONS: readonly { version: number; name: string; sql: (d: Dialect) => string[] }[] = [
   {
@@ -77,6 +77,18 @@ export const TEAM_MIGRATIONS: readonly { version: number; name: string; sql: (d:
       'ALTER TABLE changes ADD COLUMN shown INTEGER',
       ...Object.entries(CLIENT_VISIBLE).map(([t, visible]) => `UPDATE changes SET shown = CASE WHEN op <> 'delete' AND ${visible('changes.record_id')}
         THEN 1 ELSE 0 END WHERE tbl = '${t}' AND person_id IS NULL`),
+    ],
+  },
+  {
+    version: 13,
+    // D268: the company a company or person entry belongs to, so that a client gets no entry of another client
+    // company or its people. Live records: from their rows. Tombstones written before: unknown (null), so
+    // hidden from clients (the safe side, as D245's).
+    name: 'feed: the company of each entry of a company or person',
+    sql: () => [
+      'ALTER TABLE changes ADD COLUMN company_id BIGINT',
+      ...Object.entries(COMPANY_OF).map(([t, of]) => `UPDATE changes SET company_id = ${of('changes.record_id')}
+        WHERE tbl = '${t}' AND person_id IS NULL`),
     ],
   },
 ];

@@ -5,7 +5,7 @@
 
 import type { Param, Queryable } from '../types.ts';
 import type { Caller } from '../types.ts';
-import { MEMBERS } from '../feed.ts';
+import { COMPANY_OF, MEMBERS } from '../feed.ts';
 
 /** `shown`: for a record that can be private, whether clients ever could see it (0/1; null otherwise, D245). */
 export interface FeedRow { [k: string]: unknown; seq: number; tbl: string; record_id: number; op: string; project_id: number | null; person_id: number | null; shown: number | null }
@@ -19,8 +19,9 @@ export async function feedBounds(db: Queryable): Promise<{ clock: number; horizo
 
 /**
  * Entries after `since` up to `clock` that may concern the caller, oldest first: entries of
- * projects the caller has access to now, entries outside projects (people, companies), and the
- * caller's own membership changes. Whether each record is visible is decided by the service.
+ * projects the caller has access to now, entries outside projects (people, companies; for a client,
+ * only those of the firm and of its own company, D268), and the caller's own membership changes.
+ * Whether each record is visible is decided by the service.
  */
 export function feedPage(db: Queryable, c: Caller, since: number, clock: number, limit: number): Promise<FeedRow[]> {
   const p: Param[] = [since, clock, c.id];
@@ -28,6 +29,16 @@ export function feedPage(db: Queryable, c: Caller, since: number, clock: number,
   if (!c.admin) {
     scope = ' AND (ch.project_id IS NULL OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = ch.project_id AND pm.person_id = ?))';
     p.push(c.id);
+  }
+  if (!c.firm) {
+    // A client sees the firm, its own company and their people (contract §5.3); an entry of unknown company
+    // (a tombstone written before migration 13) is left out: the safe side. Records clients never could see
+    // are left out here too (D245), not after the page is read: a page of one such entry would be sent empty
+    // with its seq as the cursor, telling where (and so how many) hidden records sit (D270).
+    scope += ` AND (ch.tbl NOT IN (${Object.keys(COMPANY_OF).map((t) => `'${t}'`).join(', ')})
+      OR ch.company_id = ? OR ch.company_id IN (SELECT co.id FROM companies co WHERE co.firm = 1))
+      AND (ch.shown IS NULL OR ch.shown <> 0)`;
+    p.push(c.companyId);
   }
   p.push(limit);
   return db.all<FeedRow>(`SELECT ch.seq, ch.tbl, ch.record_id, ch.op, ch.project_id, ch.person_id, ch.shown FROM changes ch
