@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './http/app.ts';
+import { buildApp, parseHost } from './http/app.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import { PgStore } from './store/postgres.ts';
 import { repairPrivateFile, writePrivateFile } from './store/files.ts';
@@ -88,6 +88,8 @@ export const isLoopback = (host: string): boolean =>
 
 /** Listening beyond this machine needs the Host names clients use (DNS-rebinding guard, D61). */
 export function checkBind(host: string, allowedHosts: readonly string[]): void {
+  const bad = allowedHosts.find((h) => !parseHost(h));
+  if (bad !== undefined) throw new StartError(`--allow-host takes NAME or NAME:PORT (e.g. bivouac.example.com, bivouac.lan:8080), got ${JSON.stringify(bad)}`);
   if (isLoopback(host) || allowedHosts.length > 0) return;
   throw new StartError(`--host ${host} listens beyond this machine: give the name(s) clients use to reach it with `
     + '--allow-host NAME (repeatable), e.g. --allow-host bivouac.example.com; requests with any other Host header are refused');
