@@ -3,16 +3,20 @@
 // demo account of a server that serves a network, behind a real reverse proxy (node:http) that forwards
 // a public client address.
 
-import { spawn } from 'node:child_process';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { spawn, spawnSync } from 'node:child_process';
+import { request as httpRequest, createServer as createHttpServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, connect, type Server as NetServer, type Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBind, serve, StartError, type Running } from '../electron/server.ts';
+import { buildApp } from '../electron/http/app.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { DEMO_ACCOUNT } from '../electron/service/demo.ts';
 import { FIXTURE, FIXTURE_PATH } from './helpers.ts';
+import { freshDatabase, pgSkipReason } from './pg.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'electron', 'cli.ts');
@@ -165,4 +169,208 @@ describe('--allow-host over real sockets', () => {
       await srv.stop();
     }
   }, 30_000);
+});
+
+/**
+ * A reverse proxy (node:http) as the README's nginx recipe configures it: the client's Host, address and
+ * scheme go in X-Forwarded-*; X-Forwarded-For is replaced, never appended. `client` is the public address it
+ * reports (a test cannot reach the internet: the address is set, as nginx would from $remote_addr).
+ */
+async function reverseProxy(target: number, client = '203.0.113.7', name = 'bivouac.example.com'): Promise<{ port: number; close: () => Promise<void> }> {
+  const server: HttpServer = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const up = httpRequest({
+        host: '127.0.0.1', port: target, method: req.method, path: req.url, agent: false,
+        headers: { ...req.headers, host: name, 'x-forwarded-for': client, 'x-forwarded-proto': 'https', 'x-forwarded-host': name },
+      }, (r) => { res.writeHead(r.statusCode ?? 502, r.headers); r.pipe(res); });
+      up.on('error', () => { if (!res.headersSent) res.writeHead(502); res.end(); });
+      up.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return { port, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+/** A remote that only counts the connections it gets (a first-run connect must never reach it on a team server). */
+async function countingRemote(): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
+  let hits = 0;
+  const server = createNetServer((s) => { hits++; s.destroy(); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, hits: () => hits, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const FORMS = [
+  { demo: true },
+  { setup: { firm_name: 'Takeover Ltd', first_name: 'Eve', last_name: 'Mallory', user_name: 'eve', password: 'eve-owns-it-now' } },
+];
+
+describe('a team server behind the README recipe’s reverse proxy (--trust-proxy loopback)', () => {
+  it('no demo account, nothing secret in GET /setup.json, the first run refused over HTTP from anywhere; `bivouac setup` on the machine works', async () => {
+    const data = dir();
+    // The README's flags as written, on a fresh directory.
+    const srv = await startCli(['--host', '127.0.0.1', '--data-dir', data, '--allow-host', 'bivouac.example.com', '--trust-proxy', 'loopback']);
+    const proxy = await reverseProxy(portOf(srv.url));
+    const remote = await countingRemote();
+    try {
+      expect(srv.stdout()).not.toMatch(/demo account|bivouac\b.*\/ bivouac/);
+      expect(srv.stdout()).toMatch(/bivouac setup/);
+      const via = (path: string, o: { method?: string; body?: string } = {}) =>
+        send(proxy.port, path, { host: 'bivouac.example.com', 'content-type': 'application/json' }, o);
+      const st = await via('/setup.json');
+      expect(st.status).toBe(200);
+      expect(JSON.parse(st.body)).toEqual({ empty: true, demo: null, form: false });
+      for (const body of [...FORMS, { remote: { url: remote.url, user: 'eve', password: 'x' } }]) {
+        const r = await via('/setup.json', { method: 'POST', body: JSON.stringify(body) });
+        expect([Object.keys(body)[0], r.status]).toEqual([Object.keys(body)[0], 403]);
+        expect(JSON.parse(r.body).errors[0]).toMatch(/bivouac setup/);
+        // A direct client on the machine's loopback, with or without a forged X-Forwarded-For: refused all the same.
+        for (const xff of [undefined, '127.0.0.1']) {
+          const d = await send(portOf(srv.url), '/setup.json', { host: '127.0.0.1', 'content-type': 'application/json', ...(xff ? { 'x-forwarded-for': xff } : {}) },
+            { method: 'POST', body: JSON.stringify(body) });
+          expect(d.status).toBe(403);
+        }
+      }
+      expect(remote.hits()).toBe(0); // a remote URL is never requested
+      expect(JSON.parse((await via('/setup.json')).body)).toEqual({ empty: true, demo: null, form: false });
+      // Nobody signs in as the demo's administrator.
+      expect((await via('/me.json', { })).status).toBe(401);
+      const demoTry = await send(proxy.port, '/me.json', { host: 'bivouac.example.com', authorization: basic('alex', 'bivouac') });
+      expect(demoTry.status).toBe(401);
+      // The administrator makes the account on the machine; it is then used through the proxy.
+      const made = spawnSync(process.execPath, [cli, 'setup', '--data-dir', data, '--firm', 'Col Guides', '--first-name', 'Ana', '--last-name', 'Ruiz', '--user', 'ana'],
+        { cwd: root, env: { ...process.env, BIVOUAC_PASSWORD: 'rope-and-ice-2027' }, encoding: 'utf8', timeout: 30_000 });
+      expect(made.status, made.stderr).toBe(0);
+      const me = await send(proxy.port, '/me.json', { host: 'bivouac.example.com', authorization: basic('ana', 'rope-and-ice-2027') });
+      expect(me.status, me.body).toBe(200);
+      expect(JSON.parse((await via('/setup.json')).body)).toEqual({ empty: false, demo: null, form: false });
+    } finally {
+      await remote.close();
+      await proxy.close();
+      await srv.stop();
+    }
+  }, 60_000);
+
+  it('`serve --demo` creates the demo when asked; GET /setup.json names its user, never a password', async () => {
+    const srv = await startCli(['--data-dir', dir(), '--allow-host', 'bivouac.example.com', '--trust-proxy', 'loopback', '--demo']);
+    const proxy = await reverseProxy(portOf(srv.url));
+    try {
+      const st = await send(proxy.port, '/setup.json', { host: 'bivouac.example.com' });
+      expect(JSON.parse(st.body)).toEqual({ empty: false, demo: { user: 'alex' }, form: false });
+      expect(st.body).not.toMatch(/password|bivouac"/);
+    } finally {
+      await proxy.close();
+      await srv.stop();
+    }
+  }, 30_000);
+
+  it('`serve --demo --no-demo` is a usage error', () => {
+    const r = spawnSync(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dir(), '--demo', '--no-demo'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--demo.*--no-demo|--no-demo.*--demo/);
+  });
+});
+
+describe('which servers serve a network', () => {
+  it.each([
+    ['a non-loopback --host', { host: '0.0.0.0', allowedHosts: ['team.example'] }],
+    ['--trust-proxy', { trustProxy: '127.0.0.1' }],
+  ] as const)('%s: no demo on a new directory, the first run refused over HTTP', async (_name, o) => {
+    const s = await serve({ dataDir: dir(), port: 0, logLevel: 'silent', ...o });
+    try {
+      expect(s.demoCreated).toBe(false);
+      expect(await s.store.isEmpty()).toBe(true);
+      const port = portOf(s.url.replace('0.0.0.0', '127.0.0.1'));
+      const st = await send(port, '/setup.json', { host: '127.0.0.1' });
+      expect(JSON.parse(st.body)).toEqual({ empty: true, demo: null, form: false });
+      for (const body of FORMS) {
+        const r = await send(port, '/setup.json', { host: '127.0.0.1', 'content-type': 'application/json' }, { method: 'POST', body: JSON.stringify(body) });
+        expect(r.status).toBe(403);
+      }
+      expect(await s.store.isEmpty()).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('the desktop’s loopback-only service keeps its first run and its demo; no answer carries a password', async () => {
+    const demo = await serve({ dataDir: dir(), port: 0, logLevel: 'silent' });
+    try {
+      expect(demo.demoCreated).toBe(true);
+      const st = await send(portOf(demo.url), '/setup.json', { host: '127.0.0.1' });
+      expect(JSON.parse(st.body)).toEqual({ empty: false, demo: { user: 'alex' }, form: true });
+      expect(st.body).not.toMatch(/password/);
+    } finally {
+      await demo.close();
+    }
+    const empty = await serve({ dataDir: dir(), port: 0, logLevel: 'silent', demo: false });
+    try {
+      const port = portOf(empty.url);
+      expect(JSON.parse((await send(port, '/setup.json', { host: 'localhost' })).body)).toEqual({ empty: true, demo: null, form: true });
+      const r = await send(port, '/setup.json', { host: '127.0.0.1', 'content-type': 'application/json' }, { method: 'POST', body: JSON.stringify({ demo: true }) });
+      expect(r.status).toBe(201);
+      expect(JSON.parse(r.body)).toEqual({ empty: false, demo: { user: 'alex' }, form: true });
+      expect(r.body).not.toMatch(/password/);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('behind a trusted proxy the setup judges the client address the proxy forwarded, never the socket’s; a forged header from elsewhere is ignored', async () => {
+    // An app that trusts a loopback proxy but is not counted as serving a network (only buildApp can make
+    // one): the address check alone must hold.
+    const cases: [string, Record<string, string>, number][] = [
+      ['127.0.0.1', { 'x-forwarded-for': '203.0.113.7' }, 403], // the proxy forwards a public client
+      ['127.0.0.1', {}, 201], // the machine itself, no proxy involved
+      ['192.0.2.5', { 'x-forwarded-for': '127.0.0.1' }, 403], // a direct client forging its address
+    ];
+    for (const [peer, headers, status] of cases) {
+      const store = new SqliteStore(':memory:');
+      const app = await buildApp({ store, trustProxy: 'loopback', network: false });
+      try {
+        const r = await app.inject({ method: 'POST', url: '/setup.json', remoteAddress: peer, payload: JSON.stringify({ demo: true }),
+          headers: { host: '127.0.0.1', 'content-type': 'application/json', ...headers } });
+        expect([peer, headers, r.statusCode]).toEqual([peer, headers, status]);
+        expect(await store.isEmpty()).toBe(status !== 201);
+      } finally {
+        await app.close();
+        await store.close();
+      }
+    }
+  });
+
+  it('the sign-in page’s demo password (renderer text) is the demo’s', () => {
+    const signIn = readFileSync(join(root, 'renderer', 'components', 'SignIn.tsx'), 'utf8');
+    const admin = DEMO_ACCOUNT.people.find((p) => p.administrator)!;
+    expect(/DEMO_PASSWORD = '([^']*)'/.exec(signIn)?.[1]).toBe(admin.password);
+  });
+});
+
+describe.skipIf(pgSkipReason())('a team server on PostgreSQL (--store)', () => {
+  it('no demo account, the first run refused over HTTP; `bivouac setup --store` makes the account', async () => {
+    const db = await freshDatabase();
+    const srv = await startCli(['--data-dir', dir(), '--store', db]);
+    try {
+      const port = portOf(srv.url);
+      expect(JSON.parse((await send(port, '/setup.json', { host: '127.0.0.1' })).body)).toEqual({ empty: true, demo: null, form: false });
+      for (const body of FORMS) {
+        const r = await send(port, '/setup.json', { host: '127.0.0.1', 'content-type': 'application/json' }, { method: 'POST', body: JSON.stringify(body) });
+        expect(r.status).toBe(403);
+      }
+      const made = spawnSync(process.execPath, [cli, 'setup', '--data-dir', dir(), '--store', db, '--firm', 'Col Guides', '--first-name', 'Ana', '--last-name', 'Ruiz', '--user', 'ana'],
+        { cwd: root, env: { ...process.env, BIVOUAC_PASSWORD: 'rope-and-ice-2027' }, encoding: 'utf8', timeout: 30_000 });
+      expect(made.status, made.stderr).toBe(0);
+      expect(made.stdout).not.toMatch(/rope-and-ice/);
+      const me = await send(port, '/me.json', { host: '127.0.0.1', authorization: basic('ana', 'rope-and-ice-2027') });
+      expect(me.status, me.body).toBe(200);
+      // A second setup refuses: the database holds an account.
+      const again = spawnSync(process.execPath, [cli, 'setup', '--store', db, '--demo'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+      expect(again.status).toBe(2);
+      expect(again.stderr).toMatch(/already holds an account/);
+    } finally {
+      await srv.stop();
+    }
+  }, 60_000);
 });

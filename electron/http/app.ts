@@ -66,6 +66,11 @@ export interface AppOptions {
    * balancer needs longer than the balancer's own idle timeout (D140).
    */
   readonly keepAliveMs?: number;
+  /**
+   * The server serves a network: the first-run setup is not offered over HTTP (D240). Default: bound beyond
+   * loopback or behind a trusted proxy; the server also counts a PostgreSQL store (server.ts servesNetwork).
+   */
+  readonly network?: boolean;
   /** Called after the first-run setup created the account (docs/setup.md). */
   readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
@@ -131,6 +136,8 @@ export function parseHost(s: string): { name: string; port: number | null } | nu
 const LOOPBACK_V4 = /^127(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 /** A loopback name as a Host header spells it (lower case): `localhost`, `[::1]` or a literal 127.0.0.0/8 address. */
 export const loopbackName = (name: string): boolean => name === 'localhost' || name === '[::1]' || LOOPBACK_V4.test(name);
+/** Is the bound address a loopback one (`localhost`, `::1`, any 127.0.0.0/8 address)? */
+const isLoopbackBind = (host: string): boolean => LOOPBACK_BIND.has(host) || loopbackName(host);
 
 /**
  * Is the Host header one this server answers to (DNS-rebinding guard, D24, D239)? Exactly a loopback name
@@ -424,7 +431,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Not resource routes (the reference lists them from their own docs): the live change stream
   // (docs/changes-stream.md) and the first-run setup of an empty data directory.
   await app.register(changes);
-  await app.register(setup, { onCreated: opts.onAccountCreated, sync: opts.sync });
+  await app.register(setup, { onCreated: opts.onAccountCreated, sync: opts.sync, network: opts.network ?? (!isLoopbackBind(bound) || Boolean(opts.trustProxy)) });
   const syncPort = opts.sync;
   if (syncPort) {
     await app.register(syncPlugin(syncPort));
