@@ -65,7 +65,8 @@ options:
   --no-demo         start empty-handed instead of with the demo account
   --demo            create the demo account on a new store of a server that serves a network (a
                     non-loopback --host, --trust-proxy or --store), which otherwise starts empty
-  --allow-host H    also accept this Host header (repeatable; required with a --host beyond loopback)
+  --allow-host H    also accept this Host name: NAME on any port, NAME:PORT on that port only
+                    (repeatable; required with a --host beyond loopback; loopback names always work)
   --trust-proxy P   behind a reverse proxy: take client address, scheme and Host from X-Forwarded-*
                     sent by P (loopback, addresses or CIDRs, comma-separated)
   --auth-guard on|off  slow down and refuse (429) repeated failed sign-ins (default: on unless loopback)
