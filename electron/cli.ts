@@ -5,13 +5,14 @@
 //   bivouac export [--data-dir DIR] [--out F]  the whole account as JSON (a backup)
 //   bivouac import FILE [--data-dir DIR]       restore a backup, or import a seed, into an empty data dir
 //   bivouac setup  --demo | --firm F --first-name A --last-name B --user U [--project P]   first run (password on stdin)
+//                  [--data-dir DIR | --store URL]: also how a team server gets its first account (D240)
 
 import { parseArgs } from 'node:util';
 import { homedir, platform } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openStore, ownerToken, readJsonFile, removeStore, serve, DB_FILE, StartError, type ServeOptions } from './server.ts';
+import { openStore, ownerToken, readJsonFile, removeStore, serve, servesNetwork, DB_FILE, StartError, type ServeOptions } from './server.ts';
 import { SyncEngine } from './sync/engine.ts';
 import { SyncError } from './service/sync.ts';
 import { checkSeed, exportAccount, importBackup, importSeed, SeedError } from './service/account.ts';
@@ -52,7 +53,8 @@ commands:
   import FILE       restore a backup or import a seed into an empty data directory
   setup             first run on an empty data directory: --demo loads the demo account, or
                     --firm F --first-name A --last-name B --user U [--project P] creates your own
-                    (the password is read from stdin, or BIVOUAC_PASSWORD)
+                    (the password is read from stdin, or BIVOUAC_PASSWORD); with --store for a team
+                    server on PostgreSQL. A team server offers no first run over HTTP: run this on its machine
 options:
   --host H          address to bind (default 127.0.0.1)
   --port N          port (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -61,7 +63,10 @@ options:
                     (also BIVOUAC_STORE); several processes may share one database
   --seed FILE       fixture imported when the data directory holds no store yet
   --no-demo         start empty-handed instead of with the demo account
-  --allow-host H    also accept this Host header (repeatable; required with a --host beyond loopback)
+  --demo            create the demo account on a new store of a server that serves a network (a
+                    non-loopback --host, --trust-proxy or --store), which otherwise starts empty
+  --allow-host H    also accept this Host name: NAME on any port, NAME:PORT on that port only
+                    (repeatable; required with a --host beyond loopback; loopback names always work)
   --trust-proxy P   behind a reverse proxy: take client address, scheme and Host from X-Forwarded-*
                     sent by P (loopback, addresses or CIDRs, comma-separated)
   --auth-guard on|off  slow down and refuse (429) repeated failed sign-ins (default: on unless loopback)
@@ -153,11 +158,12 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'setup': {
-        const existed = existsSync(join(dataDir, DB_FILE));
-        const store = await openStore(dataDir, null, false);
+        // On a team server (--store, or its data directory) while it runs or not: its only first run (D240).
+        const existed = haveStore();
+        const store = await openStore(dataDir, null, false, storeUrl);
         let ok = false;
         try {
-          if (!(await store.isEmpty())) throw new UsageError(`${dataDir} already holds an account: sign in with it`);
+          if (!(await store.isEmpty())) throw new UsageError(`${where} already holds an account: sign in with it`);
           if (o.demo) await setup.loadDemo(store);
           else {
             const password = process.env.BIVOUAC_PASSWORD ?? (await readStdinLine());
@@ -174,8 +180,8 @@ export async function main(argv: string[]): Promise<number> {
           await store.close();
           if (!ok && !existed) await removeStore(dataDir);
         }
-        process.stdout.write(o.demo ? `loaded the demo account into ${dataDir}: sign in as ${DEMO_ADMIN['user-name']} / ${DEMO_ADMIN.password}\n`
-          : `created the account "${o.firm}" in ${dataDir}: sign in as ${o.user}\n`);
+        process.stdout.write(o.demo ? `loaded the demo account into ${where}: sign in as ${DEMO_ADMIN['user-name']} / ${DEMO_ADMIN.password}\n`
+          : `created the account "${o.firm}" in ${where}: sign in as ${o.user}\n`);
         return 0;
       }
       default:
@@ -301,14 +307,17 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
   const remote = remoteOption(o);
   const syncIntervalSec = interval(o['sync-interval'] as string | undefined);
   const syncMaxAnswerMb = count(o, 'sync-max-answer-mb', 64, 1, 4096);
+  if (o.demo && o['no-demo']) throw new UsageError('give --demo or --no-demo, not both');
+  const host = (o.host as string) ?? '127.0.0.1';
+  const trustProxy = (o['trust-proxy'] as string | undefined) || undefined;
   const running = await serve({
     remote, syncIntervalSec, syncMaxAnswerMb, onSyncProgress: progressLine,
-    dataDir, storeUrl, host: (o.host as string) ?? '127.0.0.1', port, seed: (o.seed as string) ?? null, demo: !o['no-demo'],
+    dataDir, storeUrl, host, port, seed: (o.seed as string) ?? null, demo: o['no-demo'] ? false : o.demo ? true : undefined,
     uiDir: existsSync(uiDir) ? uiDir : null, logLevel: (o['log-level'] as string) ?? 'warn',
     allowedHosts: (o['allow-host'] as string[]) ?? [],
     responseCacheMb: cacheMb(o['response-cache'] as string | undefined),
     walCheckpoint: walCheckpoint(o['wal-checkpoint'] as string | undefined),
-    trustProxy: (o['trust-proxy'] as string | undefined) || undefined,
+    trustProxy,
     authGuard: onOff(o['auth-guard'] as string | undefined, 'auth-guard'),
     rateLimit: rateOf(o),
     retention: { tombstoneDays: count(o, 'tombstone-days', 90, 1, 36500), idempotencyDays: count(o, 'idempotency-days', 30, 30, 36500) },
@@ -326,7 +335,10 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
   const empty = await running.store.isEmpty();
   let banner = `Bivouac is running at ${running.url}/\n  data: ${storeUrl ? redact(storeUrl) : dataDir}\n`;
   // No account yet (--no-demo on a new data directory): say how to make one, not where a token would be.
-  if (empty) banner += `  No account yet: open ${running.url}/ to create yours or load the demo, or run 'bivouac setup' (see --help)\n`;
+  if (empty && servesNetwork({ host, trustProxy, storeUrl })) {
+    banner += `  No account yet: create it on this machine with 'bivouac setup${storeUrl ? ' --store URL' : ` --data-dir ${dataDir}`}' (see --help); `
+      + 'a server that serves a network offers no first run over HTTP\n';
+  } else if (empty) banner += `  No account yet: open ${running.url}/ to create yours or load the demo, or run 'bivouac setup' (see --help)\n`;
   else banner += `  API token: ${running.tokenFile} (or: bivouac token)\n`;
   if (running.demoCreated) {
     const admin = DEMO_ACCOUNT.people.find((p) => p.administrator) ?? DEMO_ACCOUNT.people[0];

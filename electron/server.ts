@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './http/app.ts';
+import { buildApp, parseHost } from './http/app.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import { PgStore } from './store/postgres.ts';
 import { repairPrivateFile, writePrivateFile } from './store/files.ts';
@@ -29,7 +29,10 @@ export interface ServeOptions {
   readonly port?: number;
   /** A fixture imported when the data directory holds no store yet (§9.1). */
   readonly seed?: string | null;
-  /** Without a seed, a new store gets the demo account. */
+  /**
+   * Without a seed, a new store gets the demo account. Default: yes on the loopback-only local service, never
+   * on a server that serves a network (servesNetwork) unless asked (`serve --demo`, D241).
+   */
   readonly demo?: boolean;
   readonly uiDir?: string | null;
   readonly logLevel?: string;
@@ -90,10 +93,20 @@ export const isLoopback = (host: string): boolean =>
 
 /** Listening beyond this machine needs the Host names clients use (DNS-rebinding guard, D61). */
 export function checkBind(host: string, allowedHosts: readonly string[]): void {
+  const bad = allowedHosts.find((h) => !parseHost(h));
+  if (bad !== undefined) throw new StartError(`--allow-host takes NAME or NAME:PORT (e.g. bivouac.example.com, bivouac.lan:8080), got ${JSON.stringify(bad)}`);
   if (isLoopback(host) || allowedHosts.length > 0) return;
   throw new StartError(`--host ${host} listens beyond this machine: give the name(s) clients use to reach it with `
     + '--allow-host NAME (repeatable), e.g. --allow-host bivouac.example.com; requests with any other Host header are refused');
 }
+
+/**
+ * Does this server serve a network (a team server, D240)? A non-loopback --host, any --trust-proxy (a proxy
+ * brings the network's clients), or a PostgreSQL store. Such a server creates no demo account unless asked
+ * and never offers the first-run setup over HTTP (`bivouac setup` on its machine does it).
+ */
+export const servesNetwork = (o: Pick<ServeOptions, 'host' | 'trustProxy' | 'storeUrl'>): boolean =>
+  !isLoopback(o.host ?? '127.0.0.1') || Boolean(o.trustProxy) || Boolean(o.storeUrl);
 
 export interface Running {
   readonly app: FastifyInstance;
@@ -179,8 +192,10 @@ export const TEAM_KEEP_ALIVE_SEC = 72;
 export async function serve(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   checkBind(host, o.allowedHosts ?? []);
-  // A replica starts empty: it is filled by cloning the remote, never with the demo account.
-  const demo = (o.demo ?? true) && !o.remote;
+  const network = servesNetwork({ host, trustProxy: o.trustProxy, storeUrl: o.storeUrl });
+  // A replica starts empty: it is filled by cloning the remote, never with the demo account. A team
+  // server gets the demo only when asked (D241).
+  const demo = (o.demo ?? !network) && !o.remote;
   const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl, o.walCheckpoint);
   const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, maxAnswerMb: o.syncMaxAnswerMb, onProgress: o.onSyncProgress });
   try {
@@ -203,7 +218,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, logStream: o.logStream, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
     keepAliveMs: (o.keepAliveSec ?? (!isLoopback(host) || o.trustProxy || o.storeUrl ? TEAM_KEEP_ALIVE_SEC : 5)) * 1000,
-    trustProxy: o.trustProxy, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit, sync });
+    trustProxy: o.trustProxy, network, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit, sync });
   const owner = await ownerToken(store);
   if (o.writeTokenFile === false) await rm(tokenFile, { force: true }); // no plain copy left behind
   else if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);

@@ -128,25 +128,25 @@ describe('the UI cannot be framed', () => {
 });
 
 describe('Host and Origin are parsed strictly', () => {
-  it('Host: exact loopback names or --allow-host entries, nothing around them, and the port the server listens on', () => {
-    const ok = (h: string | undefined, port?: number, extra: string[] = []) => hostAllowed(h, '127.0.0.1', extra, port);
-    for (const good of ['127.0.0.1:4817', 'localhost:4817', 'LocalHost:4817', '[::1]:4817']) expect([good, ok(good, 4817)]).toEqual([good, true]);
+  it('Host: exact loopback names or --allow-host entries, nothing around them; a loopback name on any port (D239)', () => {
+    const ok = (h: string | undefined, extra: string[] = [], dflt?: number) => hostAllowed(h, extra, dflt);
+    for (const good of ['127.0.0.1:4817', 'localhost:4817', 'LocalHost:4817', '[::1]:4817', '127.0.0.1', 'localhost', '[::1]', '127.0.0.1:4818', '127.9.8.7:1']) {
+      expect([good, ok(good)]).toEqual([good, true]);
+    }
     for (const bad of ['[::1]evil', '[::1]evil:4817', '[::1].evil.com:4817', '127.0.0.1.evil.com:4817', 'localhost.evil.com:4817',
       '127.0.0.1:4817:1', '127.0.0.1:abc', ' 127.0.0.1:4817', '127.0.0.1:4817 ', '127.0.0.1:', '[::1]:', 'evil@127.0.0.1:4817',
-      '127.0.0.1:4817/x', '[::1', '::1', '', '127.0.0.1:99999']) {
-      expect([bad, ok(bad, 4817)]).toEqual([bad, false]);
+      '127.0.0.1:4817/x', '[::1', '::1', '', '127.0.0.1:99999', '127.0.0.1:0', '127.0.0.256', '127.0.1', '0127.0.0.1', '[::2]']) {
+      expect([bad, ok(bad)]).toEqual([bad, false]);
     }
-    // The wrong port: a DNS-rebound name pointing at another local service is not us.
-    expect(ok('127.0.0.1:4818', 4817)).toBe(false);
-    expect(ok('127.0.0.1', 4817)).toBe(false); // no port means 80
-    expect(ok('127.0.0.1', 80)).toBe(true);
-    expect(ok('127.0.0.1:80', 80)).toBe(true);
-    // --allow-host: a bare name takes the listening port, a name with a port exactly that port.
-    expect(ok('bivouac.lan:4817', 4817, ['bivouac.lan'])).toBe(true);
-    expect(ok('bivouac.lan:4818', 4817, ['bivouac.lan'])).toBe(false);
-    expect(ok('bivouac.lan', 4817, ['bivouac.lan:80'])).toBe(true);
-    expect(ok('bivouac.lan:8080', 4817, ['bivouac.lan:80'])).toBe(false);
-    expect(ok('bivouac.lan.evil:4817', 4817, ['bivouac.lan'])).toBe(false);
+    // --allow-host: a bare name on any port or none, a name with a port exactly that port (none means 80, or 443 for https).
+    expect(ok('bivouac.lan:4817', ['bivouac.lan'])).toBe(true);
+    expect(ok('bivouac.lan:4818', ['bivouac.lan'])).toBe(true);
+    expect(ok('bivouac.lan', ['bivouac.lan'])).toBe(true);
+    expect(ok('bivouac.lan', ['bivouac.lan:80'])).toBe(true);
+    expect(ok('bivouac.lan', ['bivouac.lan:443'])).toBe(false);
+    expect(ok('bivouac.lan', ['bivouac.lan:443'], 443)).toBe(true);
+    expect(ok('bivouac.lan:8080', ['bivouac.lan:80'])).toBe(false);
+    expect(ok('bivouac.lan.evil:4817', ['bivouac.lan'])).toBe(false);
   });
 
   it('Origin: scheme, host and port must all be this server’s', async () => {
@@ -163,7 +163,7 @@ describe('Host and Origin are parsed strictly', () => {
     }
   });
 
-  it('over a real socket, a Host with another port than the one the connection came in on is refused', async () => {
+  it('over a real socket, a loopback Host with another port or none is accepted, another name refused (D239)', async () => {
     const store = new SqliteStore(':memory:');
     const app = await buildApp({ store });
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -174,8 +174,9 @@ describe('Host and Origin are parsed strictly', () => {
       });
       expect(await get(`127.0.0.1:${port}`)).toBe(200);
       expect(await get(`localhost:${port}`)).toBe(200);
-      expect(await get(`127.0.0.1:${port + 1}`)).toBe(403);
-      expect(await get('127.0.0.1')).toBe(403);
+      expect(await get(`127.0.0.1:${port + 1}`)).toBe(200);
+      expect(await get('127.0.0.1')).toBe(200);
+      expect(await get(`evil.example:${port}`)).toBe(403);
       expect(await get(`[::1]evil:${port}`)).toBe(403);
     } finally {
       await app.close();

@@ -167,7 +167,9 @@ describe('the thin path answers the bytes Fastify answers', () => {
       ['/me.xml', null, { Authorization: `Basic ${Buffer.from('ada:wrong').toString('base64')}` }, 401],
       ['/me.xml', null, { Authorization: 'Bearer x' }, 401],
       ['/me.xml', 'ada', { Host: 'evil.example' }, 403],
-      ['/me.xml', 'ada', { Host: '127.0.0.1:1' }, 403],
+      ['/me.xml', 'ada', { Host: '127.0.0.1:1' }, 200], // a loopback name on any port (issue #25, D239)
+      ['/me.xml', 'ada', { Host: '127.0.0.1' }, 200],
+      ['/me.xml', 'ada', { Host: 'localhost.evil.example' }, 403],
       ['/me.json', 'ada', { Host: '[::1]evil' }, 403],
       ['/me.xml', 'ada', { Origin: 'http://evil.example' }, 403],
       ['/me.xml', 'ada', { Origin: 'https://127.0.0.1:{port}' }, 403],

@@ -89,7 +89,7 @@ describe('first run: connect to a team server', () => {
     // A plain scan moves one company or project at a time; the fixture's feed is one page (of 1000) here.
     if (plain) expect(new Set(known.map((p) => p.done)).size).toBeGreaterThan(1);
     // Once connected, nothing more to show.
-    expect(JSON.parse((await l.get('/setup.json', '', '')).body)).toEqual({ empty: false, demo: null });
+    expect(JSON.parse((await l.get('/setup.json', '', '')).body)).toEqual({ empty: false, demo: null, form: true });
   });
 });
 

@@ -52,7 +52,7 @@ const RECORD_TEXT_BYTES = 32 * 1024 * 1024;
 
 export interface AppOptions {
   readonly store: Store;
-  /** The host the server is bound to; with a loopback host, other Host headers are refused. */
+  /** The host the server is bound to (beyond loopback, an Origin may also be https: a TLS proxy in front). */
   readonly host?: string;
   /** Extra Host names to accept (a team server behind a name). */
   readonly allowedHosts?: readonly string[];
@@ -67,6 +67,11 @@ export interface AppOptions {
    * balancer needs longer than the balancer's own idle timeout (D140).
    */
   readonly keepAliveMs?: number;
+  /**
+   * The server serves a network: the first-run setup is not offered over HTTP (D240). Default: bound beyond
+   * loopback or behind a trusted proxy; the server also counts a PostgreSQL store (server.ts servesNetwork).
+   */
+  readonly network?: boolean;
   /** Called after the first-run setup created the account (docs/setup.md). */
   readonly onAccountCreated?: () => Promise<void>;
   /** Bytes of rendered GET responses kept for re-use (0 turns the cache off). */
@@ -119,7 +124,6 @@ function failure(err: unknown, log: FastifyBaseLogger): ApiError {
   return new ApiError(500, ['Internal server error']);
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const LOOPBACK_BIND = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** A Host header (or an --allow-host entry): name (lower case) and port (null when absent), or null. */
@@ -132,25 +136,33 @@ export function parseHost(s: string): { name: string; port: number | null } | nu
   return { name: m[1].toLowerCase(), port };
 }
 
+const LOOPBACK_V4 = /^127(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/** A loopback name as a Host header spells it (lower case): `localhost`, `[::1]` or a literal 127.0.0.0/8 address. */
+export const loopbackName = (name: string): boolean => name === 'localhost' || name === '[::1]' || LOOPBACK_V4.test(name);
+/** Is the bound address a loopback one (`localhost`, `::1`, any 127.0.0.0/8 address)? */
+const isLoopbackBind = (host: string): boolean => LOOPBACK_BIND.has(host) || loopbackName(host);
+
 /**
- * Is the Host header one this server answers to (DNS-rebinding guard)? Exactly a loopback name with the
- * port the connection came in on (`port`; no port in the header means 80), or an --allow-host entry,
- * nothing before or after it: an entry without a port matches the listening port or a Host without one
- * (what a proxy in front on the standard port sends); an entry with a port (`bivouac.lan:80`) is matched
- * exactly. `port` undefined (no socket: in-process tests; behind a trusted proxy, whose port the client
- * used) skips the port comparison. The bound address does not matter: a server bound beyond loopback was
- * given its names with --allow-host (the CLI refuses to start without them, D61).
+ * Is the Host header one this server answers to (DNS-rebinding guard, D24, D239)? Exactly a loopback name
+ * (`localhost`, `[::1]`, a literal 127.0.0.0/8 address) on any port or none, or an --allow-host entry, nothing
+ * before or after it. The name is the defence: a page on `evil.example` that resolves to 127.0.0.1 still
+ * sends `Host: evil.example`, and no page can make a browser send a loopback name it was not loaded from.
+ * The port is not compared for a loopback name: whatever forwards a port (an SSH tunnel, `docker -p`, a TCP
+ * proxy) or leaves it out (an old client sending `Host: 127.0.0.1`) names this server all the same.
+ * An --allow-host entry without a port accepts that name on any port or none; with a port
+ * (`bivouac.lan:8080`), exactly that port, a Host without a port meaning `defaultPort` (80; 443 for https
+ * behind a TLS proxy). The bound address does not matter: a server bound beyond loopback was given its
+ * names with --allow-host (the CLI refuses to start without them, D61).
  */
-export function hostAllowed(hostHeader: string | undefined, _bound: string, extra: readonly string[], port?: number): boolean {
+export function hostAllowed(hostHeader: string | undefined, extra: readonly string[], defaultPort = 80): boolean {
   if (!hostHeader) return false;
   const h = parseHost(hostHeader);
   if (!h) return false;
-  const hp = h.port ?? 80;
-  if (LOOPBACK.has(h.name)) return port === undefined || hp === port;
+  if (loopbackName(h.name)) return true;
   for (const e of extra) {
     const x = parseHost(e);
     if (!x || x.name !== h.name) continue;
-    if (x.port !== null ? hp === x.port : h.port === null || port === undefined || hp === port) return true;
+    if (x.port === null || x.port === (h.port ?? defaultPort)) return true;
   }
   return false;
 }
@@ -292,8 +304,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The checks of every request, shared by the onRequest hook and the thin path (http/fast.ts).
   /** Host, Origin and fetch metadata, in this order; `site` is not checked for the UI's own files. */
-  const local = (host: string | undefined, port: number | undefined, origin: string | undefined, site: string | undefined, ui = false): ApiError | null => {
-    if (!hostAllowed(host, bound, extraHosts, port)) return new ApiError(403, ['Host not allowed']);
+  const local = (host: string | undefined, defaultPort: number, origin: string | undefined, site: string | undefined, ui = false): ApiError | null => {
+    if (!hostAllowed(host, extraHosts, defaultPort)) return new ApiError(403, ['Host not allowed']);
     if (!originAllowed(origin, host, tlsProxy)) return new ApiError(403, ['Cross-origin requests are not allowed']);
     // The UI's own files stay loadable from anywhere (a link to the app works); the API does not.
     if (!ui && !fetchSiteAllowed(site)) return new ApiError(403, ['Requests made by another site are not allowed']);
@@ -312,7 +324,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     let closing = false;
     const thin = new ThinPath({
       app, routerOptions: ROUTER_OPTIONS, rewriteUrl,
-      local: (host, port, origin, site) => local(host, port, origin, site),
+      local: (host, origin, site) => local(host, 80, origin, site),
       identify, unauthenticated, admit: rate ? (id) => rate.admit(id) : null,
       failure: (err) => failure(err, app.log),
       // While closing, Fastify answers 503; requests logged one by one are Fastify's to log.
@@ -344,10 +356,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const url = req.url, q = url.indexOf('?');
     req.wantsJson = (q < 0 ? url : url.slice(0, q)).endsWith('.json') || prefersJson(req.headers.accept);
     // Behind a trusted proxy, the Host the client asked for is X-Forwarded-Host (Fastify's req.host),
-    // and the port it names is the proxy's, not this connection's.
+    // and the scheme X-Forwarded-Proto (a Host without a port then means 443 for https).
     const host = opts.trustProxy ? req.host : req.headers.host;
     const cfg = routeConfig(req);
-    const refused = local(host, opts.trustProxy ? undefined : req.socket.localPort, req.headers.origin,
+    const refused = local(host, opts.trustProxy && req.protocol === 'https' ? 443 : 80, req.headers.origin,
       req.headers['sec-fetch-site'] as string | undefined, cfg.ui === true);
     if (refused) {
       sendError(reply, refused, req.wantsJson);
@@ -422,7 +434,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Not resource routes (the reference lists them from their own docs): the live change stream
   // (docs/changes-stream.md) and the first-run setup of an empty data directory.
   await app.register(changes);
-  await app.register(setup, { onCreated: opts.onAccountCreated, sync: opts.sync });
+  await app.register(setup, { onCreated: opts.onAccountCreated, sync: opts.sync, network: opts.network ?? (!isLoopbackBind(bound) || Boolean(opts.trustProxy)) });
   const syncPort = opts.sync;
   if (syncPort) {
     await app.register(syncPlugin(syncPort));

@@ -61,7 +61,7 @@ export interface ThinDeps {
   /** Fastify's `rewriteUrl`. */
   readonly rewriteUrl: (url: string) => string;
   /** Host, Origin and fetch metadata (onRequest hook's first checks): the error to answer, or null. */
-  readonly local: (host: string | undefined, port: number | undefined, origin: string | undefined, site: string | undefined) => ApiError | null;
+  readonly local: (host: string | undefined, origin: string | undefined, site: string | undefined) => ApiError | null;
   /** Authentication with the change token (the onRequest hook's, pinned on a store that pins). */
   readonly identify: (authorization: string | undefined, token: string, ip: string | undefined, conn?: object) => Promise<Caller | null>;
   /** The 401 the onRequest hook answers. */
@@ -132,7 +132,7 @@ export class ThinPath {
     const q = url.indexOf('?');
     const json = (q < 0 ? url : url.slice(0, q)).endsWith('.json') || prefersJson(h.accept);
     try {
-      const local = d.local(h.host, req.socket.localPort, h.origin, h['sec-fetch-site'] as string | undefined);
+      const local = d.local(h.host, h.origin, h['sec-fetch-site'] as string | undefined);
       if (local) { this.error(res, local, json); return; }
       const { store } = d.app;
       const token = await store.changeToken();

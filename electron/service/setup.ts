@@ -11,8 +11,11 @@ import { DEMO_ACCOUNT, seedDemo } from './demo.ts';
 export interface SetupStatus {
   /** No account yet: the first-run choices apply. */
   readonly empty: boolean;
-  /** The demo account is what this data directory holds: its sign-in, to show on the sign-in page. */
-  readonly demo: { readonly user: string; readonly password: string } | null;
+  /**
+   * The demo account is what this data directory holds: its administrator's user name, for the sign-in
+   * page. Never a password (issue #25, D241): the page shows the documented demo password from its own text.
+   */
+  readonly demo: { readonly user: string } | null;
 }
 
 export interface OwnAccount {
@@ -25,7 +28,7 @@ const demoAdmin = DEMO_ACCOUNT.people.find((p) => p.administrator) ?? DEMO_ACCOU
 export async function status(store: Store): Promise<SetupStatus> {
   if (await store.isEmpty()) return { empty: true, demo: null };
   const name = await getMeta(store, 'account_name');
-  return { empty: false, demo: name === DEMO_ACCOUNT.account.name ? { user: demoAdmin['user-name'], password: demoAdmin.password } : null };
+  return { empty: false, demo: name === DEMO_ACCOUNT.account.name ? { user: demoAdmin['user-name'] } : null };
 }
 
 const taken = (): ApiError => new ApiError(409, ['This data directory already holds an account: sign in instead']);

@@ -8,7 +8,9 @@ import { SignIn } from './SignIn.tsx';
 import { progressText } from '../stores/sync.ts';
 
 export interface SetupStatus {
-  empty: boolean; demo: { user: string; password: string } | null;
+  empty: boolean; demo: { user: string } | null;
+  /** False on a server that serves a network: no first run over HTTP, `bivouac setup` on its machine (D240). */
+  form?: boolean;
   /** While a first-run connect clones (docs/setup.md): its progress, as /sync/status would say. */
   connecting?: { progress: { done: number; total: number } | null };
 }
@@ -37,8 +39,22 @@ export function Welcome() {
   const [status, setStatus] = useState<SetupStatus | null | 'loading'>('loading');
   useEffect(() => { let live = true; void setupStatus().then((s) => { if (live) setStatus(s); }); return () => { live = false; }; }, []);
   if (status === 'loading') return <div className="splash" role="status">Connecting to the local service…</div>;
+  if (status?.empty && status.form === false) return <TeamServerSetup />;
   if (status?.empty) return <FirstRun onDone={setStatus} />;
   return <SignIn demo={status?.demo ?? null} />;
+}
+
+/** An empty team server: its account is made on its machine, never from a browser (docs/setup.md). */
+function TeamServerSetup() {
+  return (
+    <main className="signin first-run">
+      <section aria-labelledby="team-setup-title">
+        <h1 id="team-setup-title">This Bivouac server has no account yet</h1>
+        <p className="hint">A server on a network is set up on its own machine, not from a browser. Its administrator runs <code>bivouac setup</code> there
+          (see <code>bivouac --help</code>), then everyone signs in here.</p>
+      </section>
+    </main>
+  );
 }
 
 function FirstRun({ onDone }: { onDone: (s: SetupStatus) => void }) {

@@ -1,7 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useSession } from '../stores/session.ts';
 
-export function SignIn({ demo = null }: { demo?: { user: string; password: string } | null }) {
+/**
+ * The demo account's password, as the README documents it. GET /setup.json names the demo's user but never
+ * carries a password (issue #25, D241); tests/network-safety.test.ts checks this is the demo's.
+ */
+const DEMO_PASSWORD = 'bivouac';
+
+export function SignIn({ demo = null }: { demo?: { user: string } | null }) {
   const signIn = useSession((s) => s.signIn);
   const error = useSession((s) => s.signInError);
   const [mode, setMode] = useState<'password' | 'token'>('password');
@@ -26,8 +32,8 @@ export function SignIn({ demo = null }: { demo?: { user: string; password: strin
         <h1 id="signin-title">Sign in to Bivouac</h1>
         <p className="hint">Your projects live on this computer. Sign in with your account on the local service.</p>
         {demo && (
-          <p className="demo-note" role="note">This is the <strong>demo account</strong>. Sign in as <code>{demo.user}</code> with the password <code>{demo.password}</code>.
-            <button type="button" className="link" onClick={() => { setMode('password'); setUser(demo.user); setPassword(demo.password); }}>Fill it in</button></p>
+          <p className="demo-note" role="note">This is the <strong>demo account</strong>. Sign in as <code>{demo.user}</code> with the password <code>{DEMO_PASSWORD}</code>.
+            <button type="button" className="link" onClick={() => { setMode('password'); setUser(demo.user); setPassword(DEMO_PASSWORD); }}>Fill it in</button></p>
         )}
         <div className="segmented" role="group" aria-label="Sign in with">
           <button type="button" aria-pressed={mode === 'password'} onClick={() => setMode('password')}>User name</button>

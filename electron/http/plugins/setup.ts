@@ -1,6 +1,7 @@
-// First run (docs/setup.md, D96): `GET /setup.json` says whether the data directory has an account
+// First run (docs/setup.md, D96, D240): `GET /setup.json` says whether the data directory has an account
 // (and whether it is the demo); `POST /setup.json` creates your own account or loads the demo, once,
-// only from this computer. Both are public: there is nobody to authenticate yet.
+// only from this computer. Both are public: there is nobody to authenticate yet. A server that serves a
+// network (a team server) never offers the first run over HTTP: `bivouac setup` on its machine does it.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../service/context.ts';
@@ -13,9 +14,16 @@ export interface SetupPluginOptions {
   readonly onCreated?: () => Promise<void>;
   /** The sync engine: `{"remote": …}` connects the empty directory to a team server (a clone). */
   readonly sync?: SyncPort | null;
+  /**
+   * The server serves a network (a non-loopback host, a trusted proxy, a PostgreSQL store): POST is refused
+   * to everyone, before anything is read or requested (D240).
+   */
+  readonly network?: boolean;
 }
 
 const LOCAL = /^(127\.|::1$|::ffff:127\.)/;
+const NOT_HERE = 'The first-run setup of a server that serves a network is not offered over HTTP: '
+  + "run 'bivouac setup' on the server's machine (see bivouac --help and docs/setup.md)";
 
 export default async function setup(app: FastifyInstance, opts: SetupPluginOptions): Promise<void> {
   // One first run at a time (per app instance): two forms sent together must not make two accounts.
@@ -23,12 +31,15 @@ export default async function setup(app: FastifyInstance, opts: SetupPluginOptio
   // A first-run connect is cloning (nobody can sign in yet to read /sync/status): GET shows its progress.
   let cloning = false;
 
+  const form = opts.network !== true;
+  /** The status, and whether the first-run form is offered over HTTP (`form`: false on a team server). */
+  const shown = async () => ({ ...(await svc.status(app.store)), form });
   const json = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
 
   app.route({
     method: ['GET', 'HEAD'], url: '/setup.json', config: { public: true },
     handler: async (_req, reply) => {
-      const st = await svc.status(app.store);
+      const st = await shown();
       const progress = cloning && opts.sync ? (await opts.sync.status()).progress : null;
       return json(reply, 200, cloning ? { ...st, connecting: { progress } } : st);
     },
@@ -37,7 +48,10 @@ export default async function setup(app: FastifyInstance, opts: SetupPluginOptio
   app.route({
     method: 'POST', url: '/setup.json', config: { public: true },
     handler: async (req: FastifyRequest, reply) => {
-      if (!LOCAL.test(req.socket.remoteAddress ?? '')) {
+      if (!form) return sendError(reply, new ApiError(403, [NOT_HERE]), true);
+      // The client's address as resolved through a trusted proxy (Fastify's req.ip), never the socket's:
+      // behind a proxy on this machine every socket is a loopback one (D240).
+      if (!LOCAL.test(req.ip ?? '')) {
         return sendError(reply, new ApiError(403, ['The first-run setup is only offered on the computer Bivouac runs on']), true);
       }
       let body: Record<string, unknown>;
@@ -81,7 +95,7 @@ export default async function setup(app: FastifyInstance, opts: SetupPluginOptio
       });
       running = work.catch(() => undefined);
       await work;
-      return json(reply, 201, await svc.status(app.store));
+      return json(reply, 201, await shown());
     },
   });
 }
