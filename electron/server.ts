@@ -17,7 +17,7 @@ import type { GuardOptions, RateOptions } from './service/limits.ts';
 import { ownerCredentials } from './store/queries/people.ts';
 import { SyncEngine } from './sync/engine.ts';
 import type { TokenVault } from './sync/token-vault.ts';
-import { ownerId } from './sync/owner.ts';
+import { ownerId, servesNetwork } from './sync/owner.ts';
 import { personSecrets } from './store/queries/replica.ts';
 import type { RemoteCredentials } from './service/sync.ts';
 
@@ -102,6 +102,11 @@ export interface Running {
   readonly demoCreated: boolean;
   /** The sync engine (standalone until connected). */
   readonly sync: SyncEngine;
+  /**
+   * The connect asked with `remote`, going on in the background (D253): resolves once linked, rejects
+   * with the remote's refusal; null when nothing was to connect (no `remote`, or already its replica).
+   */
+  readonly connecting: Promise<void> | null;
   /** Requests being handled right now (a write is acknowledged when its answer is sent). */
   inFlight(): number;
   /**
@@ -177,14 +182,21 @@ export const TEAM_KEEP_ALIVE_SEC = 72;
 export async function serve(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   checkBind(host, o.allowedHosts ?? []);
+  // A team server never becomes a replica (D254): refused before anything is opened or requested.
+  const network = servesNetwork({ host, trustProxy: o.trustProxy, storeUrl: o.storeUrl });
+  if (o.remote && network) {
+    throw new StartError(`--remote makes a data directory a replica, and this server is used by more than one person (${network}): only the local service of one person's desktop app can become a replica. Nothing was changed and ${o.remote.url} was not contacted`);
+  }
   // A replica starts empty: it is filled by cloning the remote, never with the demo account.
   const demo = (o.demo ?? true) && !o.remote;
   const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl, o.walCheckpoint);
-  const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress });
+  const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress, network });
+  let connectTo: ServeOptions['remote'] = null;
   try {
     const resumed = await sync.resume();
     const st = resumed ? await sync.status() : null;
-    if (o.remote && (!resumed || st?.remote?.url !== o.remote.url.replace(/\/+$/, ''))) await sync.connect(o.remote.url, o.remote.auth);
+    // The connect goes on in the background once the service listens, whatever the remote does (D253).
+    if (o.remote && (!resumed || st?.remote?.url !== o.remote.url.replace(/\/+$/, ''))) connectTo = o.remote;
     else if (resumed) void sync.run().catch(() => undefined); // offline is fine: the replica works on
   } catch (e) {
     sync.stop();
@@ -215,6 +227,9 @@ export async function serve(o: ServeOptions): Promise<Running> {
     throw e;
   }
   if (sync.connected) sync.start();
+  // Once linked (a clone brought the owner), the api-token file appears as after a first-run setup.
+  const connecting = connectTo ? sync.connectInBackground(connectTo.url, connectTo.auth).then(() => onAccountCreated()) : null;
+  connecting?.catch(() => undefined); // the status says why; the CLI prints it
   // Retention and counters: now, then hourly (per server instance; no module-level timer).
   const housekeeping = () => maintain(store, o.retention).catch((e: unknown) => app.log.error(e));
   await housekeeping();
@@ -233,7 +248,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   });
   let closing: Promise<{ drained: boolean }> | null = null;
   return {
-    app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated, sync,
+    app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated, sync, connecting,
     inFlight: () => open.size,
     close(opts: CloseOptions = {}) {
       closing ??= (async () => {
