@@ -279,7 +279,7 @@ export async function remoteOption(o: Record<string, string | boolean | string[]
   const user = o['remote-user'] as string | undefined;
   const flagPassword = o['remote-password'] as string | undefined, file = o['remote-password-file'] as string | undefined;
   const flagToken = o['remote-token'] as string | undefined;
-  const envPassword = io.env.BIVOUAC_REMOTE_PASSWORD, envToken = io.env.BIVOUAC_REMOTE_TOKEN;
+  const envPassword = io.env.BIVOUAC_REMOTE_PASSWORD || undefined, envToken = io.env.BIVOUAC_REMOTE_TOKEN || undefined; // empty: not given
   // Read once, not handed down to child processes.
   delete io.env.BIVOUAC_REMOTE_PASSWORD;
   delete io.env.BIVOUAC_REMOTE_TOKEN;
