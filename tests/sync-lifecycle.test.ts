@@ -148,6 +148,19 @@ describe('the local service starts and answers at once, whatever its remote does
     const before = hang.connections;
     expect((await inject(r, 'POST', '/sync/run?wait=true', LOCAL)).statusCode).toBe(502);
     expect(hang.connections).toBeGreaterThan(before);
+    // The owner connects another remote meanwhile (the Team server panel): the background connect gives way,
+    // without being taken for a refusal (the command line would exit).
+    let settled = false;
+    r.connecting!.then(() => { settled = true; }, () => { settled = true; });
+    const remote = await fixtureRemote();
+    const put = await inject(r, 'PUT', '/sync/remote', LOCAL, { url: remote.url, user: 'ada', password: password('ada') });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(JSON.parse(put.body)).toMatchObject({ remote: { url: remote.url } });
+    await r.sync.idle();
+    expect(settled).toBe(false);
+    const connections = hang.connections;
+    await inject(r, 'POST', '/sync/run?wait=true', { user: 'ada', password: password('ada') });
+    expect(hang.connections).toBe(connections);
   });
 
   it('a data directory tied to another remote: refused at once, without asking the new one anything; the old link stays', async () => {

@@ -212,6 +212,26 @@ export class SyncEngine implements SyncPort {
    * way (a 4xx, an answer that cannot be applied) puts the directory back exactly as it was (D256).
    */
   async connect(url: string, auth: RemoteAuth, o: { caller?: number | null } = {}): Promise<void> {
+    // Asked directly (PUT /sync/remote, the first-run form): a connect going on in the background gives way.
+    if (this.pendingConnect) {
+      this.pendingConnect = null;
+      this.unschedule();
+      this.halt.abort();
+      this.halt = new AbortController();
+      await this.connectAttempt?.catch(() => undefined);
+    }
+    return this.connectOnce(url, auth, o);
+  }
+
+  /** One connect at a time (a background attempt and a direct one never link together). */
+  private connectChain: Promise<unknown> = Promise.resolve();
+  private connectOnce(url: string, auth: RemoteAuth, o: { caller?: number | null }): Promise<void> {
+    const next = this.connectChain.then(() => this.link(url, auth, o));
+    this.connectChain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async link(url: string, auth: RemoteAuth, o: { caller?: number | null }): Promise<void> {
     await this.refuseShared(o.caller ?? null);
     let u: URL;
     try {
@@ -350,9 +370,8 @@ export class SyncEngine implements SyncPort {
    */
   async disconnect(): Promise<void> {
     this.stop();
-    const pending = this.pendingConnect;
+    // A connect going on in the background is given up (its promise stays unsettled: nobody was refused).
     this.pendingConnect = null;
-    pending?.reject(new ConnectError(409, 'The connect was cancelled (disconnected)'));
     await this.connectAttempt?.catch(() => undefined);
     await this.running?.catch(() => undefined);
     this.remote = null;
@@ -571,9 +590,9 @@ export class SyncEngine implements SyncPort {
     this.connectAttempt = (async () => {
       this.state = 'connecting';
       try {
-        await this.connect(p.url, p.auth);
+        await this.connectOnce(p.url, p.auth, {});
       } catch (e) {
-        if (this.pendingConnect !== p) throw e; // cancelled meanwhile
+        if (this.pendingConnect !== p) throw e; // given up meanwhile
         this.error = (e as Error).message;
         if (e instanceof ConnectError && e.transient) {
           this.state = 'connecting';
