@@ -190,7 +190,10 @@ export async function serve(o: ServeOptions): Promise<Running> {
   // A replica starts empty: it is filled by cloning the remote, never with the demo account.
   const demo = (o.demo ?? true) && !o.remote;
   const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl, o.walCheckpoint);
-  const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress, network });
+  const tokenFile = join(o.dataDir, 'api-token');
+  // A clone interrupted and finished later brings the owner then: the api-token file appears at that sync.
+  const onSynced = async () => { if (o.writeTokenFile !== false && !existsSync(tokenFile)) await onAccountCreated(); };
+  const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, onProgress: o.onSyncProgress, network, onSynced });
   let connectTo: ServeOptions['remote'] = null;
   try {
     const resumed = await sync.resume();
@@ -203,13 +206,12 @@ export async function serve(o: ServeOptions): Promise<Running> {
     await store.close();
     throw e;
   }
-  const tokenFile = join(o.dataDir, 'api-token');
   await mkdir(o.dataDir, { recursive: true });
   // After a first-run setup (no account at start), the token file appears like on any other start.
-  const onAccountCreated = async () => {
+  async function onAccountCreated(): Promise<void> {
     const owner = await ownerToken(store);
     if (owner && o.writeTokenFile !== false) await writePrivateFile(tokenFile, `${owner.token}\n`);
-  };
+  }
   const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, logStream: o.logStream, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
     keepAliveMs: (o.keepAliveSec ?? (!isLoopback(host) || o.trustProxy || o.storeUrl ? TEAM_KEEP_ALIVE_SEC : 5)) * 1000,

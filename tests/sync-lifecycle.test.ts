@@ -3,7 +3,7 @@
 // a replica, and the remote is not contacted (D254); a connect refused half way leaves the data
 // directory exactly as it was (D256).
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { SqliteStore } from '../electron/store/sqlite.ts';
 import { createOwn } from '../electron/service/setup.ts';
 import { rememberAddress } from '../electron/store/queries/sync.ts';
 import type { Store } from '../electron/store/types.ts';
-import { password, startRemote, type Remote } from './sync-helpers.ts';
+import { password, startProxy, startRemote, type Remote } from './sync-helpers.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
@@ -161,6 +161,19 @@ describe('the local service starts and answers at once, whatever its remote does
     const connections = hang.connections;
     await inject(r, 'POST', '/sync/run?wait=true', { user: 'ada', password: password('ada') });
     expect(hang.connections).toBe(connections);
+  });
+
+  it('a clone the remote interrupts (busy) finishes by itself, and the api-token file appears then', async () => {
+    const remote = await fixtureRemote();
+    let first = true;
+    const proxy = await startProxy(remote.url, { busy: (_m, p) => (p === '/sync/changes.json' && first ? ((first = false), 0) : undefined) });
+    closers.push(() => proxy.close());
+    const dir = tmp();
+    const r = await start({ dataDir: dir, remote: { url: proxy.url, auth: { user: 'ada', password: password('ada') } } });
+    await r.connecting; // linked; the clone waits for the backoff
+    expect(existsSync(join(dir, 'api-token'))).toBe(false);
+    await vi.waitFor(() => expect(existsSync(join(dir, 'api-token'))).toBe(true), { timeout: 15_000, interval: 50 });
+    expect(JSON.parse((await inject(r, 'GET', '/sync/status', { user: 'ada', password: password('ada') })).body)).toMatchObject({ state: 'idle', error: null });
   });
 
   it('a data directory tied to another remote: refused at once, without asking the new one anything; the old link stays', async () => {

@@ -64,6 +64,8 @@ export interface EngineOptions {
   readonly random?: () => number;
   /** Retry delays (default BACKOFF: 1 s doubling up to 5 min, full jitter). */
   readonly backoff?: BackoffPolicy;
+  /** Called after each successful sync (the server writes the api-token file once a clone brought the owner). */
+  readonly onSynced?: () => Promise<void>;
 }
 
 
@@ -683,6 +685,7 @@ export class SyncEngine implements SyncPort {
       });
       this.state = 'idle';
       this.settle(null);
+      await this.o.onSynced?.().catch(() => undefined);
     } catch (e) {
       // Every failure is retried with the backoff (D255): a remote that is down, busy or refusing is not hammered.
       this.state = (e instanceof Backoff && e.offline) || e instanceof RemoteUnreachable ? 'offline' : 'error';
