@@ -163,6 +163,14 @@ describe('the local service starts and answers at once, whatever its remote does
     expect(hang.connections).toBe(connections);
   });
 
+  it('an empty data directory: GET /setup.json shows the connect going on (the first-run page waits for it)', async () => {
+    const hang = await hangingServer();
+    const dir = tmp();
+    const r = await start({ dataDir: dir, remote: { url: hang.url, auth: { user: 'ada', password: 'x' } } });
+    await hang.connected;
+    expect(JSON.parse((await inject(r, 'GET', '/setup.json', null)).body)).toMatchObject({ empty: true, connecting: { progress: null } });
+  });
+
   it('a clone the remote interrupts (busy) finishes by itself, and the api-token file appears then', async () => {
     const remote = await fixtureRemote();
     let first = true;
