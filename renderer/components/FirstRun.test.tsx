@@ -16,7 +16,7 @@ describe('welcome, while a start with --remote clones', () => {
       { empty: false, demo: null },
     ];
     let k = 0;
-    vi.spyOn(api, 'request').mockImplementation(async () => ({ data: answers[Math.min(k++, answers.length - 1)] as never, headers: {} }));
+    vi.spyOn(api, 'request').mockImplementation(async () => ({ data: answers[Math.min(k++, answers.length - 1)] as never, headers: { get: () => null } }));
     render(<Welcome />);
     expect(await screen.findByText(/Connecting to your team server/)).toBeTruthy();
     expect(screen.queryByText('Connect to a team server')).toBeNull();
