@@ -114,7 +114,8 @@ async function remoteEdits(n: number, tag: string, offset = 0): Promise<void> {
 say(`# bench:sync — ${new Date().toISOString()}`);
 say(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}; dataset: ${JSON.stringify(summary.counts)}`);
 
-// `--only=push` runs section 3 alone (its figures go to bench/results/sync-push-latest.md).
+// `--only=push` runs section 3 alone (its figures go to bench/results/sync-push-latest.md); section 5 runs
+// unless another section was chosen.
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 
 // ---- 1 + 2: clone, incremental vs full ---------------------------------------------------------------
@@ -257,7 +258,7 @@ if (!only) {
 // ---- 5: the request rate to a remote that is down (issue #25, D255) ----------------------------------
 // The engine's real schedule (interval, backoff with jitter) on a virtual clock: 11 minutes of an outage in
 // a moment. Each replica clones a small remote, which then goes down (its port refuses connections).
-{
+if (!only || only === 'down') {
   class VirtualClock implements Timers {
     t = 0;
     private q: { at: number; fn: () => void }[] = [];
