@@ -183,7 +183,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   checkBind(host, o.allowedHosts ?? []);
   // A team server never becomes a replica (D254): refused before anything is opened or requested.
-  const network = servesNetwork({ host, trustProxy: o.trustProxy, storeUrl: o.storeUrl });
+  const network = servesNetwork({ host, trustProxy: o.trustProxy, storeUrl: o.storeUrl, allowedHosts: o.allowedHosts });
   if (o.remote && network) {
     throw new StartError(`--remote makes a data directory a replica, and this server is used by more than one person (${network}): only the local service of one person's desktop app can become a replica. Nothing was changed and ${o.remote.url} was not contacted`);
   }

@@ -200,13 +200,15 @@ describe('the local service starts and answers at once, whatever its remote does
 });
 
 describe('a server used by more than one person never becomes a replica (D254)', () => {
-  it('--remote on a server behind a proxy, or listening beyond loopback: refused at start, nothing created, nobody contacted', async () => {
+  it('--remote on a server behind a proxy, listening beyond loopback or answering other names: refused at start, nothing created, nobody contacted', async () => {
     const listening = await hangingServer();
     const dir = tmp();
     await expect(serve({ dataDir: dir, port: 0, logLevel: 'silent', trustProxy: 'loopback', remote: { url: listening.url, auth: { token: 't' } } }))
       .rejects.toThrow(StartError);
     await expect(serve({ dataDir: dir, port: 0, logLevel: 'silent', host: '0.0.0.0', allowedHosts: ['team.example'], remote: { url: listening.url, auth: { token: 't' } } }))
       .rejects.toThrow(/used by more than one person/);
+    await expect(serve({ dataDir: dir, port: 0, logLevel: 'silent', allowedHosts: ['bivouac.tunnel.example'], remote: { url: listening.url, auth: { token: 't' } } }))
+      .rejects.toThrow(/--allow-host/);
     expect(existsSync(join(dir, 'bivouac.sqlite'))).toBe(false);
     expect(listening.connections).toBe(0);
   });
