@@ -3,7 +3,9 @@
 //  1. initial clone of the bench dataset (requests, time);
 //  2. incremental sync of 100 remote changes vs a full resync (a fresh clone), as ratios;
 //  3. push of 1,000 offline mutations;
-//  4. local write latency with the remote hanging vs with no remote at all (ratio of medians and p99).
+//  4. local write latency with the remote hanging vs with no remote at all (ratio of medians and p99);
+//  5. the replica's peak RSS against a hostile remote (endless feed, a 3 GB answer);
+//  6. the request rate to a remote that is down, per minute, over 11 minutes (the real schedule on a virtual clock).
 // Results go to stdout and, for a full run, bench/results/sync.md (a partial run writes only with BENCH_OUT=FILE). Not part of `npm test`.
 
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
@@ -17,6 +19,7 @@ import { SqliteStore } from '../electron/store/sqlite.ts';
 import { importSeed } from '../electron/service/account.ts';
 import { generateDataset } from '../electron/service/dataset.ts';
 import { SyncEngine } from '../electron/sync/engine.ts';
+import type { Timers } from '../electron/sync/backoff.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'account.json'), 'utf8')) as { people: { key: string; 'user-name': string; password: string }[] };
@@ -112,7 +115,8 @@ async function remoteEdits(n: number, tag: string, offset = 0): Promise<void> {
 say(`# bench:sync — ${new Date().toISOString()}`);
 say(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}; dataset: ${JSON.stringify(summary.counts)}`);
 
-// `--only=push` runs section 3 alone, `--only=hostile` section 5 (printed; written to BENCH_OUT when set).
+// `--only=push` runs section 3 alone, `--only=hostile` section 5, `--only=down` section 6 (printed; written to
+// BENCH_OUT when set).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 
 // ---- 1 + 2: clone, incremental vs full ---------------------------------------------------------------
@@ -290,6 +294,59 @@ if ((!only || only === 'hostile') && process.platform === 'linux') {
     h.behave();
   }
   await h.close();
+}
+
+// ---- 6: the request rate to a remote that is down (issue #25, D255) ----------------------------------
+// The engine's real schedule (interval, backoff with jitter) on a virtual clock: 11 minutes of an outage in
+// a moment. Each replica clones a small remote, which then goes down (its port refuses connections).
+if (!only || only === 'down') {
+  class VirtualClock implements Timers {
+    t = 0;
+    private q: { at: number; fn: () => void }[] = [];
+    now(): number { return this.t; }
+    set(fn: () => void, ms: number): unknown { const h = { at: this.t + ms, fn }; this.q.push(h); return h; }
+    clear(h: unknown): void { this.q = this.q.filter((x) => x !== h); }
+    nextAt(): number { return Math.min(...this.q.map((x) => x.at)); }
+    fire(): void {
+      const next = this.q.reduce((a, b) => (b.at < a.at ? b : a));
+      this.q = this.q.filter((x) => x !== next);
+      this.t = next.at;
+      next.fn();
+    }
+  }
+  const small = new SqliteStore(':memory:');
+  await importSeed(small, FIXTURE);
+  const smallApp = await buildApp({ store: small, responseCacheBytes: 0 });
+  await smallApp.listen({ host: '127.0.0.1', port: 0 });
+  const smallUrl = `http://127.0.0.1:${(smallApp.server.address() as AddressInfo).port}`;
+  const REPLICAS = 20, MINUTES = 11;
+  const replicas: { clock: VirtualClock; store: SqliteStore; engine: SyncEngine }[] = [];
+  for (let k = 0; k < REPLICAS; k++) {
+    const clock = new VirtualClock();
+    const store = new SqliteStore(':memory:');
+    const engine = new SyncEngine({ store, dataDir: null, intervalSec: 30, timeoutMs: 5000, timers: clock }); // the default interval, real jitter
+    await engine.connect(smallUrl, { user: ADA['user-name'], password: ADA.password });
+    replicas.push({ clock, store, engine });
+  }
+  await smallApp.close();
+  await small.close();
+  const perMinute = new Array<number>(MINUTES).fill(0);
+  for (const { clock, engine } of replicas) {
+    const t0 = clock.now();
+    while (clock.nextAt() < t0 + MINUTES * 60_000) {
+      const before = engine.requests;
+      clock.fire();
+      await engine.idle();
+      perMinute[Math.floor((clock.now() - t0) / 60_000)] += engine.requests - before;
+    }
+  }
+  const rate = (m: number) => (perMinute[m] / REPLICAS).toFixed(2);
+  say(`\n## a remote that is down: requests per minute from one replica (mean of ${REPLICAS}, the engine's schedule on a virtual clock, interval 30 s)`);
+  say('| minute of the outage | 1st | 2nd (after 1 min) | 5th | 11th (after 10 min) | total in 11 min |');
+  say('|---|---|---|---|---|---|');
+  say(`| requests / minute | ${rate(0)} | ${rate(1)} | ${rate(4)} | ${rate(10)} | ${(perMinute.reduce((a, b) => a + b, 0) / REPLICAS).toFixed(1)} |`);
+  say('(before D255: a retry every 2 s after a network error, 30 requests a minute for as long as the outage lasts)');
+  for (const r of replicas) { r.engine.stop(); await r.store.close(); }
 }
 
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { homedir, platform } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { openStore, ownerToken, readJsonFile, removeStore, serve, servesNetwork, DB_FILE, StartError, type ServeOptions } from './server.ts';
 import { SyncEngine } from './sync/engine.ts';
@@ -77,8 +78,12 @@ options:
   --wal-checkpoint W   who checkpoints the SQLite WAL: worker (default, a thread of its own) or sqlite
   --log-level L     fatal, error, warn, info, debug or silent (default warn)
 sync with a remote (a team server or any server of the interface):
-  serve --remote URL (--remote-user U --remote-password P | --remote-token T) [--sync-interval S]
-                    connect this data directory (an empty one is cloned first; default interval 30 s)
+  serve --remote URL --remote-user U [--sync-interval S]
+                    connect this data directory (an empty one is cloned first; default interval 30 s);
+                    the password from --remote-password-file FILE, or BIVOUAC_REMOTE_PASSWORD, or a
+                    prompt on a terminal; or a token in BIVOUAC_REMOTE_TOKEN instead of a user.
+                    (--remote-password P and --remote-token T work too, but leave the secret in the
+                    process's command line, readable by every local user)
   --sync-max-answer-mb N  read at most N MB of one answer of the remote (default 64; above: a sync error)
   sync              run one sync of a connected data directory and exit (0 once the outbox is empty)`;
 
@@ -94,7 +99,7 @@ export async function main(argv: string[]): Promise<number> {
         'log-level': { type: 'string' }, 'no-demo': { type: 'boolean' }, out: { type: 'string' },
         'allow-host': { type: 'string', multiple: true }, 'response-cache': { type: 'string' },
         'wal-checkpoint': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-        remote: { type: 'string' }, 'remote-user': { type: 'string' }, 'remote-password': { type: 'string' },
+        remote: { type: 'string' }, 'remote-user': { type: 'string' }, 'remote-password': { type: 'string' }, 'remote-password-file': { type: 'string' },
         'remote-token': { type: 'string' }, 'sync-interval': { type: 'string' }, 'sync-max-answer-mb': { type: 'string' },
         'trust-proxy': { type: 'string' }, 'auth-guard': { type: 'string' }, 'rate-limit': { type: 'string' },
         'rate-burst': { type: 'string' }, 'tombstone-days': { type: 'string' }, 'idempotency-days': { type: 'string' },
@@ -235,20 +240,89 @@ function walCheckpoint(v: string | undefined): 'worker' | 'sqlite' {
   throw new UsageError(`--wal-checkpoint takes worker or sqlite, got ${v}`);
 }
 
-/** `--remote URL` with either user and password or a token; null without --remote. */
-function remoteOption(o: Record<string, string | boolean | string[] | undefined>): ServeOptions['remote'] {
+/** Where the remote's secret comes from (D257): never the command line unless asked, with a warning. */
+export interface SecretSources {
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (on: boolean) => unknown };
+  readonly stderr: { write(s: string): unknown };
+  readonly readFile: (file: string) => Promise<string>;
+}
+
+/** Read a secret on a terminal without echoing it (one line; Ctrl-C or Ctrl-D gives up). */
+export function promptSecret(question: string, input: SecretSources['stdin'], output: SecretSources['stderr']): Promise<string> {
+  return new Promise((resolve, reject) => {
+    output.write(question);
+    let text = '';
+    const raw = typeof input.setRawMode === 'function';
+    if (raw) input.setRawMode!(true);
+    const done = (err: Error | null) => {
+      input.removeListener('data', onData);
+      if (raw) input.setRawMode!(false);
+      input.pause();
+      output.write('\n');
+      if (err) reject(err);
+      else resolve(text);
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of String(chunk)) {
+        if (ch === '\r' || ch === '\n') { done(null); return; }
+        if (ch === '\u0003' || ch === '\u0004') { done(new UsageError('no password given')); return; }
+        if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1);
+        else text += ch;
+      }
+    };
+    input.on('data', onData);
+    input.resume();
+  });
+}
+
+/**
+ * `--remote URL` with a user and password or a token; null without --remote. The secret comes, in
+ * this order, from the flags (warned about: argv is readable by every local user), a password file,
+ * the environment, or a prompt when standard input is a terminal.
+ */
+export async function remoteOption(o: Record<string, string | boolean | string[] | undefined>, io: SecretSources): Promise<ServeOptions['remote']> {
   const url = o.remote as string | undefined;
-  const user = o['remote-user'] as string | undefined, password = o['remote-password'] as string | undefined;
-  const token = o['remote-token'] as string | undefined;
+  const user = o['remote-user'] as string | undefined;
+  const flagPassword = o['remote-password'] as string | undefined, file = o['remote-password-file'] as string | undefined;
+  const flagToken = o['remote-token'] as string | undefined;
+  const envPassword = io.env.BIVOUAC_REMOTE_PASSWORD || undefined, envToken = io.env.BIVOUAC_REMOTE_TOKEN || undefined; // empty: not given
+  // Read once, not handed down to child processes.
+  delete io.env.BIVOUAC_REMOTE_PASSWORD;
+  delete io.env.BIVOUAC_REMOTE_TOKEN;
   if (!url) {
-    if (user || password || token) throw new UsageError('--remote-user, --remote-password and --remote-token need --remote URL');
+    if (user || flagPassword !== undefined || file || flagToken) throw new UsageError('--remote-user, --remote-password, --remote-password-file and --remote-token need --remote URL');
     return null;
   }
-  if (token) {
-    if (user || password) throw new UsageError('give either --remote-token or --remote-user and --remote-password, not both');
-    return { url, auth: { token } };
+  const warn = (flag: string, instead: string) => io.stderr.write(`bivouac: warning: ${flag} leaves the secret in this process's command line, readable by every user of this machine while it runs; use ${instead} instead\n`);
+  if (flagToken !== undefined) {
+    if (user || flagPassword !== undefined || file) throw new UsageError('give either --remote-token or --remote-user and a password, not both');
+    if (!flagToken) throw new UsageError('--remote-token is empty');
+    warn('--remote-token', 'BIVOUAC_REMOTE_TOKEN');
+    return { url, auth: { token: flagToken } };
   }
-  if (!user || password === undefined) throw new UsageError('--remote needs --remote-user and --remote-password, or --remote-token');
+  if (!user) {
+    if (flagPassword !== undefined || file) throw new UsageError('a remote password needs --remote-user U');
+    if (envToken) return { url, auth: { token: envToken } };
+    throw new UsageError('--remote needs --remote-user U (the password from --remote-password-file, BIVOUAC_REMOTE_PASSWORD or a prompt), or a token in BIVOUAC_REMOTE_TOKEN');
+  }
+  if (flagPassword !== undefined && file) throw new UsageError('give either --remote-password or --remote-password-file, not both');
+  let password: string | undefined;
+  if (flagPassword !== undefined) {
+    warn('--remote-password', '--remote-password-file FILE, BIVOUAC_REMOTE_PASSWORD or the prompt');
+    password = flagPassword;
+  } else if (file) {
+    let text: string;
+    try {
+      text = await io.readFile(file);
+    } catch (e) {
+      throw new UsageError(`cannot read --remote-password-file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    }
+    password = text.replace(/\r?\n$/, '');
+    if (!password) throw new UsageError(`--remote-password-file ${file} is empty`);
+  } else if (envPassword !== undefined) password = envPassword;
+  else if (io.stdin.isTTY) password = await promptSecret(`Password of ${user} at ${url}: `, io.stdin, io.stderr);
+  else throw new UsageError('--remote-user needs a password: --remote-password-file FILE, BIVOUAC_REMOTE_PASSWORD, or run it on a terminal to be asked');
   return { url, auth: { user, password } };
 }
 
@@ -304,7 +378,7 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
   const port = o.port === undefined ? DEFAULT_PORT : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${String(o.port)}`);
   const uiDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
-  const remote = remoteOption(o);
+  const remote = await remoteOption(o, { env: process.env, stdin: process.stdin, stderr: process.stderr, readFile: (f) => readFile(f, 'utf8') });
   const syncIntervalSec = interval(o['sync-interval'] as string | undefined);
   const syncMaxAnswerMb = count(o, 'sync-max-answer-mb', 64, 1, 4096);
   if (o.demo && o['no-demo']) throw new UsageError('give --demo or --no-demo, not both');
@@ -335,7 +409,8 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
   const empty = await running.store.isEmpty();
   let banner = `Bivouac is running at ${running.url}/\n  data: ${storeUrl ? redact(storeUrl) : dataDir}\n`;
   // No account yet (--no-demo on a new data directory): say how to make one, not where a token would be.
-  if (empty && servesNetwork({ host, trustProxy, storeUrl })) {
+  if (empty && running.connecting) banner += '  No account yet: it comes with the clone of the remote\n';
+  else if (empty && servesNetwork({ host, trustProxy, storeUrl, allowedHosts: (o['allow-host'] as string[]) ?? [] })) {
     banner += `  No account yet: create it on this machine with 'bivouac setup${storeUrl ? ' --store URL' : ` --data-dir ${dataDir}`}' (see --help); `
       + 'a server that serves a network offers no first run over HTTP\n';
   } else if (empty) banner += `  No account yet: open ${running.url}/ to create yours or load the demo, or run 'bivouac setup' (see --help)\n`;
@@ -345,6 +420,22 @@ async function runServe(dataDir: string, storeUrl: string | null, o: Record<stri
     banner += `  New data directory: created the demo account "${DEMO_ACCOUNT.account.name}". Sign in as ${admin['user-name']} / ${admin.password}\n`;
   }
   process.stdout.write(banner);
+  // The connect goes on in the background (D253): the service already answers; its outcome is printed.
+  if (running.connecting && remote) {
+    process.stdout.write(`  Connecting to ${remote.url} in the background (GET /sync/status shows how it goes)\n`);
+    running.connecting.then(
+      () => process.stdout.write(`Connected to ${remote.url}\n  API token: ${running.tokenFile} (or: bivouac token)\n`),
+      // Refused (credentials, another remote, local work that cannot go up…): nothing was changed; exit 1 as
+      // before. A remote that does not answer is no refusal: it is tried again with the backoff, the service runs on.
+      async (e: Error) => {
+        if (stopping) return;
+        stopping = true;
+        process.stderr.write(`bivouac: cannot connect to the remote: ${e.message}\n`);
+        await running.close();
+        process.exit(1);
+      },
+    );
+  }
   return -1; // keep running
 }
 

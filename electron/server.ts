@@ -17,7 +17,7 @@ import type { GuardOptions, RateOptions } from './service/limits.ts';
 import { ownerCredentials } from './store/queries/people.ts';
 import { SyncEngine } from './sync/engine.ts';
 import type { TokenVault } from './sync/token-vault.ts';
-import { ownerId } from './sync/owner.ts';
+import { ownerId, servesNetwork } from './sync/owner.ts';
 import { personSecrets } from './store/queries/replica.ts';
 import type { RemoteCredentials } from './service/sync.ts';
 
@@ -101,12 +101,12 @@ export function checkBind(host: string, allowedHosts: readonly string[]): void {
 }
 
 /**
- * Does this server serve a network (a team server, D240)? A non-loopback --host, any --trust-proxy (a proxy
- * brings the network's clients), or a PostgreSQL store. Such a server creates no demo account unless asked
- * and never offers the first-run setup over HTTP (`bivouac setup` on its machine does it).
+ * Does this server serve a network (a team server, D240, D254)? Why it does, or null: a non-loopback --host,
+ * any --trust-proxy, a PostgreSQL store, or --allow-host (electron/sync/owner.ts). Such a server creates no
+ * demo account unless asked, never offers the first-run setup over HTTP (`bivouac setup` on its machine does
+ * it) and never becomes a replica.
  */
-export const servesNetwork = (o: Pick<ServeOptions, 'host' | 'trustProxy' | 'storeUrl'>): boolean =>
-  !isLoopback(o.host ?? '127.0.0.1') || Boolean(o.trustProxy) || Boolean(o.storeUrl);
+export { servesNetwork };
 
 export interface Running {
   readonly app: FastifyInstance;
@@ -117,6 +117,11 @@ export interface Running {
   readonly demoCreated: boolean;
   /** The sync engine (standalone until connected). */
   readonly sync: SyncEngine;
+  /**
+   * The connect asked with `remote`, going on in the background (D253): resolves once linked, rejects
+   * with the remote's refusal; null when nothing was to connect (no `remote`, or already its replica).
+   */
+  readonly connecting: Promise<void> | null;
   /** Requests being handled right now (a write is acknowledged when its answer is sent). */
   inFlight(): number;
   /**
@@ -192,33 +197,41 @@ export const TEAM_KEEP_ALIVE_SEC = 72;
 export async function serve(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   checkBind(host, o.allowedHosts ?? []);
-  const network = servesNetwork({ host, trustProxy: o.trustProxy, storeUrl: o.storeUrl });
+  // A team server never becomes a replica (D254): refused before anything is opened or requested.
+  const network = servesNetwork({ host, trustProxy: o.trustProxy, storeUrl: o.storeUrl, allowedHosts: o.allowedHosts });
+  if (o.remote && network) {
+    throw new StartError(`--remote makes a data directory a replica, and this server is used by more than one person (${network}): only the local service of one person's desktop app can become a replica. Nothing was changed and ${o.remote.url} was not contacted`);
+  }
   // A replica starts empty: it is filled by cloning the remote, never with the demo account. A team
   // server gets the demo only when asked (D241).
   const demo = (o.demo ?? !network) && !o.remote;
   const { store, demoCreated } = await openSeeded(o.dataDir, o.seed, demo, o.storeUrl, o.walCheckpoint);
-  const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, maxAnswerMb: o.syncMaxAnswerMb, onProgress: o.onSyncProgress });
+  const tokenFile = join(o.dataDir, 'api-token');
+  // A clone interrupted and finished later brings the owner then: the api-token file appears at that sync.
+  const onSynced = async () => { if (o.writeTokenFile !== false && !existsSync(tokenFile)) await onAccountCreated(); };
+  const sync = new SyncEngine({ store, dataDir: o.dataDir, tokenVault: o.remoteTokenVault, intervalSec: o.syncIntervalSec, maxAnswerMb: o.syncMaxAnswerMb, onProgress: o.onSyncProgress, network, onSynced });
+  let connectTo: ServeOptions['remote'] = null;
   try {
     const resumed = await sync.resume();
     const st = resumed ? await sync.status() : null;
-    if (o.remote && (!resumed || st?.remote?.url !== o.remote.url.replace(/\/+$/, ''))) await sync.connect(o.remote.url, o.remote.auth);
+    // The connect goes on in the background once the service listens, whatever the remote does (D253).
+    if (o.remote && (!resumed || st?.remote?.url !== o.remote.url.replace(/\/+$/, ''))) connectTo = o.remote;
     else if (resumed) void sync.run().catch(() => undefined); // offline is fine: the replica works on
   } catch (e) {
     sync.stop();
     await store.close();
     throw e;
   }
-  const tokenFile = join(o.dataDir, 'api-token');
   await mkdir(o.dataDir, { recursive: true });
   // After a first-run setup (no account at start), the token file appears like on any other start.
-  const onAccountCreated = async () => {
+  async function onAccountCreated(): Promise<void> {
     const owner = await ownerToken(store);
     if (owner && o.writeTokenFile !== false) await writePrivateFile(tokenFile, `${owner.token}\n`);
-  };
+  }
   const app = await buildApp({ store, host, uiDir: o.uiDir, onAccountCreated, logLevel: o.logLevel, logStream: o.logStream, allowedHosts: o.allowedHosts,
     responseCacheBytes: Math.round((o.responseCacheMb ?? 16) * 1024 * 1024),
     keepAliveMs: (o.keepAliveSec ?? (!isLoopback(host) || o.trustProxy || o.storeUrl ? TEAM_KEEP_ALIVE_SEC : 5)) * 1000,
-    trustProxy: o.trustProxy, network, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit, sync });
+    trustProxy: o.trustProxy, network: network !== null, authGuard: o.authGuard ?? (!isLoopback(host) || Boolean(o.trustProxy)), rateLimit: o.rateLimit, sync });
   const owner = await ownerToken(store);
   if (o.writeTokenFile === false) await rm(tokenFile, { force: true }); // no plain copy left behind
   else if (owner) await writePrivateFile(tokenFile, `${owner.token}\n`);
@@ -232,6 +245,9 @@ export async function serve(o: ServeOptions): Promise<Running> {
     throw e;
   }
   if (sync.connected) sync.start();
+  // Once linked (a clone brought the owner), the api-token file appears as after a first-run setup.
+  const connecting = connectTo ? sync.connectInBackground(connectTo.url, connectTo.auth).then(() => onAccountCreated()) : null;
+  connecting?.catch(() => undefined); // the status says why; the CLI prints it
   // Retention and counters: now, then hourly (per server instance; no module-level timer).
   const housekeeping = () => maintain(store, o.retention).catch((e: unknown) => app.log.error(e));
   await housekeeping();
@@ -250,7 +266,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   });
   let closing: Promise<{ drained: boolean }> | null = null;
   return {
-    app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated, sync,
+    app, store, url: `http://${shown}:${port}`, tokenFile, demoCreated, sync, connecting,
     inFlight: () => open.size,
     close(opts: CloseOptions = {}) {
       closing ??= (async () => {

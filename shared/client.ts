@@ -142,7 +142,7 @@ export const INPUT_KEYS: { readonly [R in Exclude<ResourceKey, 'company' | 'pers
 
 // ---- sync (local extension, docs/sync-client.md §4) -------------------------------------------
 
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local';
+export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local' | 'connecting';
 export interface SyncStatus {
   state: SyncState; lastSuccessAt: string | null; pending: number; rejected: number; conflicts: number;
   progress: { done: number; total: number; phase?: 'pull' | 'push' } | null;

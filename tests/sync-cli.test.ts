@@ -35,7 +35,8 @@ function start(args: string[]): Promise<{ url: string; stop(): Promise<void> }> 
     child.stdout.on('data', (b: Buffer) => {
       stdout += b.toString();
       const m = /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout);
-      if (m) resolve({ url: m[1], stop: () => { child.kill('SIGTERM'); return closed; } });
+      // With --remote the connect goes on in the background (D253): wait until it is linked.
+      if (m && (!args.includes('--remote') || /Connected to /.test(stdout))) resolve({ url: m[1], stop: () => { child.kill('SIGTERM'); return closed; } });
     });
   });
 }

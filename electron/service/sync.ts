@@ -3,8 +3,11 @@
 
 import type { ResourceKey } from '../../shared/registry.ts';
 
-/** `local`: no remote is connected (a standalone data directory). */
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local';
+/**
+ * `local`: no remote is connected (a standalone data directory); `connecting`: a connect goes on in the
+ * background (a start with --remote whose remote has not answered yet; D253).
+ */
+export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local' | 'connecting';
 
 export interface SyncStatus {
   state: SyncState;
@@ -18,6 +21,8 @@ export interface SyncStatus {
   progress: { done: number; total: number; phase?: 'pull' | 'push' } | null;
   remote: { url: string; user: string | null; kind: 'team' | 'plain' | null } | null;
   error: string | null;
+  /** When the next attempt after a failure is due (ISO time; null: none waiting). Backoff: D255. */
+  nextAttemptAt: string | null;
   /** Aliases the desktop shell reads (docs/desktop-shell.md): lastSuccessAt and error. */
   lastSyncedAt: string | null;
   message: string | null;
@@ -35,17 +40,26 @@ export interface RejectedView {
 
 export type RemoteCredentials = { readonly user: string; readonly password: string } | { readonly token: string };
 
-/** A sync request that cannot go ahead (nothing changed): HTTP status and message. */
+/**
+ * A sync request that cannot go ahead (nothing changed): HTTP status and message. `transient`: the
+ * remote did not answer (or was busy) and may later; `retryAfterMs`: how long it asked us to wait.
+ */
 export class SyncError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  readonly transient: boolean;
+  readonly retryAfterMs: number | null;
+  constructor(status: number, message: string, o: { transient?: boolean; retryAfterMs?: number | null } = {}) {
     super(message);
     this.status = status;
+    this.transient = o.transient ?? false;
+    this.retryAfterMs = o.retryAfterMs ?? null;
   }
 }
 
 export interface SyncPort {
   readonly connected: boolean;
+  /** A connect goes on in the background (not linked yet): POST /sync/run tries it at once. */
+  readonly connecting: boolean;
   status(): Promise<SyncStatus>;
   /** One sync now (joins one already running); rejects with the reason when it failed. */
   run(): Promise<void>;

@@ -23,6 +23,9 @@ import { ownerId } from './owner.ts';
 import { status as setupStatus } from '../service/setup.ts';
 import { blockedTime, matchAccount, matchCategories, type Matching } from '../../shared/sync/adopt.ts';
 import { refResource } from '../../shared/sync/ids.ts';
+import { BACKOFF, nextDelay, REAL_TIMERS, retryAfterMs, type BackoffPolicy, type Timers } from './backoff.ts';
+import * as life from '../store/queries/lifecycle.ts';
+import { ownerCredentials } from '../store/queries/people.ts';
 
 
 export interface EngineOptions {
@@ -57,22 +60,50 @@ export interface EngineOptions {
   readonly maxPullMs?: number;
   /** A remote record refused alone (unrepresentable, or an impossible move; D251, D252): default a line on stderr. */
   readonly onRefused?: (message: string) => void;
+  /**
+   * Why this server serves a network (a non-loopback --host, --trust-proxy, a PostgreSQL store), or
+   * null for the local service of one person: a server that serves a network never becomes a
+   * replica (D254; electron/sync/owner.ts servesNetwork).
+   */
+  readonly network?: string | null;
+  /** The clock and timers of the schedule (tests and bench:sync inject a virtual clock; D255). */
+  readonly timers?: Timers;
+  /** The jitter's random source in [0, 1) (default Math.random). */
+  readonly random?: () => number;
+  /** Retry delays (default BACKOFF: 1 s doubling up to 5 min, full jitter). */
+  readonly backoff?: BackoffPolicy;
+  /** Called after each successful sync (the server writes the api-token file once a clone brought the owner). */
+  readonly onSynced?: () => Promise<void>;
 }
 
 /** Pages of one list a plain scan reads at most (posts 25 a page, time entries, comments; D248). */
 const MAX_LIST_PAGES = 4000;
 
 
-/** A sync stopped by a transient failure: retried after `afterMs`. */
+/** A sync stopped by a transient failure: retried with the backoff, not before `retryAfterMs` (the remote's Retry-After). */
 class Backoff extends Error {
-  readonly afterMs: number;
   readonly offline: boolean;
-  constructor(afterMs: number, reason: string, offline: boolean) {
+  readonly retryAfterMs: number | null;
+  constructor(reason: string, offline: boolean, retryAfterMs: number | null = null) {
     super(reason);
-    this.afterMs = afterMs;
     this.offline = offline;
+    this.retryAfterMs = retryAfterMs;
   }
 }
+
+/** `p`, or a transient ConnectError as soon as `signal` aborts (the engine stopped). */
+function untilStopped<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stopped = () => reject(new ConnectError(503, 'The service stopped before the remote answered', { transient: true }));
+    if (signal.aborted) { stopped(); return; }
+    signal.addEventListener('abort', stopped, { once: true });
+    p.then((v) => { signal.removeEventListener('abort', stopped); resolve(v); }, (e: unknown) => { signal.removeEventListener('abort', stopped); reject(e as Error); });
+  });
+}
+
+/** A failure the remote may get over by itself (no answer, 5xx, 429): retried; anything else is a refusal. */
+const transient = (e: unknown): boolean => e instanceof Backoff || e instanceof RemoteUnreachable
+  || (e instanceof RemoteError && (e.status >= 500 || e.status === 429));
 
 const KIND_OF: Readonly<Record<string, 'posts' | 'milestones' | 'todo_items'>> = { post: 'posts', milestone: 'milestones', todoItem: 'todo_items' };
 const TYPE_OF: Readonly<Record<string, string>> = { post: 'Post', milestone: 'Milestone', todoItem: 'TodoItem' };
@@ -149,9 +180,16 @@ export class SyncEngine implements SyncPort {
   private remote: Remote | null = null;
   private running: Promise<void> | null = null;
   private again = false;
-  private timer: NodeJS.Timeout | null = null;
-  private soon: NodeJS.Timeout | null = null;
+  /** The one scheduled attempt (D255): a sync soon after a write, the interval's, or a retry after a failure. */
+  private next: { handle: unknown; at: number; kind: 'soon' | 'interval' | 'retry' } | null = null;
+  /** Failed attempts in a row (syncs, or background connects): the backoff's exponent. */
+  private failures = 0;
   private retryAt = 0;
+  /** A connect going on in the background (a start with --remote, D253) until it links or is refused. */
+  private pendingConnect: { url: string; auth: RemoteAuth; resolve: () => void; reject: (e: Error) => void } | null = null;
+  private connectAttempt: Promise<void> | null = null;
+  /** Aborted by stop(): a connect still waiting on the remote's checks gives up (a close does not wait 15 s). */
+  private halt = new AbortController();
   private state: SyncState = 'idle';
   private error: string | null = null;
   private progress: { done: number; total: number; phase: 'pull' | 'push' } | null = null;
@@ -184,9 +222,32 @@ export class SyncEngine implements SyncPort {
 
   /**
    * Connect to a remote: check the credentials at once (nothing changes when they fail), keep the
-   * remote API token (never the password), then clone what that person can see.
+   * remote API token (never the password), then clone what that person can see. A server used by
+   * more than one person is refused before the remote is contacted (D254). A first sync refused half
+   * way (a 4xx, an answer that cannot be applied) puts the directory back exactly as it was (D256).
    */
   async connect(url: string, auth: RemoteAuth, o: { caller?: number | null } = {}): Promise<void> {
+    // Asked directly (PUT /sync/remote, the first-run form): a connect going on in the background gives way.
+    if (this.pendingConnect) {
+      this.pendingConnect = null;
+      this.unschedule();
+      this.halt.abort();
+      this.halt = new AbortController();
+      await this.connectAttempt?.catch(() => undefined);
+    }
+    return this.connectOnce(url, auth, o);
+  }
+
+  /** One connect at a time (a background attempt and a direct one never link together). */
+  private connectChain: Promise<unknown> = Promise.resolve();
+  private connectOnce(url: string, auth: RemoteAuth, o: { caller?: number | null }): Promise<void> {
+    const next = this.connectChain.then(() => this.link(url, auth, o));
+    this.connectChain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async link(url: string, auth: RemoteAuth, o: { caller?: number | null }): Promise<void> {
+    await this.refuseShared(o.caller ?? null);
     let u: URL;
     try {
       u = new URL(url);
@@ -194,24 +255,34 @@ export class SyncEngine implements SyncPort {
     } catch {
       throw new ConnectError(422, `Remote URL is invalid: ${url}`);
     }
+    const target = url.replace(/\/+$/, '');
+    const st = await q.state(this.store);
+    // Linked to another remote: refused at once, without asking the new one anything.
+    if (st.get('url') && st.get('url') !== target) {
+      throw new ConnectError(409, `This data directory is a replica of ${st.get('url')}: disconnect it first or use an empty data directory; nothing was changed`);
+    }
     const probe = this.remoteFor(url, auth);
+    const halt = this.halt.signal;
     let me: Awaited<ReturnType<Remote['me']>>;
     try {
-      me = await probe.me();
+      me = await untilStopped(probe.me(), halt);
     } catch (e) {
-      if (e instanceof RemoteUnreachable) throw new ConnectError(502, `Remote is unreachable: ${e.message}`);
+      if (e instanceof ConnectError) throw e;
+      if (e instanceof RemoteUnreachable) throw new ConnectError(502, `Remote is unreachable: ${e.message}`, { transient: true });
       if (e instanceof RemoteError && e.status === 401) throw new ConnectError(422, 'The remote refused these credentials (401)');
+      if (e instanceof RemoteError && (e.status >= 500 || e.status === 429)) {
+        throw new ConnectError(502, `The remote could not answer (${e.message})`, { transient: true, retryAfterMs: retryAfterMs(e.retryAfter, e.remoteNow, Date.now()) });
+      }
       if (e instanceof RemoteError) throw new ConnectError(422, `Not a Bivouac/Basecamp API at ${url}: ${e.message}`);
       throw e;
     }
     const token = 'token' in auth ? auth.token : me.token;
     if (!token) throw new ConnectError(422, 'The remote does not show this person\'s API token on /me.xml: connect with a token instead');
-    const st = await q.state(this.store);
     const selfRemote = Number(me.id);
     // What this directory is to this remote (D150): checked in full before anything changes.
     let adopt: Adoption | null = null;
     if (st.get('url')) {
-      if (st.get('url') !== probe.url || Number(st.get('self_remote')) !== selfRemote) {
+      if (Number(st.get('self_remote')) !== selfRemote) {
         throw new ConnectError(409, `This data directory is a replica of ${st.get('url')} (another account or person): disconnect it first or use an empty data directory`);
       }
     } else if (st.get('was_url') === probe.url) {
@@ -223,8 +294,14 @@ export class SyncEngine implements SyncPort {
       if ((await setupStatus(this.store)).demo) {
         throw new ConnectError(409, 'This data directory holds the demo account, whose sample data is not pushed to a remote: connect an empty data directory (bivouac serve --data-dir NEW --remote …); nothing was changed');
       }
-      adopt = await this.planAdoption(probe, me, o.caller ?? null);
+      adopt = await untilStopped(this.planAdoption(probe, me, o.caller ?? null), halt);
     }
+    // What to put back if the first sync is refused (D256): everything, when the directory is new to this
+    // remote (empty, or local work being adopted); else the link alone (the data is this person's copy of it).
+    const before = {
+      snap: !st.get('url') && st.get('was_url') !== probe.url ? await life.snapshot(this.store) : null,
+      state: st, token: await this.readToken(), remote: this.remote, recordOutbox: this.store.recordOutbox, kind: this.kind,
+    };
     const pwHash = 'password' in auth ? await hashPassword(auth.password) : null;
     await this.writeToken(token);
     try {
@@ -239,19 +316,66 @@ export class SyncEngine implements SyncPort {
         if (pwHash) await q.setState(w, 'password_hash', pwHash);
       });
     } catch (e) {
-      if (adopt) { await this.vault.remove(); this.memToken = null; } // nothing was linked: no token either
+      await this.putToken(before.token); // nothing was linked: the token as it was
       throw e;
     }
+    const linked = await q.outbox(this.store);
+    const rejectedBefore = (await q.counts(this.store)).rejected;
     this.remote = this.remoteFor(probe.url, { token });
     this.store.recordOutbox = true;
     this.retryAt = 0;
+    this.failures = 0;
     try {
       await this.run();
     } catch (e) {
       // Linked: the connect stands and the clone (or the push of adopted work) goes on when the remote
-      // answers again; the status says why it stopped. A refusal (4xx) still fails the connect.
-      if (!(e instanceof Backoff || e instanceof RemoteUnreachable || (e instanceof RemoteError && (e.status >= 500 || e.status === 429)))) throw e;
+      // answers again; the status says why it stopped.
+      if (transient(e)) return;
+      // Refused: put the directory back, unless something already reached the remote or was written here
+      // meanwhile (then the link stands, and the status says why the sync stopped).
+      const now = await q.outbox(this.store);
+      const untouched = now.length === linked.length && now.every((x, k) => x.seq === linked[k].seq && !x.inDoubt && x.doneSteps === 0)
+        && (await q.counts(this.store)).rejected === rejectedBefore;
+      if (!untouched) return;
+      await this.rollback(before);
+      if (e instanceof ConnectError) throw e;
+      throw new ConnectError(502, `The remote refused the first sync, so this data directory was left as it was (not connected): ${(e as Error).message}`);
     }
+  }
+
+  /** Put the directory back as it was before a connect (D256): data or link, token, engine state. */
+  private async rollback(b: { snap: life.Snapshot | null; state: Map<string, string>; token: string | null; remote: Remote | null; recordOutbox: boolean | undefined; kind: SyncEngine['kind'] }): Promise<void> {
+    this.remote = b.remote;
+    this.unschedule();
+    await this.running?.catch(() => undefined);
+    await this.store.write(async (w) => {
+      w.outbox?.mute();
+      if (b.snap) await life.restore(w, this.store.dialect, b.snap);
+      else await life.restoreState(w, b.state);
+    });
+    this.store.recordOutbox = b.recordOutbox;
+    await this.putToken(b.token);
+    this.kind = b.kind;
+    this.failures = 0;
+    this.retryAt = 0;
+    this.state = 'idle';
+    this.error = null;
+    this.progress = null;
+  }
+
+  /**
+   * Refuse to make a replica of a server used by more than one person (D254), before anything else
+   * (the remote URL is not requested): a server that serves a network, one on PostgreSQL, or an
+   * account where someone other than the asking person (or the owner) has signed in.
+   */
+  private async refuseShared(caller: number | null): Promise<void> {
+    const why = this.o.network ?? (this.store.dialect === 'postgres' ? 'it keeps its data in PostgreSQL (--store)' : null);
+    const refuse = (reason: string) => new ConnectError(409, `This server is used by more than one person (${reason}): only the local service of one person's desktop app can become a replica of a remote. A team server stays a team server; nothing was changed and the remote was not contacted`);
+    if (why) throw refuse(why);
+    const me = caller !== null ? await life.userNameOf(this.store, caller)
+      : (await ownerId(this.store)) !== null ? await life.userNameOf(this.store, (await ownerId(this.store))!) : (await ownerCredentials(this.store))?.user_name ?? null;
+    const others = (await life.signedInUserNames(this.store)).filter((n) => n !== me);
+    if (others.length) throw refuse(`${others.length === 1 ? 'another person has' : `${others.length} other people have`} signed in to it`);
   }
 
   /**
@@ -261,6 +385,9 @@ export class SyncEngine implements SyncPort {
    */
   async disconnect(): Promise<void> {
     this.stop();
+    // A connect going on in the background is given up (its promise stays unsettled: nobody was refused).
+    this.pendingConnect = null;
+    await this.connectAttempt?.catch(() => undefined);
     await this.running?.catch(() => undefined);
     this.remote = null;
     await this.store.write(async (w) => {
@@ -382,43 +509,144 @@ export class SyncEngine implements SyncPort {
     if (this.memToken) return this.memToken;
     return this.vault.read();
   }
-
-  // ---- scheduling -------------------------------------------------------------------------------
-
-  /** Sync on the interval (and retry after backoff). */
-  start(): void {
-    this.stopped = false;
-    const sec = this.o.intervalSec ?? 30;
-    if (sec > 0 && !this.timer) {
-      this.timer = setInterval(() => { if (Date.now() >= this.retryAt) void this.run().catch(() => undefined); }, sec * 1000);
-      this.timer.unref();
+  /** Put the token back as it was (null: none). */
+  private async putToken(token: string | null): Promise<void> {
+    if (token) await this.writeToken(token);
+    else {
+      await this.vault.remove();
+      this.memToken = null;
     }
   }
 
-  stop(): void {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    if (this.soon) clearTimeout(this.soon);
-    this.timer = null;
-    this.soon = null;
+  // ---- scheduling (D255) --------------------------------------------------------------------------
+
+  private get timers(): Timers { return this.o.timers ?? REAL_TIMERS; }
+
+  /**
+   * Arm the one timer `ms` from now. A retry replaces whatever was armed; a sync soon or the interval's
+   * keeps an earlier timer (a write during a backoff waits for the retry: the remote is not hammered).
+   */
+  private schedule(ms: number, kind: 'soon' | 'interval' | 'retry'): void {
+    if (this.stopped) return;
+    const wait = Math.max(0, ms);
+    const at = this.timers.now() + wait;
+    if (this.next) {
+      if (kind !== 'retry' && this.next.at <= at) return;
+      this.timers.clear(this.next.handle);
+    }
+    const handle = this.timers.set(() => {
+      this.next = null;
+      if (this.pendingConnect) void this.attemptConnect().catch(() => undefined);
+      else void this.run().catch(() => undefined);
+    }, wait);
+    this.next = { handle, at, kind };
   }
 
-  /** A local write happened: sync soon (debounced), never blocking the writer. */
+  private unschedule(): void {
+    if (this.next) this.timers.clear(this.next.handle);
+    this.next = null;
+  }
+
+  /** After an attempt: a success resets the backoff and arms the interval; a failure arms the next retry. */
+  private settle(e: unknown): void {
+    const now = this.timers.now();
+    if (e === null) {
+      this.failures = 0;
+      this.retryAt = 0;
+      if (this.next?.kind === 'retry') this.unschedule();
+      const sec = this.o.intervalSec ?? 30;
+      if (sec > 0) this.schedule(sec * 1000, 'interval');
+      return;
+    }
+    this.failures++;
+    const after = e instanceof Backoff ? e.retryAfterMs
+      : e instanceof RemoteError && (e.status === 429 || e.status === 503) ? retryAfterMs(e.retryAfter, e.remoteNow, Date.now(), this.o.backoff)
+        : e instanceof ConnectError ? e.retryAfterMs : null;
+    const delay = nextDelay(this.failures, after, this.o.random ?? Math.random, this.o.backoff ?? BACKOFF);
+    this.retryAt = now + delay;
+    this.schedule(delay, 'retry');
+  }
+
+  /** Sync on the interval, and after a failure when its backoff ends. */
+  start(): void {
+    this.stopped = false;
+    if (this.next || this.connectAttempt || this.running) return;
+    const wait = this.retryAt - this.timers.now();
+    if (this.pendingConnect || wait > 0) this.schedule(wait, 'retry');
+    else if (this.remote && (this.o.intervalSec ?? 30) > 0) this.schedule((this.o.intervalSec ?? 30) * 1000, 'interval');
+  }
+
+  /** Stop the schedule; a connect waiting on the remote's first answers gives up at once (it is tried again on start). */
+  stop(): void {
+    this.stopped = true;
+    this.unschedule();
+    this.halt.abort();
+    this.halt = new AbortController();
+  }
+
+  /** A local write happened: sync soon (debounced), never blocking the writer, never before a retry is due. */
   nudge(delayMs = 250): void {
-    if (!this.remote || this.stopped || this.soon) return;
-    const wait = Math.max(delayMs, this.retryAt - Date.now());
-    this.soon = setTimeout(() => {
-      this.soon = null;
-      void this.run().catch(() => undefined);
-    }, wait);
-    this.soon.unref();
+    if (!this.remote || this.stopped) return;
+    this.schedule(Math.max(delayMs, this.retryAt - this.timers.now()), 'soon');
+  }
+
+  /**
+   * Connect in the background (a start with --remote, D253): the local service answers meanwhile and
+   * the status says `connecting` (with the last failure in words). A remote that does not answer, or
+   * answers 5xx/429, is tried again with the backoff; a refusal ends it (state `error`). Resolves once
+   * linked, rejects with the refusal.
+   */
+  connectInBackground(url: string, auth: RemoteAuth): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pendingConnect = { url, auth, resolve, reject };
+      this.state = 'connecting';
+      this.error = null;
+      this.failures = 0;
+      this.retryAt = 0;
+      void this.attemptConnect().catch(() => undefined);
+    });
+  }
+
+  private attemptConnect(): Promise<void> {
+    const p = this.pendingConnect;
+    if (!p) return this.run();
+    if (this.connectAttempt) return this.connectAttempt;
+    this.unschedule();
+    this.connectAttempt = (async () => {
+      this.state = 'connecting';
+      try {
+        await this.connectOnce(p.url, p.auth, {});
+      } catch (e) {
+        if (this.pendingConnect !== p) throw e; // given up meanwhile
+        this.error = (e as Error).message;
+        if (e instanceof ConnectError && e.transient) {
+          this.state = 'connecting';
+          this.settle(e);
+        } else {
+          this.pendingConnect = null;
+          this.state = 'error';
+          p.reject(e as Error);
+        }
+        throw e;
+      }
+      if (this.pendingConnect === p) this.pendingConnect = null;
+      p.resolve();
+    })().finally(() => { this.connectAttempt = null; });
+    return this.connectAttempt;
   }
 
   get connected(): boolean { return this.remote !== null; }
-  /** Resolves when no sync is running (before closing the store). */
-  async idle(): Promise<void> { await this.running?.catch(() => undefined); }
+  /** A connect is going on in the background (not linked yet). */
+  get connecting(): boolean { return this.pendingConnect !== null && this.remote === null; }
+  /** Resolves when no sync and no connect attempt is running (before closing the store). */
+  async idle(): Promise<void> {
+    await this.connectAttempt?.catch(() => undefined);
+    await this.running?.catch(() => undefined);
+  }
   /** How long until the next attempt after a failed sync (0: none waiting). */
-  get retryInMs(): number { return Math.max(0, this.retryAt - Date.now()); }
+  get retryInMs(): number { return Math.max(0, this.retryAt - this.timers.now()); }
+  /** Failed attempts in a row (0 after a success). */
+  get failureCount(): number { return this.failures; }
   /** Requests sent to the remote so far (tests, bench). */
   get requests(): number { return this.remote?.requests ?? 0; }
 
@@ -426,10 +654,13 @@ export class SyncEngine implements SyncPort {
     const st = await q.state(this.store);
     const c = await q.counts(this.store);
     const last = st.get('last_success_at') ?? null;
+    const p = this.pendingConnect;
+    const retry = this.retryInMs;
     return {
-      state: this.remote ? this.state : 'local', lastSuccessAt: last, ...c, progress: this.progress,
-      remote: st.get('url') ? { url: st.get('url')!, user: st.get('user') ?? null, kind: this.kind } : null,
-      error: this.error,
+      state: this.remote ? this.state : p ? 'connecting' : this.state === 'error' && this.error ? 'error' : 'local', lastSuccessAt: last, ...c, progress: this.progress,
+      remote: st.get('url') ? { url: st.get('url')!, user: st.get('user') ?? null, kind: this.kind }
+        : p ? { url: p.url.replace(/\/+$/, ''), user: 'user' in p.auth ? p.auth.user : null, kind: null } : null,
+      error: this.error, nextAttemptAt: retry > 0 ? new Date(Date.now() + retry).toISOString() : null,
       // The names the desktop shell reads (docs/desktop-shell.md).
       lastSyncedAt: last, message: this.error,
     };
@@ -437,6 +668,7 @@ export class SyncEngine implements SyncPort {
 
   /** Run one sync (pull, push, pull again if anything was pushed); joins a sync already running. */
   run(): Promise<void> {
+    if (this.pendingConnect && !this.remote) return this.attemptConnect();
     if (this.running) {
       this.again = true;
       return this.running;
@@ -477,29 +709,13 @@ export class SyncEngine implements SyncPort {
         await q.setState(w, 'last_success_at', now);
       });
       this.state = 'idle';
-      this.retryAt = 0;
+      this.settle(null);
+      await this.o.onSynced?.().catch(() => undefined);
     } catch (e) {
-      if (e instanceof Backoff) {
-        this.state = e.offline ? 'offline' : 'error';
-        this.error = e.message;
-        this.retryAt = Date.now() + e.afterMs;
-        if (!this.stopped) this.nudge(e.afterMs);
-        throw e;
-      }
-      if (e instanceof RemoteUnreachable) {
-        this.state = 'offline';
-        this.error = e.message;
-        this.retryAt = Date.now() + 2000;
-        if (!this.stopped) this.nudge(2000);
-        throw e;
-      }
-      this.state = 'error';
+      // Every failure is retried with the backoff (D255): a remote that is down, busy or refusing is not hammered.
+      this.state = (e instanceof Backoff && e.offline) || e instanceof RemoteUnreachable ? 'offline' : 'error';
       this.error = (e as Error).message;
-      if (e instanceof RemoteError && (e.status === 429 || e.status === 503 || e.status >= 500)) {
-        const o = classify(e.status, e.retryAfter, 1, e.remoteNow ?? Date.now());
-        this.retryAt = Date.now() + (o.kind === 'retry' ? o.afterMs : 5000);
-        if (!this.stopped) this.nudge(this.retryAt - Date.now());
-      }
+      this.settle(e);
       throw e;
     }
   }
@@ -1141,7 +1357,10 @@ export class SyncEngine implements SyncPort {
       // A delete repeated after a lost answer finds nothing: it is done.
       if (status === 404 && step.kind === 'delete' && inDoubt) status = 200;
       const outcome = classify(status, res?.headers.get('retry-after'), entry.attempts, remoteNow(res?.headers) ?? Date.now(), status === null ? netMessage : status >= 200 && status < 300 ? '' : errorMessage(status, body)); // no parse of a success
-      if (outcome.kind === 'retry') throw new Backoff(outcome.afterMs, outcome.reason, status === null);
+      if (outcome.kind === 'retry') {
+        throw new Backoff(outcome.reason, status === null, status === 429 || status === 503 || status === 409
+          ? retryAfterMs(res?.headers.get('retry-after'), remoteNow(res?.headers), Date.now()) : null);
+      }
       if (outcome.kind === 'rejected') {
         const message = step.kind === 'create' && step.resource === 'project' && (outcome.status === 404 || outcome.status === 405)
           ? `The remote cannot create projects (${outcome.status}: ${outcome.message}): a plain server has no project-create route. The project and what it held were removed here and are kept in the conflict log; create the project on the remote, then add the work there`

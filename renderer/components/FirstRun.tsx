@@ -39,6 +39,7 @@ export function Welcome() {
   const [status, setStatus] = useState<SetupStatus | null | 'loading'>('loading');
   useEffect(() => { let live = true; void setupStatus().then((s) => { if (live) setStatus(s); }); return () => { live = false; }; }, []);
   if (status === 'loading') return <div className="splash" role="status">Connecting to the local service…</div>;
+  if (status?.empty && status.connecting) return <Cloning onDone={setStatus} />;
   if (status?.empty && status.form === false) return <TeamServerSetup />;
   if (status?.empty) return <FirstRun onDone={setStatus} />;
   return <SignIn demo={status?.demo ?? null} />;
@@ -53,6 +54,34 @@ function TeamServerSetup() {
         <p className="hint">A server on a network is set up on its own machine, not from a browser. Its administrator runs <code>bivouac setup</code> there
           (see <code>bivouac --help</code>), then everyone signs in here.</p>
       </section>
+    </main>
+  );
+}
+
+/**
+ * The service was started with a remote (`bivouac serve --remote`) and clones it in the background
+ * (D253): its progress until the account is there (then sign in), or until the connect ends without one.
+ */
+function Cloning({ onDone, ms = 700 }: { onDone: (s: SetupStatus) => void; ms?: number }) {
+  const [p, setP] = useState<{ done: number; total: number } | null>(null);
+  useEffect(() => {
+    let live = true;
+    const t = setInterval(() => {
+      void setupStatus().then((s) => {
+        if (!live || !s) return;
+        if (!s.empty || !s.connecting) onDone(s);
+        else setP(s.connecting.progress);
+      });
+    }, ms);
+    return () => { live = false; clearInterval(t); };
+  }, [onDone, ms]);
+  return (
+    <main className="signin first-run">
+      <div role="status" className="connecting">
+        {p && p.total > 0
+          ? <><progress aria-label="Copying your team's data" max={p.total} value={Math.min(p.done, p.total)} /> Copying your team's data: {progressText(p)}</>
+          : <><progress aria-label="Copying your team's data" /> Connecting to your team server…</>}
+      </div>
     </main>
   );
 }

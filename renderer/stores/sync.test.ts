@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SyncStatus } from '../../shared/client.ts';
 import { api, ApiError } from '../api.ts';
-import { progressText, syncLabel, useSync } from './sync.ts';
+import { progressText, startSyncPolling, stopSyncPolling, syncLabel, useSync } from './sync.ts';
 
 const st = (x: Partial<SyncStatus>): SyncStatus => ({
   state: 'idle', lastSuccessAt: null, pending: 0, rejected: 0, conflicts: 0, progress: null,
@@ -48,5 +48,31 @@ describe('sync store', () => {
     expect(api.resolveConflict).toHaveBeenCalledWith(4, 'theirs');
     expect(useSync.getState().conflicts[0]).toMatchObject({ resolved: true, keep: 'theirs' });
     expect(useSync.getState().status?.conflicts).toBe(0);
+  });
+});
+
+describe('the network comes back (issue #25)', () => {
+  afterEach(() => stopSyncPolling());
+
+  it('a replica that is offline syncs at once on the browser\'s online event; a standalone one does not', async () => {
+    const status = vi.spyOn(api, 'syncStatus').mockResolvedValue(st({ state: 'offline', error: 'unreachable' }));
+    const run = vi.spyOn(api, 'syncRun').mockResolvedValue(st({ state: 'syncing' }));
+    startSyncPolling();
+    await vi.waitFor(() => expect(useSync.getState().status?.state).toBe('offline'));
+    window.dispatchEvent(new Event('online'));
+    expect(run).toHaveBeenCalledTimes(1);
+    status.mockResolvedValue(st({ state: 'local', remote: null }));
+    useSync.setState({ status: st({ state: 'local', remote: null }) });
+    window.dispatchEvent(new Event('online'));
+    expect(run).toHaveBeenCalledTimes(1);
+    stopSyncPolling();
+    useSync.setState({ status: st({ state: 'error' }) });
+    window.dispatchEvent(new Event('online'));
+    expect(run).toHaveBeenCalledTimes(1); // no longer listening once polling stopped
+  });
+
+  it('a connect going on in the background is labelled', () => {
+    expect(syncLabel(st({ state: 'connecting', error: 'http://team:1 is unreachable: ECONNREFUSED' }), now, 'en'))
+      .toMatchObject({ text: 'Connecting…', tone: 'busy' });
   });
 });

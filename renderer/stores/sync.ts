@@ -32,6 +32,9 @@ export function progressText(p: { done: number; total: number } | null | undefin
 export function syncLabel(st: SyncStatus | null, now: number, locale?: string): SyncLabel {
   if (!st || st.state === 'local' || !st.remote) return { text: 'Local only', tone: 'local', title: 'Your data lives on this computer. No team server is connected.' };
   const where = st.remote.url;
+  if (st.state === 'connecting') {
+    return { text: 'Connecting…', tone: 'busy', title: `Connecting to ${where}${st.error ? `: ${st.error}. Trying again` : ''}` };
+  }
   if (st.state === 'syncing') {
     const p = st.progress;
     return { text: progressText(p) ? `Syncing ${progressText(p)}` : 'Syncing…', tone: 'busy', title: `Syncing with ${where}` };
@@ -100,9 +103,20 @@ export const useSync = create<SyncStoreState>((set, get) => ({
 }));
 
 let timer: ReturnType<typeof setTimeout> | null = null;
-/** Poll the status while signed in (faster while a sync runs). */
+
+/**
+ * The network came back (the browser's `online` event): a replica that could not reach its remote
+ * tries at once instead of waiting for its backoff (D255).
+ */
+function onOnline(): void {
+  const st = useSync.getState().status;
+  if (st?.remote && st.state !== 'syncing' && st.state !== 'local') void useSync.getState().syncNow();
+}
+
+/** Poll the status while signed in (faster while a sync runs); sync at once when the network comes back. */
 export function startSyncPolling(): void {
   stopSyncPolling();
+  window.addEventListener('online', onOnline);
   const tick = async () => {
     await useSync.getState().refresh();
     const busy = useSync.getState().status?.state === 'syncing';
@@ -111,6 +125,7 @@ export function startSyncPolling(): void {
   void tick();
 }
 export function stopSyncPolling(): void {
+  window.removeEventListener('online', onOnline);
   if (timer) clearTimeout(timer);
   timer = null;
 }

@@ -40,8 +40,11 @@ export default async function setup(app: FastifyInstance, opts: SetupPluginOptio
     method: ['GET', 'HEAD'], url: '/setup.json', config: { public: true },
     handler: async (_req, reply) => {
       const st = await shown();
-      const progress = cloning && opts.sync ? (await opts.sync.status()).progress : null;
-      return json(reply, 200, cloning ? { ...st, connecting: { progress } } : st);
+      // A first-run connect (POST below), or a connect going on in the background (a start with --remote, D253),
+      // or an empty directory already linked whose clone goes on (nobody can sign in before the owner arrives).
+      const sync = opts.sync && (cloning || st.empty) ? await opts.sync.status() : null;
+      const busy = cloning || (st.empty && (sync?.state === 'connecting' || (sync?.remote ?? null) !== null));
+      return json(reply, 200, busy ? { ...st, connecting: { progress: sync?.progress ?? null } } : st);
     },
   });
 

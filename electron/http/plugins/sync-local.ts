@@ -41,7 +41,7 @@ export function syncPlugin(engine: SyncPort) {
     app.get('/sync/status', handle(async (_req, reply) => json(reply, 200, await engine.status())));
     // Starts a sync and answers the status at once (the shell polls); `?wait=true` answers when it is over.
     app.post('/sync/run', handle(async (req, reply) => {
-      if (!engine.connected) throw new ApiError(409, ['No remote is connected']);
+      if (!engine.connected && !engine.connecting) throw new ApiError(409, ['No remote is connected']);
       const running = engine.run().then(() => null, (e: Error) => e.message);
       if ((req.query as Record<string, string>).wait !== 'true') return json(reply, 202, await engine.status());
       const err = await running;
