@@ -881,12 +881,13 @@ export class SyncEngine implements SyncPort {
       if (page.more && !cursorAfter(since ?? '0', page.cursor)) {
         throw new RemoteFeedBroken(200, `The remote's change feed does not advance (more: true with the cursor ${page.cursor} after ${since ?? '0'}): sync stopped; it goes on when the remote's feed moves again`);
       }
+      // Progress in commit sequence numbers: how far the cursor goes with this page of what there is to read
+      // (told before the page is applied, which is most of a page's time: a one-page clone shows it too).
+      if (page.clock !== null && page.clock > start) this.report('pull', Math.min(Number(page.cursor), page.clock) - start, page.clock - start);
+      else this.report('pull', read, 0);
       await this.applyPage(remote, page, round, !page.more);
       since = page.cursor;
       if (!page.more) round = null;
-      // Progress in commit sequence numbers: how far the cursor went of what there was to read.
-      if (page.clock !== null && page.clock > start) this.report('pull', Math.min(Number(since), page.clock) - start, page.clock - start);
-      else this.report('pull', read, 0);
       if (!page.more) return true;
     }
   }
