@@ -3,7 +3,10 @@
 //  1. initial clone of the bench dataset (requests, time);
 //  2. incremental sync of 100 remote changes vs a full resync (a fresh clone), as ratios;
 //  3. push of 1,000 offline mutations;
-//  4. local write latency with the remote hanging vs with no remote at all (ratio of medians and p99).
+//  4. local write latency with the remote hanging vs with no remote at all (ratio of medians and p99);
+//  5. the replica's peak RSS (a `bivouac serve` child): idle, after a clone, an endless feed, a 3 GB answer.
+//     BENCH_CASES=idle,endless runs some of them (and prints the child's V8 heap spaces); BENCH_CHILD_FLAGS
+//     adds node options to the child (e.g. --max-semi-space-size=16, D279).
 // Results go to stdout and, for a full run, bench/results/sync.md (a partial run writes only with BENCH_OUT=FILE). Not part of `npm test`.
 
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
