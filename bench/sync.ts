@@ -4,7 +4,9 @@
 //  2. incremental sync of 100 remote changes vs a full resync (a fresh clone), as ratios;
 //  3. push of 1,000 offline mutations;
 //  4. local write latency with the remote hanging vs with no remote at all (ratio of medians and p99);
-//  5. the replica's peak RSS against a hostile remote (endless feed, a 3 GB answer);
+//  5. the replica's peak RSS (a `bivouac serve` child): idle, after a clone, an endless feed, a 3 GB answer.
+//     BENCH_CASES=idle,endless runs some of them (and prints the child's V8 heap spaces); BENCH_CHILD_FLAGS
+//     adds node options to the child (e.g. --max-semi-space-size=16, D279).
 //  6. the request rate to a remote that is down, per minute, over 11 minutes (the real schedule on a virtual clock).
 // Results go to stdout and, for a full run, bench/results/sync.md (a partial run writes only with BENCH_OUT=FILE). Not part of `npm test`.
 
@@ -258,39 +260,76 @@ if (!only) {
 
 // ---- 5: the replica's peak RSS against a hostile remote (issue #25; goal < 300 MB) ----------------------
 // The replica runs as `bivouac serve` (a child process: its own RSS, VmHWM from /proc) on a clone of the
-// bench dataset, against tests/support/hostile-remote.ts in front of the team server.
+// bench dataset, against tests/support/hostile-remote.ts in front of the team server. Two baselines first,
+// the same child with the same data: idle (started on a clone, its first sync finds nothing new) and the
+// clone itself (started on an empty directory with --remote: it clones the dataset). bench/support/mem-probe.mjs
+// in the child gives the breakdown (V8 heap, external memory, array buffers; sampled every 20 ms).
 if ((!only || only === 'hostile') && process.platform === 'linux') {
   const { startHostileRemote } = await import('../tests/support/hostile-remote.ts');
   const { spawn } = await import('node:child_process');
   const h = await startHostileRemote(teamUrl);
+  const auth = { authorization: basic(ADA['user-name'], ADA.password) };
   say('\n## the replica against a hostile remote (a `bivouac serve` child process; peak RSS = VmHWM)');
-  say('| case | what the remote did | replica peak RSS | local API during it |');
-  say('|---|---|---|---|');
-  for (const kind of ['endless', 'huge'] as const) {
+  say('| case | what the remote did | replica peak RSS | vs idle | breakdown at the peak sample (heap used / total, external, array buffers) | local API during it |');
+  say('|---|---|---|---|---|---|');
+  let idlePeak = 0;
+  for (const kind of (['idle', 'clone', 'endless', 'huge'] as const).filter((k) => !process.env.BENCH_CASES || process.env.BENCH_CASES.split(',').includes(k))) {
     const dir = join(tmp, `hostile-${kind}`);
     mkdirSync(dir, { recursive: true });
-    const r = await replica(h.url, `hostile-${kind}`);
-    await r.close();
+    if (kind !== 'clone') { const r = await replica(h.url, `hostile-${kind}`); await r.close(); }
     if (kind === 'endless') h.mode.endlessFeed = true;
-    else h.mode.hugeAnswer = { path: /^\/sync\/changes\.json$/, bytes: 3 * 1024 ** 3 };
+    else if (kind === 'huge') h.mode.hugeAnswer = { path: /^\/sync\/changes\.json$/, bytes: 3 * 1024 ** 3 };
     const pages0 = h.stats.feedPages, bytes0 = h.stats.hugeBytes;
-    const child = spawn(process.execPath, [join(ROOT, 'electron', 'bin.mjs'), 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = kind === 'clone' ? ['--remote', h.url, '--remote-user', ADA['user-name'], '--remote-password', ADA.password] : [];
+    const child = spawn(process.execPath, [join(ROOT, 'electron', 'bin.mjs'), 'serve', '--port', '0', '--data-dir', dir, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${process.env.BENCH_CHILD_FLAGS ?? ''} --import ${join(ROOT, 'bench', 'support', 'mem-probe.mjs')}` },
+    });
+    let err = '';
+    child.stderr.on('data', (b: Buffer) => { err += b.toString(); });
     const url = await new Promise<string>((ok, ko) => {
       let out = '';
       child.stdout.on('data', (b: Buffer) => { out += b.toString(); const m = /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out); if (m) ok(m[1]); });
-      child.on('close', () => ko(new Error('serve exited')));
+      child.on('close', () => ko(new Error(`serve exited: ${err}`)));
     });
-    let peak = 0;
-    const sample = () => { const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8')); peak = Math.max(peak, m ? Number(m[1]) / 1024 : 0); };
+    const status = async () => (await (await fetch(`${url}/sync/status`, { headers: auth })).json()) as { state: string; lastSuccessAt: string | null };
+    /** Until the child's sync is idle after a success (each status read waits for the remote's next answer). */
+    const settled = async () => {
+      for (;;) {
+        const seen = h.stats.requests;
+        const st = await status();
+        if (st.state === 'idle' && st.lastSuccessAt && h.stats.feedPages > pages0) return;
+        await h.until(() => h.stats.requests > seen, 120_000).catch(() => undefined);
+      }
+    };
     if (kind === 'endless') await h.until(() => h.stats.feedPages - pages0 >= 1000, 600_000);
-    else await h.until(() => h.stats.hugeAborted >= 1, 600_000);
+    else if (kind === 'huge') await h.until(() => h.stats.hugeAborted >= 4, 600_000); // the page asked with limits 1000, 100, 10, 1 (D278)
+    else await settled();
     const t0 = performance.now();
-    const res = await fetch(`${url}/projects.xml`, { headers: { authorization: basic(ADA['user-name'], ADA.password) } });
+    const res = await fetch(`${url}/projects.xml`, { headers: auth });
     const apiMs = performance.now() - t0;
-    sample();
+    await res.arrayBuffer();
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+    const peak = m ? Number(m[1]) / 1024 : NaN;
+    const probe = new Promise<{ atPeak: Record<string, number> }>((ok) => {
+      const look = () => { const x = /mem-probe (\{.*\})\n/.exec(err); if (x) ok(JSON.parse(x[1]) as { atPeak: Record<string, number> }); };
+      child.stderr.on('data', look);
+      look();
+    });
+    child.kill('SIGUSR2');
+    const b = (await probe).atPeak;
+    if (process.env.BENCH_CASES) say(`  ${JSON.stringify(await probe)}`);
+    const exited = new Promise<void>((ok) => child.on('close', () => ok()));
     child.kill('SIGKILL');
-    const did = kind === 'endless' ? `${h.stats.feedPages - pages0} pages of 1,000 changes, more: true forever` : `a 3 GB answer; ${((h.stats.hugeBytes - bytes0) / 1024 ** 2).toFixed(0)} MB written before the replica closed it (cap 64 MB)`;
-    say(`| ${kind === 'endless' ? 'endless feed' : 'huge answer'} | ${did} | ${peak.toFixed(0)} MB (goal < 300) | ${res.status} in ${apiMs.toFixed(0)} ms |`);
+    await exited;
+    if (kind === 'idle') idlePeak = peak;
+    const did = {
+      idle: 'nothing new (baseline: the service on the clone, its first sync)',
+      clone: `an ordinary clone of the dataset (${h.stats.feedPages - pages0} feed pages)`,
+      endless: `${h.stats.feedPages - pages0} pages of 1,000 changes, more: true forever`,
+      huge: `a 3 GB answer; ${((h.stats.hugeBytes - bytes0) / 1024 ** 2).toFixed(0)} MB written before the replica closed it (a feed page is read to 16 MB, D278: asked with limits 1000, 100, 10, 1)`,
+    }[kind];
+    say(`| ${kind === 'endless' ? 'endless feed' : kind === 'huge' ? 'huge answer' : kind} | ${did} | ${peak.toFixed(0)} MB${kind === 'endless' || kind === 'huge' ? ' (goal < 300)' : ''} | ${kind === 'idle' ? '—' : `+${(peak - idlePeak).toFixed(0)} MB`} | ${b.heapUsed} / ${b.heapTotal}, ${b.external}, ${b.arrayBuffers} MB (rss ${b.rss}) | ${res.status} in ${apiMs.toFixed(0)} ms |`);
     h.behave();
   }
   await h.close();

@@ -4,6 +4,8 @@
 // behaves again (unpushed local work goes up). The remote: tests/support/hostile-remote.ts.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +14,7 @@ import { SyncEngine } from '../electron/sync/engine.ts';
 import { dump, password, startRemote, startReplica, loc, type Remote, type Replica, type Res } from './sync-helpers.ts';
 import { startHostileRemote, startSideServer, type HostileRemote, type SideServer } from './support/hostile-remote.ts';
 import * as q from '../electron/store/queries/replica.ts';
+import { Remote as RemoteAdapter } from '../electron/sync/remote.ts';
 
 const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const text = (r: Res, name: string) => r.xml().children.find((c) => c.name === name)?.text ?? '';
@@ -146,7 +149,8 @@ describe('a replica against a hostile remote', () => {
     const res = await outcome(r.engine.run(), hostile.until(() => hostile.stats.hugeBytes > 400 * 1024 ** 2, 120_000));
     expect(res).toBeInstanceOf(Error);
     expect((res as Error).message).toMatch(/larger than 2 MB/);
-    await hostile.until(() => hostile.stats.hugeAborted === 1);
+    // Each read closed at the cap: the page asked with a limit of 1000, then 100, 10 and 1 (D278).
+    await hostile.until(() => hostile.stats.hugeAborted === 4);
     expect(hostile.stats.hugeBytes).toBeLessThan(100 * 1024 ** 2);
     hostile.behave();
     await r.engine.run();
@@ -216,6 +220,57 @@ describe('a replica against a hostile remote', () => {
   }, 60_000);
 });
 
+// ---- a change feed page is held to FEED_PAGE_MAX_BYTES (D278) -------------------------------------------
+
+describe('a change feed page larger than 16 MB', () => {
+  /** A feed whose pages are 20 KB per change (a company with a long name), `more: true`; the limits asked are recorded. */
+  async function bigFeed(): Promise<{ url: string; limits: number[]; close(): Promise<void> }> {
+    const limits: number[] = [];
+    const server = createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      const limit = Number(u.searchParams.get('limit'));
+      limits.push(limit);
+      const since = Number(u.searchParams.get('since'));
+      const changes = Array.from({ length: limit }, (_, k) => ({ seq: since + k + 1, resource: 'company', id: since + k + 1, op: 'upsert', record: { id: since + k + 1, name: 'n'.repeat(20_000) } }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ cursor: String(since + limit), more: true, changes }));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, limits,
+      close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    };
+  }
+
+  it('is not held: the same cursor is asked again in smaller pages, within the answer cap', async () => {
+    const feed = await bigFeed();
+    try {
+      const r = new RemoteAdapter({ url: feed.url, auth: { token: 't' }, maxAnswerBytes: 64 * 1024 * 1024 });
+      const page = await r.changes('0', 1000); // 1000 changes: ~20 MB, under the answer cap of 64 MB
+      expect(feed.limits).toEqual([1000, 100]);
+      expect(page.changes.length).toBe(100);
+      expect(page.cursor).toBe('100');
+      expect(String(page.changes[99].record?.name).length).toBe(20_000);
+    } finally {
+      await feed.close();
+    }
+  });
+
+  it('with one change is a clear error (the answer cap when lower names it)', async () => {
+    const feed = await bigFeed();
+    try {
+      const r = new RemoteAdapter({ url: feed.url, auth: { token: 't' }, maxAnswerBytes: 64 * 1024 * 1024 });
+      const one = await r.changes('0', 1);
+      expect(one.changes.length).toBe(1);
+      const small = new RemoteAdapter({ url: feed.url, auth: { token: 't' }, maxAnswerBytes: 10_000 });
+      await expect(small.changes('0', 1000)).rejects.toThrow(/larger than 0 MB|larger than 0\.0 MB|--sync-max-answer-mb/);
+      expect(feed.limits.slice(-4)).toEqual([1000, 100, 10, 1]);
+    } finally {
+      await feed.close();
+    }
+  });
+});
+
 // ---- the replica as a child process (`bivouac serve`): its peak RSS, its answers, the flag --------------
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -263,7 +318,7 @@ describe.skipIf(process.platform !== 'linux')('the replica as a process against 
     const s = await serveReplica(dir, kind === 'huge' ? ['--sync-max-answer-mb', '8'] : []);
     try {
       if (kind === 'endless') await hostile.until(() => hostile.stats.feedPages >= 300, 120_000);
-      else await hostile.until(() => hostile.stats.hugeAborted >= 1, 60_000);
+      else await hostile.until(() => hostile.stats.hugeAborted >= 4, 60_000); // limits 1000, 100, 10, 1 (D278)
       // It answers its user meanwhile.
       const res = await fetch(`${s.url}/projects.xml`, { headers: auth });
       expect(res.status).toBe(200);

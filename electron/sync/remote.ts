@@ -20,6 +20,14 @@ export interface RemoteOptions {
 
 export const DEFAULT_MAX_ANSWER_MB = 64;
 
+/**
+ * Bytes of one change feed page read at most (or the answer cap if lower), D278: a page is held whole
+ * (its text, then its parsed changes), and a remote can make any page that large. Above it the same
+ * cursor is asked again with a tenth of the limit (1000, 100, 10, 1); only a page of one change above
+ * it is an error. A change of a Bivouac server holds one record (a body of at most 1 MB).
+ */
+export const FEED_PAGE_MAX_BYTES = 16 * 1024 * 1024;
+
 export interface RemoteResponse {
   readonly status: number;
   readonly headers: Headers;
@@ -116,7 +124,7 @@ export class Remote {
    * (at most 5), anything else is a RemoteRedirect (never an answer of the remote's, never a 404 that
    * deletes). The answer is read as a stream and aborted above `maxAnswerBytes` (D249).
    */
-  async request(method: string, path: string, body: string | null = null, headers: Record<string, string> = {}): Promise<RemoteResponse> {
+  async request(method: string, path: string, body: string | null = null, headers: Record<string, string> = {}, maxBytes = this.maxAnswerBytes): Promise<RemoteResponse> {
     let url = this.url + path;
     for (let hop = 0; ; hop++) {
       this.requests++;
@@ -140,7 +148,7 @@ export class Remote {
         if (to && to.origin === this.origin && (method === 'GET' || method === 'HEAD') && hop < 5) { url = to.href; continue; }
         throw new RemoteRedirect(res.status, `${method} ${path}: the remote answered ${res.status} (a redirect${to ? ` to ${to.origin === this.origin ? to.pathname : to.origin}` : ''}), which is not followed${to && to.origin !== this.origin ? ': another origin is not the remote (connect to that URL if it is the right one)' : ''}`);
       }
-      return { status: res.status, headers: res.headers, body: await this.readCapped(res, abort, method, path) };
+      return { status: res.status, headers: res.headers, body: await this.readCapped(res, abort, method, path, maxBytes) };
     }
   }
 
@@ -150,8 +158,7 @@ export class Remote {
   }
 
   /** The body, read while counting: above the cap the connection is aborted and nothing is kept. */
-  private async readCapped(res: Response, abort: AbortController, method: string, path: string): Promise<string> {
-    const max = this.maxAnswerBytes;
+  private async readCapped(res: Response, abort: AbortController, method: string, path: string, max: number): Promise<string> {
     const tooLarge = () => {
       abort.abort();
       return new RemoteTooLarge(res.status, `${method} ${path}: the remote's answer is larger than ${Math.round(max / 1024 / 1024 * 10) / 10} MB (--sync-max-answer-mb): not read, the connection was closed`);
@@ -230,8 +237,19 @@ export class Remote {
   async changes(since: string, limit = 500): Promise<{ cursor: string; more: boolean; clock: number | null; changes: FeedChange[]; refused: string[] }> {
     // items=0: todo lists without their embedded items (the client reads items from their own entries and
     // drops embedded ones anyway; an older server ignores the parameter). D170.
-    const path = `/sync/changes.json?since=${encodeURIComponent(since)}&limit=${limit}&items=0`;
-    const r = await this.request('GET', path);
+    let path: string;
+    let r: RemoteResponse;
+    for (;;) {
+      path = `/sync/changes.json?since=${encodeURIComponent(since)}&limit=${limit}&items=0`;
+      try {
+        r = await this.request('GET', path, null, {}, Math.min(this.maxAnswerBytes, FEED_PAGE_MAX_BYTES));
+        break;
+      } catch (e) {
+        // A page too large: the same cursor in smaller pages (D278); one change too large is the error.
+        if (e instanceof RemoteTooLarge && limit > 1) { limit = Math.max(1, Math.floor(limit / 10)); continue; }
+        throw e;
+      }
+    }
     if (r.status !== 200) throw new RemoteError(r.status, `GET ${path}: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'), remoteNow(r.headers));
     let j: { cursor?: unknown; more?: unknown; clock?: unknown; changes?: unknown };
     try {
