@@ -20,6 +20,7 @@ import { StoreUnavailable, StoreVersionError } from './store/types.ts';
 import { redact } from './store/postgres.ts';
 import * as setup from './service/setup.ts';
 import { ApiError } from './service/context.ts';
+import { ADMIN_COMMANDS, ADMIN_USAGE, adminMain } from './admin-cli.ts';
 
 const DEMO_ADMIN = DEMO_ACCOUNT.people.find((p) => p.administrator) ?? DEMO_ACCOUNT.people[0];
 
@@ -74,11 +75,13 @@ options:
 sync with a remote (a team server or any server of the interface):
   serve --remote URL (--remote-user U --remote-password P | --remote-token T) [--sync-interval S]
                     connect this data directory (an empty one is cloned first; default interval 30 s)
-  sync              run one sync of a connected data directory and exit (0 once the outbox is empty)`;
+  sync              run one sync of a connected data directory and exit (0 once the outbox is empty)
+${ADMIN_USAGE}`;
 
 class UsageError extends Error {}
 
 export async function main(argv: string[]): Promise<number> {
+  if (ADMIN_COMMANDS.includes(argv[0])) return adminMain(argv, defaultDataDir()); // people|projects|members (admin-cli.ts)
   let args;
   try {
     args = parseArgs({

@@ -7,6 +7,13 @@ import { FIXTURE, freshAccount, harnessOver, locId, text, type Account, type Har
 import { freshDatabase, pgSkipReason } from './pg.ts';
 import { PgStore } from '../electron/store/postgres.ts';
 import { importSeed } from '../electron/service/account.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { DB_FILE } from '../electron/server.ts';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const basic = (u: string, p: string): string => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 
@@ -251,4 +258,61 @@ describe.skipIf(process.env.BIVOUAC_TEST_STORE !== 'postgres' || pgSkipReason())
       await two.close();
     }
   });
+});
+
+describe.skipIf(process.env.BIVOUAC_TEST_STORE === 'postgres')('the administration commands (bivouac people|projects|members)', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+    new Promise((done, fail) => {
+      const child = spawn(process.execPath, [join(root, 'electron', 'cli.ts'), ...args], { cwd: root, env: { ...process.env, BIVOUAC_PASSWORD: undefined, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '', stderr = '';
+      child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
+      child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stdout, stderr }));
+      child.stdin.end(input ?? '');
+    });
+
+  it('adds, updates and deactivates people, adds, renames and archives projects, adds and removes members (--json)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bivouac-admin-cli-'));
+    try {
+      const d = ['--data-dir', dir];
+      expect((await run(['import', join(root, 'tests', 'fixtures', 'account.json'), ...d])).code).toBe(0);
+      const add = await run(['people', 'add', '--first-name', 'Cli', '--last-name', 'Person', '--user', 'cli', '--email', 'cli@summit.example', '--company', '1', '--json', ...d], {}, 'cli-passphrase\n');
+      expect(add.code, add.stderr).toBe(0);
+      const person = JSON.parse(add.stdout) as { id: number; user_name: string };
+      expect(person.user_name).toBe('cli');
+      expect(add.stdout + add.stderr).not.toContain('cli-passphrase');
+      const dup = await run(['people', 'add', '--first-name', 'X', '--last-name', 'Y', '--user', 'cli', '--email', 'x@y.example', '--company', '1', '--json', ...d], { BIVOUAC_PASSWORD: 'whatever-long' });
+      expect(dup.code).toBe(1);
+      expect(JSON.parse(dup.stdout)).toEqual({ errors: ['User name has already been taken'] });
+      const inv = await run(['people', 'add', '--first-name', 'Inv', '--last-name', 'Ited', '--user', 'inv', '--email', 'inv@summit.example', '--company', '1', '--invite', '--json', ...d]);
+      expect(inv.code, inv.stderr).toBe(0);
+      expect((JSON.parse(inv.stdout) as { invitation: { token: string } }).invitation.token).toMatch(/^[\w-]{43}$/);
+      const proj = JSON.parse((await run(['projects', 'add', 'From the shell', '--json', ...d])).stdout) as { id: number; name: string };
+      expect(proj.name).toBe('From the shell');
+      expect((await run(['members', 'add', String(proj.id), String(person.id), '--json', ...d])).code).toBe(0);
+      expect(JSON.parse((await run(['projects', 'rename', String(proj.id), 'Renamed', '--json', ...d])).stdout)).toMatchObject({ name: 'Renamed' });
+      expect((await run(['people', 'update', String(person.id), '--first-name', 'Clio', ...d])).stdout).toBe(`updated person ${person.id} (cli)\n`);
+
+      const h = await harnessOver(new SqliteStore(join(dir, DB_FILE)));
+      try {
+        const cli = basic('cli', 'cli-passphrase');
+        expect((await as(h, cli, 'GET', '/projects.xml')).xml().children.map((c) => text(c, 'name'))).toEqual(['Renamed']);
+        expect(text((await as(h, cli, 'GET', '/me.xml')).xml(), 'first-name')).toBe('Clio');
+      } finally { await h.close(); }
+      expect(JSON.parse((await run(['projects', 'archive', String(proj.id), '--json', ...d])).stdout)).toMatchObject({ status: 'archived' });
+      expect((await run(['members', 'remove', String(proj.id), String(person.id), ...d])).code).toBe(0);
+      expect((await run(['people', 'deactivate', String(person.id), '--json', ...d])).stdout).toBe(`${JSON.stringify({ id: person.id, active: false })}\n`);
+      const bad = await run(['members', 'add', 'x', '1', ...d]);
+      expect([bad.code, bad.stderr]).toEqual([2, 'bivouac: PROJECT_ID must be a number (got "x")\n']);
+      const h2 = await harnessOver(new SqliteStore(join(dir, DB_FILE)));
+      try {
+        expect((await as(h2, basic('cli', 'cli-passphrase'), 'GET', '/me.xml')).status).toBe(401);
+        expect((await as(h2, basic('ada', 'ada-pass-1'), 'GET', `/projects/${proj.id}/people.xml`)).xml().children.map((c) => text(c, 'user-name'))).toEqual(['ada']);
+      } finally { await h2.close(); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -9,7 +9,8 @@ import {
   companyIsFirm, companyNameTaken, dropInvitations, insertInvitation, personFacts, takeInvitation, takenBy,
 } from '../store/queries/admin.ts';
 import type { Row, Store } from '../store/types.ts';
-import { ApiError, check, forbidden, notFound, type Ctx } from './context.ts';
+import { ApiError, check, forbidden, notFound, type Caller, type Ctx } from './context.ts';
+import { authPersonById, firmAdminIds } from '../store/queries/people.ts';
 import * as directory from './directory.ts';
 import * as projects from './projects.ts';
 import { hashPassword, newToken } from './auth.ts';
@@ -236,4 +237,16 @@ export async function acceptInvitation(store: Store, token: string, userName: st
   });
   if (id === undefined) throw new ApiError(404, [INVITATION_REFUSED]);
   return id;
+}
+
+/**
+ * Who the command line acts as (D277): whoever can open the data directory or database holds every
+ * record already, so `bivouac people|projects|members` act as the account's first active administrator.
+ */
+export async function localAdministrator(store: Store): Promise<Caller | null> {
+  for (const id of await firmAdminIds(store)) {
+    const r = await authPersonById(store, id);
+    if (r) return { id: r.id, companyId: r.company_id, firm: true, admin: true, name: `${r.first_name} ${r.last_name}` };
+  }
+  return null;
 }
