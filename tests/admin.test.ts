@@ -94,6 +94,7 @@ describe('administration', () => {
     expect(text(ok.xml(), 'administrator')).toBe('true');
     expect(errors((await req('ada', 'PUT', `/people/${a.f.person.cleo}.xml`, '<person><administrator>true</administrator></person>')).body)).toEqual(['Only people of the firm can be administrators']);
     expect((await req('ada', 'PUT', '/people/999999.xml', '<person><first-name>X</first-name></person>')).status).toBe(404);
+    expect((await req('cleo', 'PUT', '/people/999999.xml', '<person><password>whatever-123</password></person>')).status).toBe(403);
   });
 
   it('DELETE /people/{id}.xml deactivates: password and token refused at once (cached credential too), records keep their author', async () => {

@@ -98,12 +98,10 @@ export async function createPerson(ctx: Ctx, input: PersonInput): Promise<Row> {
 
 /** `PUT /people/{id}.xml`: administrators change anything; a person may change their own password only. */
 export async function updatePerson(ctx: Ctx, id: number, input: PersonInput): Promise<Row> {
+  // Others get 403 whatever the id: they learn nothing of people they cannot see.
+  if (!ctx.caller.admin && ctx.caller.id !== id) throw forbidden('Only administrators can change other people');
   const facts = await personFacts(ctx.store, id);
-  if (!facts || (!ctx.caller.admin && ctx.caller.id !== id)) {
-    // Others learn nothing about people they cannot administer beyond what the read routes show.
-    if (!facts) throw notFound('Person');
-    throw forbidden('Only administrators can change other people');
-  }
+  if (!facts) throw notFound('Person');
   if (!ctx.caller.admin) {
     const others = Object.entries(input).filter(([k, v]) => v !== undefined && k !== 'password');
     if (others.length) throw forbidden('Only administrators can change people: you can change your own password');
