@@ -14,6 +14,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildApp } from '../electron/http/app.ts';
+import { seededStore } from './helpers.ts';
 
 const basic = (u: string, p: string): string => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 
@@ -236,6 +238,32 @@ describe('administration', () => {
     expect((await req('cleo', 'GET', `/projects/${a.pid}.xml`)).status).toBe(200);
     expect((await req('ada', 'PUT', `/projects/${a.pid}.xml`, '<project><status>active</status></project>')).status).toBe(200);
     expect((await req('ada', 'PUT', `/posts/${post}.xml`, '<post><title>Changed</title></post>')).status).toBe(200);
+  });
+});
+
+describe('administration and the log', () => {
+  it('at the most verbose level, no password, hash or invitation token reaches the log', async () => {
+    const lines: string[] = [];
+    const store = await seededStore();
+    const app = await buildApp({ store, logLevel: 'debug', logStream: { write: (l) => { lines.push(l); } } });
+    await app.ready();
+    try {
+      const ada = basic('ada', 'ada-pass-1');
+      const send = (method: string, url: string, payload?: string, auth: string | null = ada) =>
+        app.inject({ method: method as 'POST', url, payload, headers: { host: '127.0.0.1', ...(auth ? { authorization: auth } : {}) } });
+      const made = await send('POST', '/people.xml', newPerson({ 'company-id': 1, password: 'secret-passphrase-1' }));
+      expect(made.statusCode, made.body).toBe(201);
+      await send('POST', '/people.xml', newPerson({ 'user-name': 'x2', 'email-address': 'x2@x.example', 'company-id': 1, password: 'x2' }));
+      const id = Number(/(\d+)\.xml$/.exec(String(made.headers.location))![1]);
+      const token = /<token>([^<]+)</.exec((await send('POST', `/people/${id}/invitation.xml`)).body)![1];
+      await send('POST', '/invitations/accept.xml', `<invitation><token>${token}</token><user-name>nia</user-name><password>second-passphrase</password></invitation>`, null);
+      const log = lines.join('');
+      expect(log).toContain('/people.xml'); // requests are logged at this level
+      for (const secret of ['secret-passphrase-1', 'second-passphrase', token, 'scrypt$']) expect(log).not.toContain(secret);
+    } finally {
+      await app.close();
+      await store.close();
+    }
   });
 });
 
