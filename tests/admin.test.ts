@@ -95,6 +95,9 @@ describe('administration', () => {
     expect(text(ok.xml(), 'first-name')).toBe('Frances');
     expect(text(ok.xml(), 'administrator')).toBe('true');
     expect(errors((await req('ada', 'PUT', `/people/${a.f.person.cleo}.xml`, '<person><administrator>true</administrator></person>')).body)).toEqual(['Only people of the firm can be administrators']);
+    // Fran is an administrator now: moving her to a client company alone is refused, with administrator false it is not.
+    expect(errors((await req('ada', 'PUT', `/people/${fran}.xml`, `<person><company-id>${a.f.company.client}</company-id></person>`)).body)).toEqual(['Only people of the firm can be administrators']);
+    expect((await req('ada', 'PUT', `/people/${fran}.xml`, `<person><company-id>${a.f.company.client}</company-id><administrator>false</administrator></person>`)).status).toBe(200);
     expect((await req('ada', 'PUT', '/people/999999.xml', '<person><first-name>X</first-name></person>')).status).toBe(404);
     expect((await req('cleo', 'PUT', '/people/999999.xml', '<person><password>whatever-123</password></person>')).status).toBe(403);
   });

@@ -108,7 +108,10 @@ export async function updatePerson(ctx: Ctx, id: number, input: PersonInput): Pr
   }
   if (facts.active !== 1) throw new ApiError(422, ['This person is deactivated']);
   const { values, errors } = await checkPerson(ctx, input, false, id, String(facts.user_name));
-  if (input.administrator !== undefined && input.companyId === undefined && input.administrator && Number(facts.firm) !== 1) {
+  // The result must hold: an administrator is of the firm (moving one to a client company needs administrator false).
+  const adminAfter = input.administrator ?? Number(facts.administrator) === 1;
+  const firmAfter = input.companyId === undefined ? Number(facts.firm) === 1 : await companyIsFirm(ctx.store, input.companyId);
+  if (adminAfter && firmAfter === false && !errors.includes('Only people of the firm can be administrators')) {
     errors.push('Only people of the firm can be administrators');
   }
   if (ctx.caller.id === id && input.administrator === false) errors.push('You cannot remove your own administrator rights');

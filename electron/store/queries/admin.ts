@@ -13,8 +13,8 @@ export async function takenBy(db: Queryable, userName: string | undefined, email
 }
 
 /** A person's facts the administration needs (undefined: no such person). */
-export function personFacts(db: Queryable, id: number): Promise<{ id: number; user_name: string; company_id: number; active: number; firm: number } | undefined> {
-  return db.get(`SELECT p.id, p.user_name, p.company_id, COALESCE(p.active, 1) AS active, c.firm
+export function personFacts(db: Queryable, id: number): Promise<{ id: number; user_name: string; company_id: number; active: number; firm: number; administrator: number } | undefined> {
+  return db.get(`SELECT p.id, p.user_name, p.company_id, COALESCE(p.active, 1) AS active, c.firm, COALESCE(p.administrator, 0) AS administrator
     FROM people p JOIN companies c ON c.id = p.company_id WHERE p.id = ?`, [id]);
 }
 
