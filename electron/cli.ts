@@ -22,6 +22,7 @@ import { StoreUnavailable, StoreVersionError } from './store/types.ts';
 import { redact } from './store/postgres.ts';
 import * as setup from './service/setup.ts';
 import { ApiError } from './service/context.ts';
+import { ADMIN_COMMANDS, ADMIN_USAGE, adminMain } from './admin-cli.ts';
 
 const DEMO_ADMIN = DEMO_ACCOUNT.people.find((p) => p.administrator) ?? DEMO_ACCOUNT.people[0];
 
@@ -85,11 +86,13 @@ sync with a remote (a team server or any server of the interface):
                     (--remote-password P and --remote-token T work too, but leave the secret in the
                     process's command line, readable by every local user)
   --sync-max-answer-mb N  read at most N MB of one answer of the remote (default 64; above: a sync error)
-  sync              run one sync of a connected data directory and exit (0 once the outbox is empty)`;
+  sync              run one sync of a connected data directory and exit (0 once the outbox is empty)
+${ADMIN_USAGE}`;
 
 class UsageError extends Error {}
 
 export async function main(argv: string[]): Promise<number> {
+  if (ADMIN_COMMANDS.includes(argv[0])) return adminMain(argv, defaultDataDir()); // people|projects|members (admin-cli.ts)
   let args;
   try {
     args = parseArgs({

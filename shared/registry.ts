@@ -152,7 +152,8 @@ const person: Resource = {
     str('phone-number-office-ext', { ...S, nil: true }), str('time-zone-name', S), str('title', S),
     str('token', { ...S, show: 'me' }), dt('updated-at', S), str('user-name', { ...S, show: 'adminOrSelf' }),
   ],
-  internal: [{ column: 'password_hash', sql: 'TEXT' }],
+  // `active` 0: deactivated (D273): cannot sign in, kept as the author of what they wrote.
+  internal: [{ column: 'password_hash', sql: 'TEXT' }, { column: 'active', sql: 'INTEGER NOT NULL DEFAULT 1' }],
   indexes: { people_company: 'company_id' },
   references: { company_id: 'companies' },
 };

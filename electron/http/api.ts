@@ -11,6 +11,7 @@ import {
 import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
 import { redact } from '../service/redact.ts';
+import { archivedGuard } from '../service/projects.ts';
 import type { Store } from '../store/types.ts';
 import type { ResponseCache, Rendered } from './cache.ts';
 
@@ -241,8 +242,10 @@ export async function answer(app: Answerer, a: Asked): Promise<Rendered> {
     if (hit) return hit;
   }
   const q = a.query;
+  // A request that may write cannot write inside an archived project (D277).
+  const base = method === 'GET' ? store : archivedGuard(store);
   const r: Req = {
-    ctx: { store: a.readOnly ? readOnly(store, a.readOnly) : a.onCommit ? committing(store, a.onCommit) : store, caller },
+    ctx: { store: a.readOnly ? readOnly(store, a.readOnly) : a.onCommit ? committing(base, a.onCommit) : base, caller },
     method, params, root: a.root,
     id: (name) => Number(params[name]),
     query(name, raw = false) {

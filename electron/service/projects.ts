@@ -8,6 +8,8 @@ import { companyExists, firmCompanyId } from '../store/queries/companies.ts';
 import { check, forbidden, notFound, type Ctx } from './context.ts';
 import type { Row } from '../store/types.ts';
 import { addMember } from '../store/feed.ts';
+import { projectStatus } from '../store/queries/admin.ts';
+import type { Store, Writer } from '../store/types.ts';
 
 const R = RESOURCES.project;
 
@@ -54,4 +56,41 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
   check(v.errors);
   if (v.values.size) await ctx.store.write((w) => w.update('projects', id, toColumns(v.values), id));
   return get(ctx, id);
+}
+
+/** The answer to a write inside an archived project (D277). */
+export const ARCHIVED = 'This project is archived: it is read-only (an administrator can make it active again)';
+
+/**
+ * The store as a request that may write sees it (D277): a record written inside an archived project
+ * (insert, update or delete with that project's id) is refused with 403 before the transaction commits.
+ * The project's own row and its members stay writable (un-archiving, administration); reads are untouched.
+ * Each project is checked once per transaction.
+ */
+export function archivedGuard(store: Store): Store {
+  const guardWriter = (w: Writer): Writer => {
+    const checked = new Set<number>();
+    const guard = async (table: string, projectId: unknown): Promise<void> => {
+      const pid = Number(projectId);
+      if (table === 'projects' || !projectId || checked.has(pid)) return;
+      if (await projectStatus(w, pid) === 'archived') throw forbidden(ARCHIVED);
+      checked.add(pid);
+    };
+    return new Proxy(w, {
+      get(target, key) {
+        if (key === 'insert') return async (t: string, v: Row, p?: number | null) => { await guard(t, v.project_id ?? p); return target.insert(t, v, p); };
+        if (key === 'update') return async (t: string, id: number, v: Row, p?: number | null) => { await guard(t, p); await guard(t, v.project_id); return target.update(t, id, v, p); };
+        if (key === 'remove') return async (t: string, id: number, p?: number | null) => { await guard(t, p); return target.remove(t, id, p); };
+        const v: unknown = Reflect.get(target, key, target);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+  };
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'write') return <T>(fn: (w: Writer) => Promise<T>): Promise<T> => target.write((w) => fn(guardWriter(w)));
+      const v: unknown = Reflect.get(target, key, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }

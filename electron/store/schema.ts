@@ -106,6 +106,17 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (d: Dial
     name: 'feed: drop changes_person, which no statement reads',
     sql: () => ['DROP INDEX IF EXISTS changes_person'],
   },
+  {
+    version: 30,
+    // Invitations (D275): a one-time link for a person created without a password. Only a SHA-256 of the
+    // token is kept; a row is single use (used_at) and expires (expires_at, ISO UTC).
+    name: 'administration: invitations',
+    sql: () => [
+      `CREATE TABLE IF NOT EXISTS invitations (token_hash TEXT PRIMARY KEY, person_id BIGINT NOT NULL REFERENCES people(id),
+        created_at TEXT NOT NULL, expires_at TEXT NOT NULL, used_at TEXT)`,
+      'CREATE INDEX IF NOT EXISTS invitations_person ON invitations (person_id)',
+    ],
+  },
 ];
 
 /** Statements that bring an existing database in line with the registry (new columns, indexes). */

@@ -47,18 +47,20 @@ export interface AuthPerson {
 }
 const AUTH = `SELECT p.id, p.company_id, p.administrator, p.first_name, p.last_name, p.password_hash, p.token, c.firm
   FROM people p JOIN companies c ON c.id = p.company_id`;
+/** A deactivated person (D273) is found by none of these: no password, token or cached credential works. */
+const ACTIVE = 'AND COALESCE(p.active, 1) = 1';
 /**
  * The person behind a cached credential, checked again after a commit: memoised by the people and
  * companies tables (D145), so a write to other tables costs the check no query (with a store pinned
  * to the request's token, none at all).
  */
 export function authPersonById(db: Queryable, id: number): Promise<AuthPerson | undefined> {
-  const load = () => db.get<AuthPerson>(`${AUTH} WHERE p.id = ?`, [id]);
+  const load = () => db.get<AuthPerson>(`${AUTH} WHERE p.id = ? ${ACTIVE}`, [id]);
   const store = db as Partial<Store>;
   return typeof store.memo === 'function' ? store.memo(`auth.person:${id}`, load, ['people', 'companies']) : load();
 }
-export const authPersonByUserName = (db: Queryable, user: string): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.user_name = ?`, [user]);
-export const authPersonByToken = (db: Queryable, token: string): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.token = ?`, [token]);
+export const authPersonByUserName = (db: Queryable, user: string): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.user_name = ? ${ACTIVE}`, [user]);
+export const authPersonByToken = (db: Queryable, token: string): Promise<AuthPerson | undefined> => db.get(`${AUTH} WHERE p.token = ? ${ACTIVE}`, [token]);
 
 /** The token and user name of the account's first firm administrator (else first firm person): the desktop's local user. */
 export function ownerCredentials(db: Queryable): Promise<{ token: string; user_name: string } | undefined> {
