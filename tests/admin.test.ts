@@ -244,6 +244,35 @@ describe('administration', () => {
   });
 });
 
+describe('administration on a replica', () => {
+  let a: Account;
+  freshAccount((x) => { a = x; });
+  const req = (who: Who, method: string, url: string, body?: string) => a.h.req(who, method, url, body);
+
+  it('is refused at once with 409 (people, companies and members are managed on the team server), and changes nothing', async () => {
+    // A replica (or a disconnected one, whose outbox goes on recording): its people come from the remote.
+    for (const key of ['url', 'was_url']) {
+      await a.h.store.write(async (w) => { await w.run('DELETE FROM sync_state'); await w.run('INSERT INTO sync_state (key, value) VALUES (?, ?)', [key, 'http://team.example']); });
+      const before = await a.h.store.all('SELECT id, user_name, active FROM people ORDER BY id');
+      const tries: [string, string, string?][] = [
+        ['POST', '/people.xml', newPerson({ 'company-id': a.f.company.firm, password: 'long-enough-1' })],
+        ['PUT', `/people/${a.f.person.cleo}.xml`, '<person><first-name>Renamed</first-name></person>'],
+        ['DELETE', `/people/${a.f.person.cleo}.xml`],
+        ['POST', '/companies.xml', '<company><name>Another Co</name></company>'],
+        ['POST', `/projects/${a.pid}/people.xml`, `<person><id>${a.f.person.cleo}</id></person>`],
+        ['DELETE', `/projects/${a.pid}/people/${a.f.person.cleo}.xml`],
+        ['POST', `/people/${a.f.person.cleo}/invitation.xml`],
+      ];
+      for (const [method, url, body] of tries) {
+        const r = await req('ada', method, url, body);
+        expect(r.status, `${key}: ${method} ${url}`).toBe(409);
+        expect(errors(r.body).join(' ')).toMatch(/team server/);
+      }
+      expect(await a.h.store.all('SELECT id, user_name, active FROM people ORDER BY id')).toEqual(before);
+    }
+  });
+});
+
 describe('administration and the log', () => {
   it('at the most verbose level, no password, hash or invitation token reaches the log', async () => {
     const lines: string[] = [];

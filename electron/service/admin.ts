@@ -11,6 +11,7 @@ import {
 import type { Row, Store } from '../store/types.ts';
 import { ApiError, check, forbidden, notFound, type Caller, type Ctx } from './context.ts';
 import { authPersonById, firmAdminIds } from '../store/queries/people.ts';
+import { state as syncState } from '../store/queries/replica.ts';
 import * as directory from './directory.ts';
 import * as projects from './projects.ts';
 import { hashPassword, newToken } from './auth.ts';
@@ -77,9 +78,21 @@ async function checkPerson(ctx: Ctx, input: PersonInput, create: boolean, id = 0
   return { values, errors };
 }
 
+/**
+ * A replica's people, companies and memberships are the team server's (they come with its feed; a local
+ * change would never reach it, or be pushed as something else): refused at once, never queued to fail later.
+ * A disconnected replica too (its outbox goes on recording for the next connect, D151).
+ */
+async function notOnReplica(store: Store): Promise<void> {
+  const st = await syncState(store);
+  const remote = st.get('url') ?? st.get('was_url');
+  if (remote) throw new ApiError(409, [`This is a copy of the team server at ${remote}: people, companies and project members are managed on the team server`]);
+}
+
 /** `POST /people.xml`: a person who can sign in at once (with a password) or after an invitation. */
 export async function createPerson(ctx: Ctx, input: PersonInput): Promise<Row> {
   adminOnly(ctx, 'add people');
+  await notOnReplica(ctx.store);
   const { values, errors } = await checkPerson(ctx, input, true);
   check(errors);
   const hash = input.password !== undefined ? await hashPassword(input.password) : null;
@@ -100,6 +113,7 @@ export async function createPerson(ctx: Ctx, input: PersonInput): Promise<Row> {
 export async function updatePerson(ctx: Ctx, id: number, input: PersonInput): Promise<Row> {
   // Others get 403 whatever the id: they learn nothing of people they cannot see.
   if (!ctx.caller.admin && ctx.caller.id !== id) throw forbidden('Only administrators can change other people');
+  await notOnReplica(ctx.store);
   const facts = await personFacts(ctx.store, id);
   if (!facts) throw notFound('Person');
   if (!ctx.caller.admin) {
@@ -135,6 +149,7 @@ export async function updatePerson(ctx: Ctx, id: number, input: PersonInput): Pr
  */
 export async function deactivatePerson(ctx: Ctx, id: number): Promise<void> {
   adminOnly(ctx, 'deactivate people');
+  await notOnReplica(ctx.store);
   const facts = await personFacts(ctx.store, id);
   if (!facts) throw notFound('Person');
   if (id === ctx.caller.id) throw new ApiError(422, ['You cannot deactivate yourself']);
@@ -167,6 +182,7 @@ async function checkCompany(ctx: Ctx, input: CompanyInput, create: boolean, id =
 
 export async function createCompany(ctx: Ctx, input: CompanyInput): Promise<Row> {
   adminOnly(ctx, 'add companies');
+  await notOnReplica(ctx.store);
   const { values, errors } = await checkCompany(ctx, input, true);
   check(errors);
   const id = await ctx.store.write((w) => w.insert('companies', { ...values, firm: 0 }));
@@ -176,6 +192,7 @@ export async function createCompany(ctx: Ctx, input: CompanyInput): Promise<Row>
 export async function updateCompany(ctx: Ctx, id: number, input: CompanyInput): Promise<Row> {
   await directory.company(ctx, id);
   adminOnly(ctx, 'change companies');
+  await notOnReplica(ctx.store);
   const { values, errors } = await checkCompany(ctx, input, false, id);
   check(errors);
   if (Object.keys(values).length) await ctx.store.write((w) => w.update('companies', id, values));
@@ -186,6 +203,7 @@ export async function updateCompany(ctx: Ctx, id: number, input: CompanyInput): 
 export async function addProjectMember(ctx: Ctx, projectId: number, personId: number): Promise<Row> {
   await projects.get(ctx, projectId);
   adminOnly(ctx, 'change who is on a project');
+  await notOnReplica(ctx.store);
   const facts = await personFacts(ctx.store, personId);
   if (!facts) throw new ApiError(422, ['Person is invalid']);
   if (facts.active !== 1) throw new ApiError(422, ['This person is deactivated']);
@@ -197,6 +215,7 @@ export async function addProjectMember(ctx: Ctx, projectId: number, personId: nu
 export async function removeProjectMember(ctx: Ctx, projectId: number, personId: number): Promise<void> {
   await projects.get(ctx, projectId);
   adminOnly(ctx, 'change who is on a project');
+  await notOnReplica(ctx.store);
   if (!(await personFacts(ctx.store, personId))) throw notFound('Person');
   await ctx.store.write((w) => removeMember(w, projectId, personId));
 }
@@ -207,6 +226,7 @@ export async function removeProjectMember(ctx: Ctx, projectId: number, personId:
  */
 export async function invite(ctx: Ctx, personId: number): Promise<Invitation> {
   adminOnly(ctx, 'invite people');
+  await notOnReplica(ctx.store);
   const facts = await personFacts(ctx.store, personId);
   if (!facts) throw notFound('Person');
   if (facts.active !== 1) throw new ApiError(422, ['This person is deactivated']);
