@@ -23,7 +23,7 @@ export function Header() {
   return (
     <header className="top">
       <div className={`progress${busy > 0 ? ' on' : ''}`} role="progressbar" aria-label="Loading" aria-hidden={busy === 0} aria-busy={busy > 0} />
-      <div className="brand" aria-label="Bivouac">
+      <div className="brand" role="img" aria-label="Bivouac">
         <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="M2 20 L12 4 L22 20 Z M9 20 L12 14 L15 20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" /></svg>
         <span>Bivouac</span>
       </div>
