@@ -1,6 +1,6 @@
 // Issue #28, "Tests": axe (axe-core through @axe-core/playwright) with 0 violations on every board, in both
 // themes, at 1280×800 and 360×740: sign-in, Todos (and an item's panel), Messages (list and a message),
-// Timesheet, Time report, and the Search, Settings, Keyboard shortcuts and Team server dialogs.
+// Timesheet, Time report, My work, and the Search, Settings, Keyboard shortcuts and Team server dialogs.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { apiCall, newProject, openBoard, settled, uniq } from './helpers.ts';
@@ -69,6 +69,9 @@ for (const scheme of ['light', 'dark'] as const) {
       await form.getByRole('button', { name: 'Run report' }).click();
       await expect(page.locator('[data-report-total]')).toBeVisible();
       await check('report');
+      await page.getByRole('button', { name: 'My work' }).click();
+      await expect(page.getByText('Late permit').first()).toBeVisible();
+      await check('my work');
       for (const [button, dialog] of [['Settings', 'Settings'], ['Search (/)', 'Search'], ['Keyboard shortcuts', 'Keyboard shortcuts']] as const) {
         await page.getByRole('button', { name: button, exact: true }).click();
         await expect(page.getByRole('dialog', { name: dialog })).toBeVisible();

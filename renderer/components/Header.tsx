@@ -10,6 +10,7 @@ const TABS: { view: View; label: string; key: string }[] = [
   { view: 'messages', label: 'Messages', key: '2' },
   { view: 'time', label: 'Timesheet', key: '3' },
   { view: 'report', label: 'Time report', key: '4' },
+  { view: 'mine', label: 'My work', key: '5' },
 ];
 
 export function Header() {
