@@ -49,7 +49,10 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByLabel('Project').selectOption(String(pid));
       await openBoard(page, pid, 'todos');
       await expect(page.getByText('Late permit')).toBeVisible();
+      await page.getByLabel('New item in Approach').fill('Call the hut tomorrow'); // the due date chip
+      await expect(page.locator('.add-item .chip')).toBeVisible();
       await check('todos');
+      await page.getByLabel('New item in Approach').fill('');
       await page.getByText('Late permit').click();
       await expect(page.getByRole('complementary')).toBeVisible();
       await check('item panel');
