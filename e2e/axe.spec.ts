@@ -1,6 +1,7 @@
 // Issue #28, "Tests": axe (axe-core through @axe-core/playwright) with 0 violations on every board, in both
 // themes, at 1280×800 and 360×740: sign-in, Todos (and an item's panel), Messages (list and a message),
-// Timesheet, Time report, My work, and the Search, Settings, Keyboard shortcuts and Team server dialogs.
+// Timesheet, Time report, My work, the running timer, and the Search, Settings, Keyboard shortcuts, Team server
+// and Save the time dialogs.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { apiCall, newProject, openBoard, settled, uniq } from './helpers.ts';
@@ -23,6 +24,7 @@ test('axe itself finds a violation (an image without a text alternative)', async
 for (const scheme of ['light', 'dark'] as const) {
   for (const size of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
     test(`axe: no violation on any board, ${scheme} theme, ${size.width} px`, async ({ page, request }) => {
+      test.setTimeout(180_000); // fifteen axe runs on a shared machine
       const me = await apiCall<{ id: number }>(request, 'ada', 'GET', '/me.json');
       const pid = await newProject(request, uniq(`Axe ${scheme}`));
       const l = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/todo_lists.json`, { todo_list: { name: 'Approach', private: true } });
@@ -89,6 +91,14 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: /^Sync:/ }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await check('sync dialog');
+      await page.keyboard.press('Escape');
+      await openBoard(page, pid, 'time');
+      await page.getByRole('button', { name: /^Start a timer on/ }).click();
+      await expect(page.locator('header .header-timer')).toBeVisible();
+      await check('timer running');
+      await page.getByRole('button', { name: /^Stop the timer on/ }).click();
+      await expect(page.getByRole('dialog', { name: 'Save the time' })).toBeVisible();
+      await check('timer dialog');
       expect(bad).toEqual([]);
     });
   }

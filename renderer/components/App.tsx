@@ -13,6 +13,7 @@ import { MessageBoard } from './MessageBoard.tsx';
 import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
 import { MyWork } from './MyWork.tsx';
+import { TimerStopDialog } from './Timer.tsx';
 import { DesktopShell } from './Desktop.tsx';
 import { SyncPanel } from './SyncPanel.tsx';
 import { SettingsOverlay } from './SettingsOverlay.tsx';
@@ -106,6 +107,7 @@ export function App() {
       {overlay === 'search' && <SearchOverlay />}
       {overlay === 'sync' && <SyncPanel />}
       {overlay === 'settings' && <SettingsOverlay />}
+      <TimerStopDialog />
       <DesktopShell />
       <Toasts />
     </div>

@@ -2,6 +2,7 @@ import { useSession, type View } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { Icon } from './Icon.tsx';
 import { DesktopButton } from './Desktop.tsx';
+import { HeaderTimer } from './Timer.tsx';
 import { syncLabel, useSync, type SyncTab } from '../stores/sync.ts';
 import { useEffect, useState } from 'react';
 
@@ -46,6 +47,7 @@ export function Header() {
         ))}
       </nav>
       <div className="spacer" />
+      <HeaderTimer />
       <button type="button" className="search-btn" onClick={() => setOverlay('search')} disabled={!s.projectId} aria-label="Search (/)">
         <Icon name="search" /><span>Search</span><kbd>/</kbd>
       </button>
