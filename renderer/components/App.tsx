@@ -12,6 +12,8 @@ import { TodoBoard } from './TodoBoard.tsx';
 import { MessageBoard } from './MessageBoard.tsx';
 import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
+import { MyWork } from './MyWork.tsx';
+import { TimerStopDialog } from './Timer.tsx';
 import { DesktopShell } from './Desktop.tsx';
 import { SyncPanel } from './SyncPanel.tsx';
 import { SettingsOverlay } from './SettingsOverlay.tsx';
@@ -71,7 +73,7 @@ export function App() {
       if (ui.overlay) return;
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
       else if (e.key === '/') { ui.setOverlay('search'); e.preventDefault(); }
-      else if (['1', '2', '3', '4'].includes(e.key)) { useSession.getState().go(VIEWS[Number(e.key) - 1]); e.preventDefault(); }
+      else if (['1', '2', '3', '4', '5'].includes(e.key)) { useSession.getState().go(VIEWS[Number(e.key) - 1]); e.preventDefault(); }
       else if (e.key === 'n') { ui.requestNew(); e.preventDefault(); }
     };
     window.addEventListener('keydown', onKey);
@@ -91,7 +93,7 @@ export function App() {
         </div>
       )}
       <main id="main" tabIndex={-1}>
-        {!projectId ? (
+        {view === 'mine' ? <MyWork /> : !projectId ? (
           <div className="empty big">
             <h1>No projects yet</h1>
             <p>{projects.length === 0 ? 'You are not a member of any project. Ask an administrator of your account to add you to one.' : 'Pick a project in the header.'}</p>
@@ -105,6 +107,7 @@ export function App() {
       {overlay === 'search' && <SearchOverlay />}
       {overlay === 'sync' && <SyncPanel />}
       {overlay === 'settings' && <SettingsOverlay />}
+      <TimerStopDialog />
       <DesktopShell />
       <Toasts />
     </div>

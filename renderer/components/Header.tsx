@@ -2,6 +2,7 @@ import { useSession, type View } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { Icon } from './Icon.tsx';
 import { DesktopButton } from './Desktop.tsx';
+import { HeaderTimer } from './Timer.tsx';
 import { syncLabel, useSync, type SyncTab } from '../stores/sync.ts';
 import { useEffect, useState } from 'react';
 
@@ -10,6 +11,7 @@ const TABS: { view: View; label: string; key: string }[] = [
   { view: 'messages', label: 'Messages', key: '2' },
   { view: 'time', label: 'Timesheet', key: '3' },
   { view: 'report', label: 'Time report', key: '4' },
+  { view: 'mine', label: 'My work', key: '5' },
 ];
 
 export function Header() {
@@ -23,7 +25,7 @@ export function Header() {
   return (
     <header className="top">
       <div className={`progress${busy > 0 ? ' on' : ''}`} role="progressbar" aria-label="Loading" aria-hidden={busy === 0} aria-busy={busy > 0} />
-      <div className="brand" aria-label="Bivouac">
+      <div className="brand" role="img" aria-label="Bivouac">
         <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="M2 20 L12 4 L22 20 Z M9 20 L12 14 L15 20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" /></svg>
         <span>Bivouac</span>
       </div>
@@ -45,6 +47,7 @@ export function Header() {
         ))}
       </nav>
       <div className="spacer" />
+      <HeaderTimer />
       <button type="button" className="search-btn" onClick={() => setOverlay('search')} disabled={!s.projectId} aria-label="Search (/)">
         <Icon name="search" /><span>Search</span><kbd>/</kbd>
       </button>

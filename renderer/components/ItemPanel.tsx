@@ -4,9 +4,11 @@ import { useSession } from '../stores/session.ts';
 import { useTodos } from '../stores/todos.ts';
 import { useDraft } from '../stores/drafts.ts';
 import { PartySelect } from './PartySelect.tsx';
+import { TimerButton } from './Timer.tsx';
 
 /** Side panel of one todo item: edit it, delete it, read and write its comments. */
 export function ItemPanel({ itemId }: { itemId: number }) {
+  const projectId = useSession((s) => s.projectId) ?? 0;
   const { lists, openItem, updateItem, deleteItem, toggleItem, comments, addComment } = useTodos();
   const firm = useSession((s) => s.firm);
   const item = lists.flatMap((l) => l.items).find((i) => i.id === itemId);
@@ -76,6 +78,7 @@ export function ItemPanel({ itemId }: { itemId: number }) {
       <button type="button" className={item.completed ? '' : 'primary'} onClick={() => void toggleItem(itemId)}>
         {item.completed ? 'Reopen' : 'Mark complete'}
       </button>
+      {item.id > 0 && projectId > 0 && <TimerButton projectId={projectId} todoItemId={item.id} label={item.content} />}
       <form className="stack" onSubmit={(e) => void save(e)} aria-label="Edit the item">
         {dirty && <p className="draft-note" role="status">Unsaved changes (kept as a draft until you save or discard them).</p>}
         <label>What needs doing<textarea value={content} onChange={(e) => setContent(e.target.value)} rows={2} required /></label>

@@ -124,7 +124,7 @@ function Archive() {
   if (!archive) return <p className="muted" role="status">Loading the archive…</p>;
   if (!archive.length) return <div className="empty"><p>The archive is empty: no messages here yet.</p></div>;
   return (
-    <table className="archive">
+    <table className="archive" tabIndex={0}>
       <caption className="sr-only">All messages</caption>
       <thead><tr><th scope="col">Title</th><th scope="col">Category</th><th scope="col">Author</th><th scope="col">Posted</th><th scope="col">Last comment</th></tr></thead>
       <tbody>

@@ -1,3 +1,4 @@
+import { TimerButton } from './Timer.tsx';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { TodoList } from '../../shared/client.ts';
 import { api } from '../api.ts';
@@ -68,6 +69,7 @@ export function Timesheet({ projectId }: { projectId: number }) {
     <section className="board timesheet" aria-labelledby="time-title">
       <div className="toolbar">
         <h1 id="time-title">Timesheet</h1>
+        <TimerButton projectId={projectId} label={projectName(projectId)} />
         <div className="segmented" role="group" aria-label="Week">
           <button type="button" onClick={() => tm.shiftWeek(-1)} aria-label="Previous week">←</button>
           <button type="button" onClick={() => tm.gotoWeek(t)}>This week</button>

@@ -5,7 +5,8 @@ import { useSession } from '../stores/session.ts';
 import { itemVisible, useTodos, type BoardList } from '../stores/todos.ts';
 import { typing } from '../lib/keys.ts';
 import { readFilters, writeFilters } from '../lib/url-filters.ts';
-import { mediumDate } from '../lib/dates.ts';
+import { longDate, mediumDate, today } from '../lib/dates.ts';
+import { parseDue } from '../lib/due-parse.ts';
 import { announce, useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
 import { useLiveChange } from '../stores/live.ts';
 import { ItemPanel } from './ItemPanel.tsx';
@@ -233,11 +234,18 @@ function AddItem({ list }: { list: BoardList }) {
   const [due, setDue] = useState('');
   const [more, setMore] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  // What the end of the text says about the due date (lib/due-parse.ts); the user may remove it.
+  const [ignored, setIgnored] = useState<string | null>(null);
+  const parsed = parseDue(content, today(), typeof navigator !== 'undefined' ? navigator.languages ?? [navigator.language] : []);
+  const guess = parsed && `${parsed.content}|${parsed.words}` !== ignored ? parsed : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!content.trim()) return;
     const text = content;
-    void createItem(list.id, { content: content.trim(), ...(party ? { responsible_party: party } : {}), ...(due ? { due_at: due } : {}) }).then((ok) => {
+    // a date typed at the end of the text (shown as a chip, removable) unless the date field says otherwise
+    const item = guess && !due ? { content: guess.content, due_at: guess.due } : { content: content.trim(), ...(due ? { due_at: due } : {}) };
+    setIgnored(null);
+    void createItem(list.id, { ...item, ...(party ? { responsible_party: party } : {}) }).then((ok) => {
       // Not saved (e.g. the service is unreachable): what was typed comes back, unless something new was typed since.
       if (!ok) setContent((c) => (c === '' ? text : c));
     });
@@ -249,6 +257,15 @@ function AddItem({ list }: { list: BoardList }) {
       <div className="row">
         <input ref={input} value={content} onChange={(e) => setContent(e.target.value)} placeholder="Add an item…" aria-label={`New item in ${list.name}`} />
         <button type="submit" className="primary small" aria-label={`Add item to ${list.name}`}>Add</button>
+      </div>
+      <div className="due-guess" aria-live="polite">
+        {guess && !due && (
+          <span className="chip" data-due={guess.due}>
+            <span>Due <time dateTime={guess.due}>{longDate(guess.due)}</time> <span className="muted">(“{guess.words}”)</span></span>
+            <button type="button" className="icon-btn" aria-label={`Remove the due date; keep “${guess.words}” in the text`}
+              onClick={() => { setIgnored(`${guess.content}|${guess.words}`); input.current?.focus(); }}>×</button>
+          </span>
+        )}
       </div>
       {more ? (
         <div className="row more">

@@ -1,0 +1,105 @@
+// Issue #28, "Tests": axe (axe-core through @axe-core/playwright) with 0 violations on every board, in both
+// themes, at 1280×800 and 360×740: sign-in, Todos (and an item's panel), Messages (list and a message),
+// Timesheet, Time report, My work, the running timer, and the Search, Settings, Keyboard shortcuts, Team server
+// and Save the time dialogs.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { apiCall, newProject, openBoard, settled, uniq } from './helpers.ts';
+import { USERS } from './helpers.ts';
+
+/** axe's violations on the page as it is, one line each (rule, impact, the first nodes). */
+async function violations(page: Page): Promise<string[]> {
+  await settled(page);
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1, 2).join(' ').trim()}`).join(' | ')}`);
+}
+
+test('axe itself finds a violation (an image without a text alternative)', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByLabel('User name')).toBeVisible();
+  await page.evaluate(() => { const i = document.createElement('img'); i.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw='; document.body.append(i); });
+  expect((await violations(page)).join('\n')).toContain('image-alt');
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const size of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
+    test(`axe: no violation on any board, ${scheme} theme, ${size.width} px`, async ({ page, request }) => {
+      test.setTimeout(180_000); // fifteen axe runs on a shared machine
+      const me = await apiCall<{ id: number }>(request, 'ada', 'GET', '/me.json');
+      const pid = await newProject(request, uniq(`Axe ${scheme}`));
+      const l = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/todo_lists.json`, { todo_list: { name: 'Approach', private: true } });
+      await apiCall(request, 'ada', 'POST', `/todo_lists/${l.id}/todo_items.json`, { todo_item: { content: 'Late permit', due_at: '2020-01-15', responsible_party: String(me.id) } });
+      const done = await apiCall<{ id: number }>(request, 'ada', 'POST', `/todo_lists/${l.id}/todo_items.json`, { todo_item: { content: 'Packed' } });
+      await apiCall(request, 'ada', 'PUT', `/todo_items/${done.id}/complete.json`);
+      const cat = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/categories.json`, { category: { name: 'Status', type: 'post' } });
+      await apiCall(request, 'ada', 'POST', `/projects/${pid}/posts.json`, { post: { title: 'Weather window', body: 'Go *early*:\n\n* rope\n* helmet', category_id: cat.id, private: true, use_textile: true } });
+      await apiCall(request, 'ada', 'POST', `/projects/${pid}/time_entries.json`, { time_entry: { date: '2017-05-02', hours: '2.0', person_id: me.id, description: 'Recce' } });
+      await page.setViewportSize(size);
+      await page.emulateMedia({ colorScheme: scheme });
+      const bad: string[] = [];
+      const check = async (where: string) => {
+        bad.push(...(await violations(page)).map((x) => `${where}: ${x}`));
+        await page.screenshot({ path: `test-results/screens/axe-${scheme}-${size.width}-${where.replace(/ /g, '-')}.png` });
+      };
+      await page.goto('/');
+      await expect(page.getByLabel('User name')).toBeVisible();
+      await check('sign in');
+      await page.getByLabel('User name').fill(USERS.ada.user);
+      await page.getByLabel('Password').fill(USERS.ada.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('navigation', { name: 'Boards' })).toBeVisible();
+      await page.getByLabel('Project').selectOption(String(pid));
+      await openBoard(page, pid, 'todos');
+      await expect(page.getByText('Late permit')).toBeVisible();
+      await page.getByLabel('New item in Approach').fill('Call the hut tomorrow'); // the due date chip
+      await expect(page.locator('.add-item .chip')).toBeVisible();
+      await check('todos');
+      await page.getByLabel('New item in Approach').fill('');
+      await page.getByText('Late permit').click();
+      await expect(page.getByRole('complementary')).toBeVisible();
+      await check('item panel');
+      await page.keyboard.press('Escape');
+      await openBoard(page, pid, 'messages');
+      await expect(page.getByText('Weather window')).toBeVisible();
+      await check('messages');
+      await page.getByText('Weather window').click();
+      await expect(page.getByRole('heading', { name: /Weather window/, level: 1 })).toBeVisible();
+      await check('message');
+      await openBoard(page, pid, 'time');
+      await check('timesheet');
+      await openBoard(page, pid, 'report');
+      const form = page.getByRole('form', { name: 'Report filters' });
+      await form.getByLabel('From', { exact: true }).fill('2017-05-01');
+      await form.getByLabel('To', { exact: true }).fill('2017-05-07');
+      await form.getByRole('button', { name: 'Run report' }).click();
+      await expect(page.locator('[data-report-total]')).toBeVisible();
+      await check('report');
+      await page.getByRole('button', { name: 'My work' }).click();
+      await expect(page.getByText('Late permit').first()).toBeVisible();
+      await check('my work');
+      for (const [button, dialog] of [['Settings', 'Settings'], ['Search (/)', 'Search'], ['Keyboard shortcuts', 'Keyboard shortcuts']] as const) {
+        await page.getByRole('button', { name: button, exact: true }).click();
+        await expect(page.getByRole('dialog', { name: dialog })).toBeVisible();
+        if (dialog === 'Search') {
+          await page.getByRole('dialog', { name: 'Search' }).getByRole('combobox').fill('weather');
+          await expect(page.getByRole('dialog', { name: 'Search' }).getByText('Weather window').first()).toBeVisible();
+        }
+        await check(`${dialog} dialog`);
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('dialog')).toHaveCount(0);
+      }
+      await page.getByRole('button', { name: /^Sync:/ }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await check('sync dialog');
+      await page.keyboard.press('Escape');
+      await openBoard(page, pid, 'time');
+      await page.getByRole('button', { name: /^Start a timer on/ }).click();
+      await expect(page.locator('header .header-timer')).toBeVisible();
+      await check('timer running');
+      await page.getByRole('button', { name: /^Stop the timer on/ }).click();
+      await expect(page.getByRole('dialog', { name: 'Save the time' })).toBeVisible();
+      await check('timer dialog');
+      expect(bad).toEqual([]);
+    });
+  }
+}
