@@ -14,8 +14,8 @@ import { serve, StartError, type Running } from '../electron/server.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { createOwn } from '../electron/service/setup.ts';
 import { rememberAddress } from '../electron/store/queries/sync.ts';
-import type { Store } from '../electron/store/types.ts';
 import { password, startProxy, startRemote, type Remote } from './sync-helpers.ts';
+import { everything } from './support/store-tables.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
@@ -71,15 +71,6 @@ const inject = (r: Running, method: string, url: string, auth: { user: string; p
   method: method as 'GET', url, payload: body === undefined ? undefined : JSON.stringify(body),
   headers: { host: '127.0.0.1', 'content-type': 'application/json', ...(auth ? { authorization: basic(auth.user, auth.password) } : {}) },
 });
-
-/** Everything in the store, table by table (schema bookkeeping aside): "exactly as it was". */
-async function everything(store: Store): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const { name } of await store.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'schema_migrations' ORDER BY name")) {
-    out[name] = (await store.all(`SELECT * FROM ${name}`)).map((row) => JSON.stringify(row)).sort();
-  }
-  return out;
-}
 
 /**
  * A remote that accepts the credentials (`/me.xml`) and then refuses (401) once `refuse` says so:
