@@ -384,6 +384,29 @@ describe.skipIf(process.platform !== 'linux')('the replica as a process against 
     return r.dir;
   }
 
+  it('a 401 half way through a clone asked by the first-run form: the process stays under 300 MB and answers; the directory stays empty', async () => {
+    remote = await startRemote({ engine: 'sqlite' });
+    hostile = await startHostileRemote(remote.url);
+    hostile.mode.feedLimit = 5;
+    hostile.mode.unauthorizedAfterFeedPages = 1;
+    const dir = mkdtempSync(join(tmpdir(), 'bivouac-hostile-'));
+    const s = await serveReplica(dir, ['--no-demo']);
+    try {
+      const res = await fetch(`${s.url}/setup.json`, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ remote: { url: hostile.url, user: 'ada', password: password('ada') } }) });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).not.toBe(500);
+      expect(((await res.json()) as { errors: string[] }).errors[0]).toMatch(/refused the first sync/);
+      expect(hostile.stats.seen.filter((x) => x.status === 401)).toHaveLength(1);
+      expect(await (await fetch(`${s.url}/setup.json`)).json()).toMatchObject({ empty: true });
+      expect(existsSync(join(dir, 'remote-token'))).toBe(false);
+      expect(peakRssMb(s.child.pid!)).toBeLessThan(300);
+    } finally {
+      await s.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it.each([['an endless feed', 'endless'], ['a 3 GB answer', 'huge']] as const)('%s: the process stays under 300 MB, answers its user, then recovers', async (_name, kind) => {
     const dir = await clonedDir();
     if (kind === 'endless') hostile.mode.endlessFeed = true;
