@@ -3,31 +3,11 @@
 // sync on demand at once. The engine runs its real schedule on a virtual clock: no timing asserts.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { backoffDelay, nextDelay, retryAfterMs, type Timers } from '../electron/sync/backoff.ts';
+import { backoffDelay, nextDelay, retryAfterMs } from '../electron/sync/backoff.ts';
 import { SyncEngine } from '../electron/sync/engine.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { password, startProxy, startRemote } from './sync-helpers.ts';
-
-/** A clock that moves only when the test fires its next timer. */
-class VirtualClock implements Timers {
-  t = 1_000_000;
-  private q: { at: number; fn: () => void }[] = [];
-  now(): number { return this.t; }
-  set(fn: () => void, ms: number): unknown { const h = { at: this.t + ms, fn }; this.q.push(h); return h; }
-  clear(h: unknown): void { this.q = this.q.filter((x) => x !== h); }
-  /** Due times from now of the armed timers. */
-  pending(): number[] { return this.q.map((x) => x.at - this.t).sort((a, b) => a - b); }
-  /** Move to the next timer and run it (the engine's attempt); its delay from now. */
-  fire(): number {
-    const next = [...this.q].sort((a, b) => a.at - b.at)[0];
-    if (!next) throw new Error('no timer armed');
-    this.q = this.q.filter((x) => x !== next);
-    const d = next.at - this.t;
-    this.t = next.at;
-    next.fn();
-    return d;
-  }
-}
+import { VirtualClock } from './support/virtual-clock.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });

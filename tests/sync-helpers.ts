@@ -22,7 +22,7 @@ export type Requester = (method: string, url: string, body?: string) => Promise<
 const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
 export const password = (who: Who) => FIXTURE.people.find((p) => p.key === who)!.password;
 
-const wrap = (status: number, headers: Res['headers'], body: string): Res => ({
+export const wrap = (status: number, headers: Res['headers'], body: string): Res => ({
   status, headers, body, xml: () => { const n = parseXml(body); if (!n) throw new Error(`empty body (${status})`); return n; },
 });
 

@@ -5,7 +5,6 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer as createTcpServer, type Socket } from 'node:net';
-import { createServer, request as httpRequest, type Server } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +13,9 @@ import { serve, StartError, type Running } from '../electron/server.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { createOwn } from '../electron/service/setup.ts';
 import { rememberAddress } from '../electron/store/queries/sync.ts';
-import type { Store } from '../electron/store/types.ts';
 import { password, startProxy, startRemote, type Remote } from './sync-helpers.ts';
+import { startHostileRemote, type HostileRemote } from './support/hostile-remote.ts';
+import { everything } from './support/store-tables.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
@@ -72,44 +72,14 @@ const inject = (r: Running, method: string, url: string, auth: { user: string; p
   headers: { host: '127.0.0.1', 'content-type': 'application/json', ...(auth ? { authorization: basic(auth.user, auth.password) } : {}) },
 });
 
-/** Everything in the store, table by table (schema bookkeeping aside): "exactly as it was". */
-async function everything(store: Store): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const { name } of await store.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'schema_migrations' ORDER BY name")) {
-    out[name] = (await store.all(`SELECT * FROM ${name}`)).map((row) => JSON.stringify(row)).sort();
-  }
-  return out;
+/** The hostile remote (tests/support/hostile-remote.ts) in front of `target`, closed after the test. */
+async function hostileRemote(target: Remote): Promise<HostileRemote> {
+  const h = await startHostileRemote(target.url);
+  closers.push(() => h.close());
+  return h;
 }
-
-/**
- * A remote that accepts the credentials (`/me.xml`) and then refuses (401) once `refuse` says so:
- * a connect refused half way through the clone. Forwards to a real remote until then.
- */
-async function refusingRemote(target: Remote, refuse: (path: string, seen: string[]) => boolean): Promise<{ url: string; seen: string[]; refused: number }> {
-  const t = new URL(target.url);
-  const state = { url: '', seen: [] as string[], refused: 0 };
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    // Once it refused, it refuses everything but /me.xml.
-    if (path !== '/me.xml' && (state.refused > 0 || refuse(path, state.seen))) {
-      state.refused++;
-      res.writeHead(401, { 'content-type': 'application/xml; charset=utf-8' });
-      res.end('<?xml version="1.0" encoding="UTF-8"?>\n<errors><error>Access denied</error></errors>');
-      return;
-    }
-    state.seen.push(path);
-    const out = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: { ...req.headers, host: t.host } }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closers.push(async () => { server.closeAllConnections(); await new Promise<void>((r) => server.close(() => r())); });
-  return state;
-}
+/** Requests the hostile remote refused (401). */
+const refusedBy = (h: HostileRemote) => h.stats.seen.filter((x) => x.status === 401).length;
 
 async function fixtureRemote(): Promise<Remote> {
   const remote = await startRemote({ engine: 'sqlite' });
@@ -253,17 +223,17 @@ describe('a server used by more than one person never becomes a replica (D254)',
 });
 
 describe('a connect refused half way leaves the data directory exactly as it was (D256)', () => {
-  /** The remote accepts /me.xml, answers a few more requests, then 401 to everything. */
-  const afterFew = (n: number) => (_path: string, seen: string[]) => seen.filter((p) => p !== '/me.xml').length >= n;
-
   it.each([['team server', 2], ['team server, later', 4], ['plain server', 3]] as const)('the first-run form (POST /setup.json): a clear error, no link, no token, no rows; a local account then made stays local (%s)', async (_n, n) => {
     const remote = await fixtureRemote();
     const dir = tmp();
     const r = await start({ dataDir: dir, demo: false });
     const before = await everything(r.store);
-    const hostile = await refusingRemote(remote, _n.startsWith('plain') ? (p, seen) => p.startsWith('/sync/') || afterFew(n)(p, seen) : afterFew(n));
+    // The remote accepts /me.xml, answers n more requests (a plain server: 404 to /sync/*), then 401 to everything.
+    const hostile = await hostileRemote(remote);
+    hostile.mode.plain = _n.startsWith('plain');
+    hostile.mode.unauthorizedAfter = 1 + n;
     const res = await inject(r, 'POST', '/setup.json', null, { remote: { url: hostile.url, user: 'ada', password: password('ada') } });
-    expect(hostile.refused).toBeGreaterThan(0);
+    expect(refusedBy(hostile)).toBeGreaterThan(0);
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).not.toBe(500);
     expect(JSON.parse(res.body).errors[0]).toMatch(/refused the first sync.*left as it was/);
@@ -285,9 +255,10 @@ describe('a connect refused half way leaves the data directory exactly as it was
     const r = await start({ dataDir: dir });
     const before = await everything(r.store);
     // The check of the local work reads /companies.xml once; the clone (the feed, or a scan that reads it again) is refused.
-    const hostile = await refusingRemote(remote, (p, seen) => p === '/sync/changes.json' || (p === '/companies.xml' && seen.includes('/companies.xml')));
+    const hostile = await hostileRemote(remote);
+    hostile.mode.unauthorizedWhen = (_m, p) => p === '/sync/changes.json' || (p === '/companies.xml' && hostile.stats.seen.some((x) => x.path === '/companies.xml'));
     const res = await inject(r, 'PUT', '/sync/remote', LOCAL, { url: hostile.url, user: 'ada', password: password('ada') });
-    expect(hostile.refused).toBeGreaterThan(0);
+    expect(refusedBy(hostile)).toBeGreaterThan(0);
     expect(res.statusCode).toBe(502);
     expect(JSON.parse(res.body).errors[0]).toMatch(/refused the first sync/);
     expect(await everything(r.store)).toEqual(before);
@@ -298,7 +269,8 @@ describe('a connect refused half way leaves the data directory exactly as it was
 
   it('--remote at start: the connect is refused, the directory stays empty and unlinked', async () => {
     const remote = await fixtureRemote();
-    const hostile = await refusingRemote(remote, afterFew(2));
+    const hostile = await hostileRemote(remote);
+    hostile.mode.unauthorizedAfter = 3;
     const dir = tmp();
     const r = await start({ dataDir: dir, remote: { url: hostile.url, auth: { user: 'ada', password: password('ada') } } });
     await expect(r.connecting).rejects.toThrow(/refused the first sync/);

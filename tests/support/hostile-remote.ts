@@ -36,6 +36,10 @@ export interface Misbehaviour {
   editFeed?: (changes: FeedEntry[]) => FeedEntry[];
   /** After this many more requests, every request gets 401 (a token revoked half way through a clone). */
   unauthorizedAfter?: number;
+  /** Once this many pages of the feed were answered in all (`stats.feedPages`), every request gets 401. */
+  unauthorizedAfterFeedPages?: number;
+  /** A request (method, path without query) for which this holds gets 401, and so does every request after it. */
+  unauthorizedWhen?: (method: string, path: string) => boolean;
   /** Real feed pages of at most this many entries (the `limit` asked for is lowered): a clone in many pages. */
   feedLimit?: number;
   /** Every request gets 503 with `Retry-After: retryAfterSec` (seconds). */
@@ -157,6 +161,7 @@ export async function startHostileRemote(target: string): Promise<HostileRemote>
     const m = mode;
     stats.requests++;
     if (m.busy) return answer(res, method, path, 503, { ...XML, 'retry-after': String(m.busy.retryAfterSec) }, errorXml('Busy: retry later'));
+    if ((m.unauthorizedAfterFeedPages !== undefined && stats.feedPages >= m.unauthorizedAfterFeedPages) || m.unauthorizedWhen?.(method, path)) m.unauthorizedAfter = 0;
     if (m.unauthorizedAfter !== undefined) {
       if (m.unauthorizedAfter <= 0) return answer(res, method, path, 401, { ...XML, 'www-authenticate': 'Basic realm="Bivouac"' }, errorXml('Unauthorized'));
       m.unauthorizedAfter--;
