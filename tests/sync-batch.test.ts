@@ -1,0 +1,151 @@
+// One request for many writes (issue #26, docs/sync-protocol.md §5, D284): POST /sync/batch.json runs
+// its mutations in order through the same routes as single requests, stops at the first failure,
+// replays a whole batch by its own key and each mutation by its key, and refuses what it may not hold.
+// Runs on both engines (project `pg` too).
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../electron/http/app.ts';
+import type { RateOptions } from '../electron/service/limits.ts';
+import { FIXTURE, defaultEngine, seededStore, type Who } from './helpers.ts';
+
+const basic = (who: Who) => {
+  const p = FIXTURE.people.find((x) => x.key === who)!;
+  return `Basic ${Buffer.from(`${p['user-name']}:${p.password}`).toString('base64')}`;
+};
+
+interface Result { status: number; location?: string; replayed?: boolean; body?: string; retryAfter?: string }
+
+async function server(rateLimit?: RateOptions) {
+  const store = await seededStore();
+  const app = await buildApp({ store, rateLimit });
+  await app.ready();
+  const req = async (who: Who | null, method: string, url: string, body?: string, headers: Record<string, string> = {}) => {
+    const r = await app.inject({ method: method as 'GET', url, payload: body, headers: { host: '127.0.0.1', ...(who ? { authorization: basic(who) } : {}), ...headers } });
+    return { status: r.statusCode, headers: r.headers, body: r.body, json: () => JSON.parse(r.body) as { done: boolean; count: number; results: Result[] } };
+  };
+  const batch = (who: Who, mutations: unknown[], key?: string) =>
+    req(who, 'POST', '/sync/batch.json', JSON.stringify({ mutations }), { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) });
+  const pid = Number((await store.get<{ id: number }>("SELECT id FROM projects WHERE name = 'Alpha Ascent'"))!.id);
+  const count = async (title: string) => Number((await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM posts WHERE title = ?', [title]))!.n);
+  const close = async () => { await app.close(); await store.close(); };
+  return { store, app, req, batch, pid, count, close };
+}
+
+describe(`POST /sync/batch.json (${defaultEngine()})`, () => {
+  let s: Awaited<ReturnType<typeof server>> | undefined;
+  afterEach(async () => { await s?.close(); s = undefined; });
+
+  const post = (pid: number, title: string, key: string | null) => ({ method: 'POST', path: `/projects/${pid}/posts.xml`, body: `<post><title>${title}</title></post>`, key });
+
+  it('is advertised, runs in order with a Location per create, and the records are those of single requests', async () => {
+    s = await server();
+    expect((await s.req('fran', 'GET', '/sync/capabilities.json')).json()).toMatchObject({ batch: { max: 100, bytes: 1048576 } });
+    const r = await s.batch('fran', [post(s.pid, 'B1', 'k1'), post(s.pid, 'B2', 'k2'), { method: 'PUT', path: `/projects/${s.pid}/posts.xml`, body: null, key: 'k3' }].slice(0, 2));
+    expect(r.status).toBe(200);
+    const j = r.json();
+    expect(j.done).toBe(true);
+    expect(j.results.map((x) => x.status)).toEqual([201, 201]);
+    const id = /(\d+)\.xml$/.exec(j.results[0].location!)![1];
+    const one = await s.req('fran', 'GET', `/posts/${id}.xml`);
+    expect(one.body).toContain('<title>B1</title>');
+    // A mutation's key is the same key as a single request's: sent alone afterwards, it replays.
+    const alone = await s.req('fran', 'POST', `/projects/${s.pid}/posts.xml`, '<post><title>B1</title></post>', { 'idempotency-key': 'k1' });
+    expect(alone.headers['idempotent-replayed']).toBe('true');
+    expect(alone.headers.location).toBe(j.results[0].location);
+    expect(await s.count('B1')).toBe(1);
+  });
+
+  it('a whole batch replayed after a lost answer executes nothing again; each mutation replays by its own key', async () => {
+    s = await server();
+    const muts = [post(s.pid, 'R1', 'r1'), post(s.pid, 'R2', 'r2'), post(s.pid, 'R3', 'r3')];
+    const first = await s.batch('fran', muts, 'batch-1');
+    expect(first.json().done).toBe(true);
+    const again = await s.batch('fran', muts, 'batch-1');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    // Regrouped under another batch key: the mutations replay one by one, with their first answers.
+    const regrouped = await s.batch('fran', [muts[2], muts[0], post(s.pid, 'R4', 'r4')], 'batch-2');
+    const rj = regrouped.json();
+    expect(rj.results.map((x) => [x.status, x.replayed ?? false])).toEqual([[201, true], [201, true], [201, false]]);
+    expect(rj.results[0].location).toBe(first.json().results[2].location);
+    for (const t of ['R1', 'R2', 'R3', 'R4']) expect(await s.count(t)).toBe(1);
+  });
+
+  it('a batch that fails half way: what came before stays, the failing one has its error document, the rest never ran', async () => {
+    s = await server();
+    const r = await s.batch('fran', [post(s.pid, 'H1', 'h1'), { ...post(s.pid, '', 'h2') }, post(s.pid, 'H3', 'h3')]);
+    expect(r.status).toBe(200);
+    const j = r.json();
+    expect(j.done).toBe(false);
+    expect(j.count).toBe(3);
+    expect(j.results.map((x) => x.status)).toEqual([201, 422]);
+    expect(j.results[1].body).toContain('<error>');
+    expect(await s.count('H1')).toBe(1);
+    expect(await s.count('H3')).toBe(0);
+    // The refused mutation kept no key (D244): corrected and sent again with it, it executes.
+    const fixed = await s.batch('fran', [post(s.pid, 'H1', 'h1'), { ...post(s.pid, 'H2', 'h2') }, post(s.pid, 'H3', 'h3')]);
+    expect(fixed.json().results.map((x) => [x.status, x.replayed ?? false])).toEqual([[201, true], [201, false], [201, false]]);
+    expect(await s.count('H1')).toBe(1);
+    // Visibility applies as for a single request: carl belongs to no project.
+    const carl = await s.batch('carl', [post(s.pid, 'C1', 'c1')]);
+    expect(carl.json().results[0].status).toBe(404);
+    expect(await s.count('C1')).toBe(0);
+  });
+
+  it('over the limits: more mutations than advertised, or more bytes, is 413 and nothing runs', async () => {
+    s = await server();
+    const many = Array.from({ length: 101 }, (_, i) => post(s!.pid, `M${i}`, `m${i}`));
+    const r = await s.batch('fran', many);
+    expect(r.status).toBe(413);
+    expect(r.body).toContain('at most 100 mutations');
+    expect(await s.count('M0')).toBe(0);
+    const huge = await s.batch('fran', [post(s.pid, 'X'.repeat(1024 * 1024), 'big')]);
+    expect(huge.status).toBe(413);
+    expect(huge.body).toContain('too large');
+  });
+
+  it('refuses what a batch may not hold: itself, the feed, reads, bad keys and methods; nothing runs', async () => {
+    s = await server();
+    const bad: unknown[][] = [
+      [post(s.pid, 'N1', 'n1'), { method: 'POST', path: '/sync/batch.json', body: '{"mutations":[]}', key: 'n2' }],
+      [post(s.pid, 'N1', 'n1'), { method: 'GET', path: '/sync/changes.json', body: null, key: null }],
+      [post(s.pid, 'N1', 'n1'), { method: 'POST', path: `/projects/${s.pid}/posts.xml`, body: '<post/>', key: 'has space' }],
+      [post(s.pid, 'N1', 'n1'), { method: 'PATCH', path: `/projects/${s.pid}/posts.xml`, body: null, key: null }],
+      [post(s.pid, 'N1', 'n1'), { method: 'POST', path: 'http://elsewhere.example/x', body: null, key: null }],
+    ];
+    for (const b of bad) {
+      const r = await s.batch('fran', b);
+      expect(r.status, JSON.stringify(b[1])).toBe(400);
+    }
+    expect(await s.count('N1')).toBe(0);
+    // A read of a resource route runs as far as the route tells it is one: refused there, the batch stops.
+    const read = await s.batch('fran', [post(s.pid, 'N2', 'n2'), { method: 'GET', path: `/projects/${s.pid}/posts.xml`, body: null, key: null }]);
+    expect(read.json().results.map((x) => x.status)).toEqual([201, 400]);
+    // The secret mark of a batch's own requests cannot be forged from outside.
+    const forged = await s.req('fran', 'POST', `/projects/${s.pid}/posts.xml`, '<post><title>F</title></post>', { 'x-bivouac-batch-inner': 'guess' });
+    expect(forged.status).toBe(400);
+    expect((await s.req('fran', 'GET', '/sync/batch.json')).status).toBe(405);
+    expect((await s.req(null, 'POST', '/sync/batch.json', '{}')).status).toBe(401);
+  });
+
+  it("another person's keys are never replayed: the same key names two requests", async () => {
+    s = await server();
+    const fran = await s.batch('fran', [post(s.pid, 'P1', 'shared')], 'same-batch');
+    expect(fran.json().done).toBe(true);
+    const finn = await s.batch('finn', [post(s.pid, 'P1', 'shared')], 'same-batch');
+    expect(finn.headers['idempotent-replayed']).toBeUndefined();
+    expect(finn.json().results[0].replayed).toBeUndefined();
+    expect(finn.json().results[0].location).not.toBe(fran.json().results[0].location);
+    expect(await s.count('P1')).toBe(2);
+  });
+
+  it('the rate limiter counts a batch as its writes', async () => {
+    s = await server({ perMinute: 1, burst: 5 });
+    const r = await s.batch('fran', Array.from({ length: 8 }, (_, i) => post(s!.pid, `L${i}`, `l${i}`)));
+    const j = r.json();
+    // The batch itself took one of the 5; four mutations ran, the fifth was refused with Retry-After.
+    expect(j.results.map((x) => x.status)).toEqual([201, 201, 201, 201, 429]);
+    expect(j.results[4].retryAfter).toBeDefined();
+    expect(await s.count('L4')).toBe(0);
+  });
+});
