@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../electron/http/app.ts';
 import type { RateOptions } from '../electron/service/limits.ts';
 import { FIXTURE, defaultEngine, seededStore, type Who } from './helpers.ts';
+import { pgSkipReason } from './pg.ts';
+import { dump, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
 
 const basic = (who: Who) => {
   const p = FIXTURE.people.find((x) => x.key === who)!;
@@ -147,5 +149,170 @@ describe(`POST /sync/batch.json (${defaultEngine()})`, () => {
     expect(j.results.map((x) => x.status)).toEqual([201, 201, 201, 201, 429]);
     expect(j.results[4].retryAfter).toBeDefined();
     expect(await s.count('L4')).toBe(0);
+  });
+});
+
+// ---- the engine's push in batches (D285) -----------------------------------------------------------
+
+const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const skip = defaultEngine() === 'postgres' ? pgSkipReason() : '';
+
+describe.skipIf(skip)(`the push in batches (${defaultEngine()})`, () => {
+  let remote: Remote;
+  let proxy: Proxy;
+  const replicas: Replica[] = [];
+  afterEach(async () => {
+    for (const r of replicas.splice(0)) await r.close();
+    await proxy?.close();
+    await remote?.close();
+  });
+  const setup = async (plain = false) => {
+    remote = await startRemote();
+    proxy = await startProxy(remote.url, { plain });
+    const a = await startReplica(proxy.url, 'ada');
+    replicas.push(a);
+    const P = (await a.req('GET', '/projects.xml')).xml().children.find((p) => p.children.find((c) => c.name === 'name')?.text === 'Alpha Ascent')!
+      .children.find((c) => c.name === 'id')!.text;
+    return { a, P };
+  };
+  const settle = async (r: Replica, tries = 30) => {
+    for (let k = 0; k < tries; k++) {
+      try {
+        await r.engine.run();
+        if ((await r.engine.status()).pending === 0) return;
+      } catch { /* retried */ }
+    }
+    throw new Error(`outbox not empty after ${tries} syncs: ${JSON.stringify(await r.engine.status())}`);
+  };
+  /** Offline: a new list with `n` items, `n / 4` of them edited, and a post with two comments. */
+  const offline = async (a: Replica, P: string, n: number) => {
+    proxy.faults.down = true;
+    const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Batched</name></todo-list>`));
+    const items: string[] = [];
+    for (let k = 0; k < n; k++) items.push(loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>item ${String(k).padStart(3, '0')}</content></todo-item>`)));
+    for (let k = 0; k < n; k += 4) expect((await a.req('PUT', `/todo_items/${items[k]}.xml`, `${XML}<todo-item><content>item ${k} edited</content></todo-item>`)).status).toBe(200);
+    const post = loc(await a.req('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>Batched post</title></post>`));
+    for (const c of ['c1', 'c2']) loc(await a.req('POST', `/posts/${post}/comments.xml`, `${XML}<comment><body>${c}</body></comment>`));
+    proxy.faults.down = false;
+    proxy.seen.length = 0;
+    return { L, items };
+  };
+  const writes = () => proxy.seen.filter((x) => x.method !== 'GET');
+
+  it('a team server gets the outbox in a few batches; a plain server the same outbox one request per mutation', async () => {
+    const team = await setup();
+    await offline(team.a, team.P, 40); // 1 list + 40 items + 10 edits + 1 post + 2 comments = 54 mutations
+    await team.a.engine.run();
+    expect((await team.a.engine.status()).pending).toBe(0);
+    const sent = writes();
+    expect(sent.every((x) => x.path === '/sync/batch.json' && x.status === 200), JSON.stringify(sent)).toBe(true);
+    // The items wait for their list's remote id, the edits for their items: a handful of batches, not 54 requests.
+    expect(sent.length).toBeGreaterThan(1);
+    expect(sent.length).toBeLessThanOrEqual(4);
+    expect(await dump(team.a.req)).toEqual(await dump(remote.as('ada')));
+    const contents = (await remote.as('ada')('GET', `/todo_lists/${await remoteId(team.a, 'todoList', 'Batched')}/todo_items.xml`)).xml().children
+      .map((it) => it.children.find((c) => c.name === 'content')!.text);
+    expect(contents).toHaveLength(40);
+    expect(contents[1]).toBe('item 001');
+    for (const r of replicas.splice(0)) await r.close();
+    await proxy.close();
+    await remote.close();
+
+    const plain = await setup(true);
+    await offline(plain.a, plain.P, 40);
+    await plain.a.engine.run();
+    expect((await plain.a.engine.status()).pending).toBe(0);
+    const one = writes();
+    expect(one.some((x) => x.path.startsWith('/sync/'))).toBe(false);
+    expect(one).toHaveLength(54);
+    expect(await dump(plain.a.req)).toEqual(await dump(remote.as('ada')));
+  });
+
+  const remoteId = async (a: Replica, resource: string, name: string) => {
+    const local = Number((await a.store.get<{ id: number }>('SELECT id FROM todo_lists WHERE name = ?', [name]))!.id);
+    return Number((await a.store.get<{ id: number }>('SELECT remote_id AS id FROM sync_ids WHERE resource = ? AND local_id = ?', [resource, local]))!.id);
+  };
+
+  it('the answer of a whole batch is lost after the remote committed it: sent again, it replays; nothing is doubled', async () => {
+    const { a, P } = await setup();
+    await offline(a, P, 12);
+    let lost = 0;
+    proxy.faults.loseAnswer = (_m, path) => path === '/sync/batch.json' && lost++ < 2;
+    await a.engine.run().catch(() => undefined);
+    await settle(a);
+    proxy.faults.loseAnswer = undefined;
+    expect(lost).toBeGreaterThanOrEqual(2);
+    // Every write went in batches, the lost ones included, and the remote holds each record once.
+    expect(writes().every((x) => x.path === '/sync/batch.json')).toBe(true);
+    const there = await dump(remote.as('ada'));
+    expect(await dump(a.req)).toEqual(there);
+    const lists = (await remote.store.all<{ n: number }>("SELECT COUNT(*) AS n FROM todo_lists WHERE name = 'Batched'"));
+    expect(Number(lists[0].n)).toBe(1);
+    expect(Number((await remote.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM todo_items WHERE content LIKE 'item %'"))!.n)).toBe(12);
+    expect(Number((await remote.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM posts WHERE title = 'Batched post'"))!.n)).toBe(1);
+  });
+
+  it('a batch that fails half way: the refused mutation goes to the rejected list, those before stay, those after go in the next batch', async () => {
+    const { a, P } = await setup();
+    // Three items the remote has, then edited offline; one of them is deleted on the remote just before the push arrives.
+    const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Half</name></todo-list>`));
+    const items: string[] = [];
+    for (const n of ['one', 'two', 'three']) items.push(loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>${n}</content></todo-item>`)));
+    await a.engine.run();
+    proxy.faults.down = true;
+    for (const [k, id] of items.entries()) expect((await a.req('PUT', `/todo_items/${id}.xml`, `${XML}<todo-item><content>edited ${k}</content></todo-item>`)).status).toBe(200);
+    proxy.faults.down = false;
+    const victim = await remoteOf(a, 'todoItem', Number(items[1]));
+    let first = true;
+    proxy.faults.before = (m, path) => {
+      if (m !== 'POST' || path !== '/sync/batch.json' || !first) return undefined;
+      first = false;
+      return remote.as('ada')('DELETE', `/todo_items/${victim}.xml`).then((r) => { expect(r.status).toBe(200); });
+    };
+    proxy.seen.length = 0;
+    await a.engine.run();
+    const batches = proxy.seen.filter((x) => x.path === '/sync/batch.json');
+    expect(batches.length).toBe(2); // stopped at the refused one; the third went in the next batch
+    const rejected = await a.engine.rejected();
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ resource: 'todoItem', status: 404 });
+    const there = (await remote.as('ada')('GET', `/todo_lists/${await remoteOf(a, 'todoList', Number(L))}/todo_items.xml`)).xml().children
+      .map((it) => it.children.find((c) => c.name === 'content')!.text);
+    expect(there).toEqual(['edited 0', 'edited 2']);
+    await a.engine.run();
+    expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
+  });
+
+  const remoteOf = async (a: Replica, resource: string, local: number) =>
+    Number((await a.store.get<{ id: number }>('SELECT remote_id AS id FROM sync_ids WHERE resource = ? AND local_id = ?', [resource, local]))!.id);
+
+  it('no batch over the advertised limit is sent; a batch the server refuses falls back to single requests, nothing rejected', async () => {
+    const { a, P } = await setup();
+    await offline(a, P, 30);
+    // The remote advertises 100; the connection is told 7 (as a team server configured lower would say).
+    const orig = a.engine['remote']!.capabilities.bind(a.engine['remote']!);
+    a.engine['remote']!.capabilities = async () => { const c = await orig(); a.engine['remote']!.batch = { max: 7, bytes: 1 << 20 }; return c; };
+    await a.engine.run();
+    const sent = writes();
+    expect(sent.every((x) => x.path === '/sync/batch.json')).toBe(true);
+    expect(sent.length).toBeGreaterThanOrEqual(Math.ceil(43 / 7)); // 1 + 30 + 8 + 1 + 2 = 42 mutations, 7 at most each
+    expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
+
+    // A server that advertised batches but answers 413 to one: the push goes on one request per mutation.
+    proxy.faults.down = true;
+    for (let k = 0; k < 5; k++) loc(await a.req('POST', `/projects/${P}/posts.xml`, `${XML}<post><title>after ${k}</title></post>`));
+    proxy.faults.down = false;
+    proxy.seen.length = 0;
+    a.engine['remote']!.capabilities = orig;
+    const r = a.engine['remote']!;
+    const send = r.request.bind(r);
+    r.request = async (m, path, b, h) => (path === '/sync/batch.json'
+      ? { status: 413, headers: new Headers(), body: `${XML}<errors><error>Request body is too large</error></errors>` }
+      : send(m, path, b, h));
+    await a.engine.run();
+    expect(r.batchOff).toMatch(/413/);
+    expect(await a.engine.rejected()).toEqual([]);
+    expect(proxy.seen.filter((x) => x.method === 'POST' && x.path.endsWith('/posts.xml'))).toHaveLength(5);
+    expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
   });
 });
