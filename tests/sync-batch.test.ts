@@ -169,7 +169,8 @@ describe.skipIf(skip)(`the push in batches (${defaultEngine()})`, () => {
   const setup = async (plain = false) => {
     remote = await startRemote();
     proxy = await startProxy(remote.url, { plain });
-    const a = await startReplica(proxy.url, 'ada');
+    // A batch answers when all its mutations ran: longer than one write (a loaded PostgreSQL run takes seconds).
+    const a = await startReplica(proxy.url, 'ada', { timeoutMs: 20_000 });
     replicas.push(a);
     const P = (await a.req('GET', '/projects.xml')).xml().children.find((p) => p.children.find((c) => c.name === 'name')?.text === 'Alpha Ascent')!
       .children.find((c) => c.name === 'id')!.text;
