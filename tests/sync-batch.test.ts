@@ -8,6 +8,8 @@ import { buildApp } from '../electron/http/app.ts';
 import type { RateOptions } from '../electron/service/limits.ts';
 import { FIXTURE, defaultEngine, seededStore, type Who } from './helpers.ts';
 import { pgSkipReason } from './pg.ts';
+import { Remote as SyncRemote } from '../electron/sync/remote.ts';
+import { sendBatch } from '../electron/sync/push-batch.ts';
 import { dump, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
 
 const basic = (who: Who) => {
@@ -315,5 +317,45 @@ describe.skipIf(skip)(`the push in batches (${defaultEngine()})`, () => {
     expect(await a.engine.rejected()).toEqual([]);
     expect(proxy.seen.filter((x) => x.method === 'POST' && x.path.endsWith('/posts.xml'))).toHaveLength(5);
     expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
+  });
+});
+
+// ---- a batch answer from a hostile or broken remote (push-batch.ts) -------------------------------
+
+describe('a batch answer that is not one', () => {
+  const muts = [1, 2, 3].map((k) => ({ method: 'PUT', path: `/todo_items/${k}.xml`, body: '<todo-item/>', key: `c-${k}-0` }));
+  const fake = (status: number, body: string) => {
+    const r = new SyncRemote({ url: 'http://127.0.0.1:9', auth: { token: 't' } });
+    r.batch = { max: 100, bytes: 1 << 20 };
+    r.request = async () => ({ status, headers: new Headers({ date: new Date().toUTCString() }), body });
+    return r;
+  };
+  it.each([
+    ['another status', 404, '<errors><error>No such route</error></errors>'],
+    ['not JSON', 200, '<html>'],
+    ['no results', 200, '{"results":[]}'],
+    ['more results than mutations', 200, JSON.stringify({ results: [{ status: 200 }, { status: 200 }, { status: 200 }, { status: 200 }] })],
+    ['fewer results with no failure to stop at', 200, JSON.stringify({ results: [{ status: 200 }] })],
+    ['results after a failure', 200, JSON.stringify({ results: [{ status: 404 }, { status: 200 }] })],
+    ['a redirect as a result', 200, JSON.stringify({ results: [{ status: 302, location: 'http://elsewhere.example/' }] })],
+    ['a status that is not one', 200, JSON.stringify({ results: [{ status: '201' }] })],
+  ])('%s: batches off for the connection, nothing counted as answered', async (_n, status, body) => {
+    const r = fake(status, body);
+    const a = await sendBatch(r, 'c', muts);
+    expect(a).toEqual([null, null, null]);
+    expect(r.batch).toBeNull();
+    expect(r.batchOff).toMatch(/batch\.json/);
+  });
+  it('busy (429, 503): every mutation gets that answer, to be retried with its key; batches stay on', async () => {
+    const r = fake(429, '<errors><error>Slow down</error></errors>');
+    const a = await sendBatch(r, 'c', muts);
+    expect(a.map((x) => x?.status)).toEqual([429, 429, 429]);
+    expect(r.batch).not.toBeNull();
+  });
+  it('a failure half way: the answers up to it, then not run', async () => {
+    const r = fake(200, JSON.stringify({ results: [{ status: 200 }, { status: 422, body: '<errors><error>No</error></errors>' }] }));
+    const a = await sendBatch(r, 'c', muts);
+    expect(a.map((x) => x?.status ?? null)).toEqual([200, 422, null]);
+    expect(a[1]!.body).toContain('No');
   });
 });
