@@ -77,6 +77,8 @@ export interface Faults {
    * on the remote's (skewed) clock, when it returns a number.
    */
   busy?: (method: string, path: string) => number | undefined;
+  /** Awaited before the request is forwarded (a change made on the remote just before it arrives). */
+  before?: (method: string, path: string) => Promise<void> | undefined;
 }
 
 export interface Proxy { url: string; faults: Faults; seen: { method: string; path: string; status: number }[]; close(): Promise<void> }
@@ -121,6 +123,7 @@ export async function startProxy(target: string, faults: Faults = {}): Promise<P
         return;
       }
       if (f.delayMs) await new Promise((r) => setTimeout(r, f.delayMs));
+      await f.before?.(method, path);
       try {
         const body = Buffer.concat(chunks);
         let r = await forward(req, body);

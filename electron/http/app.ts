@@ -33,6 +33,7 @@ import changes from './plugins/changes.ts';
 import setup from './plugins/setup.ts';
 import sync from './plugins/sync.ts';
 import { idempotency } from './idempotency.ts';
+import { batchGuard } from './batch.ts';
 import type { KeyCap } from '../service/idempotency.ts';
 
 /** The API's route plugins, one per resource, in the order the reference (docs/api.md) lists them. */
@@ -392,6 +393,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.addHook('onResponse', (req, _reply, done) => { req.unpin?.(); done(); });
   }
 
+  // Before the Idempotency-Key hook: a mutation a batch may not hold claims no key (http/batch.ts).
+  batchGuard(app);
   idempotency(app, opts.store, opts.idempotencyCap);
 
   // Every response carries a bare Status header (§4.1; an old PHP client reads it).

@@ -17,9 +17,10 @@ import * as q from '../store/queries/replica.ts';
 import { lastChangeSeq } from '../store/queries/changes.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
-import { cursorAfter, DEFAULT_MAX_ANSWER_MB, Remote, RemoteError, RemoteFeedBroken, RemoteUnreachable, errorMessage, remoteNow, type FeedChange, type RemoteAuth } from './remote.ts';
+import { cursorAfter, DEFAULT_MAX_ANSWER_MB, Remote, RemoteError, RemoteFeedBroken, RemoteUnreachable, errorMessage, remoteNow, type FeedChange, type RemoteAuth, type RemoteResponse } from './remote.ts';
 import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
+import { answerOf, mutationBytes, sendBatch, Skipped, toMutation } from './push-batch.ts';
 import { status as setupStatus } from '../service/setup.ts';
 import { blockedTime, matchAccount, matchCategories, type Matching } from '../../shared/sync/adopt.ts';
 import { refResource } from '../../shared/sync/ids.ts';
@@ -1227,6 +1228,10 @@ export class SyncEngine implements SyncPort {
    * `pushConcurrency`, D105): shared/sync/schedule.ts says which must wait (per record, parents
    * before children, barriers). Each wave's outcomes are recorded in ONE local transaction.
    * `inDoubtOnly`: settle, one by one, only the entries whose answer was lost.
+   * Against a team server that advertises `batch` (D285), a wave is up to a batch's worth of entries:
+   * those with one step left go up in batches (push-batch.ts), the others as before; in-doubt ones too
+   * (their keys replay). Entries of a wave never depend on each other (schedule.ts), so a batch never
+   * needs the id of a record created in the same batch: the dependent entry waits for the next wave.
    */
   private async push(remote: Remote, idempotency: boolean, inDoubtOnly = false): Promise<boolean> {
     const load = async () => {
@@ -1241,28 +1246,54 @@ export class SyncEngine implements SyncPort {
     const client = st.get('client') ?? 'c';
     const selfRemote = Number(st.get('self_remote'));
     const toRemote: IdLookup = (r, id) => ids.toRemote.get(`${r}:${id}`);
-    const limit = inDoubtOnly ? 1 : Math.max(1, this.o.pushConcurrency ?? 8);
+    const concurrency = Math.max(1, this.o.pushConcurrency ?? 8);
+    const batchCaps = () => (idempotency ? remote.batch : null);
     let deps = dependencies(entries);
     let bySeq = new Map(entries.map((e) => [e.seq, e]));
     const finished = new Set<number>();
     let done = 0;
     this.report('push', done, total);
     while (finished.size < bySeq.size) {
-      const wave = ready(entries.map((e) => e.seq), deps, finished, new Set(), limit).map((s) => bySeq.get(s)!);
+      const caps = batchCaps();
+      const wave = caps
+        // Batched (D285): candidates in outbox order; those whose dependencies finished or precede them in the batch.
+        ? entries.filter((e) => !finished.has(e.seq))
+        : ready(entries.map((e) => e.seq), deps, finished, new Set(), inDoubtOnly ? 1 : concurrency).map((s) => bySeq.get(s)!);
       // Plan first: an action on a record the remote does not know is rejected before anything is sent.
-      const planned: { entry: q.OutboxEntry; steps: Step[] }[] = [];
+      let planned: { entry: q.OutboxEntry; steps: Step[] }[] = [];
+      const batch: { entry: q.OutboxEntry; steps: Step[] }[] = [];
+      const inBatch = new Set<number>();
+      let bytes = 0;
       let reloaded = false;
       for (const entry of wave) {
+        const d = deps.get(entry.seq) ?? [];
+        const settled = d.every((s) => finished.has(s));
+        if (caps) {
+          if (batch.length >= caps.max) break;
+          // Waiting for an entry not sent yet (or sent alone in this wave): the next wave.
+          if (!d.every((s) => finished.has(s) || inBatch.has(s))) continue;
+        }
+        let steps: Step[];
         try {
-          planned.push({ entry, steps: planAction(entry.changes, await this.loadView(entry.changes), toRemote) });
+          steps = planAction(entry.changes, await this.loadView(entry.changes), toRemote);
         } catch (e) {
           if (!(e instanceof Unmapped)) throw e;
+          // It needs the remote id of a record created earlier in this batch: the batch is split there.
+          if (!settled) continue;
           await this.reject(entry, { resource: e.resource, localId: e.id, method: '-', path: '-' }, 404, e.message, ids);
           finished.add(entry.seq);
           done++;
           reloaded = true;
           break; // a rejection may change other entries: plan again from the store
         }
+        if (!caps) { planned.push({ entry, steps }); continue; }
+        const left = steps.length - entry.doneSteps;
+        const size = left === 1 ? mutationBytes(toMutation(client, entry.seq, entry.doneSteps, steps[entry.doneSteps])) : Infinity;
+        if (left === 1 && bytes + size <= caps.bytes - 64) {
+          batch.push({ entry, steps });
+          inBatch.add(entry.seq);
+          bytes += size;
+        } else if (settled && planned.length < (inDoubtOnly ? 1 : concurrency)) planned.push({ entry, steps }); // alone, as before
       }
       if (reloaded) {
         entries = (await load()).filter((e) => !finished.has(e.seq));
@@ -1271,12 +1302,20 @@ export class SyncEngine implements SyncPort {
         finished.clear();
         continue;
       }
+      // The batch runs in order and stops at its first failure, so the order the dependencies ask for holds.
+      const sends = new Map<number, () => Promise<RemoteResponse>>();
+      if (batch.length) {
+        const sent = sendBatch(remote, client, batch.map((p) => toMutation(client, p.entry.seq, p.entry.doneSteps, p.steps[p.entry.doneSteps])));
+        sent.catch(() => undefined); // each entry reads the failure through answerOf
+        batch.forEach((p, j) => sends.set(p.entry.seq, () => answerOf(sent, j)));
+        planned = [...batch, ...planned];
+      }
       // Each may commit and its answer be lost: settled before the next pull (Idempotency-Key, or by looking).
       await this.store.write(async (w) => {
         w.outbox?.mute();
         for (const p of planned) if (p.steps.length > p.entry.doneSteps) await q.markInDoubt(w, p.entry.seq);
       });
-      const results = await Promise.allSettled(planned.map((p) => this.pushEntry(remote, idempotency, client, selfRemote, p.entry, p.steps, ids)));
+      const results = await Promise.allSettled(planned.map((p) => this.pushEntry(remote, idempotency, client, selfRemote, p.entry, p.steps, ids, sends.get(p.entry.seq))));
       // Record the wave's outcomes in one transaction: new id mappings and finished entries.
       const ok: { seq: number; map: Step & { remoteId: number } | null }[] = [];
       results.forEach((r, k) => { if (r.status === 'fulfilled' && r.value.kind === 'ok') ok.push({ seq: planned[k].entry.seq, map: r.value.map }); });
@@ -1295,7 +1334,7 @@ export class SyncEngine implements SyncPort {
       let failure: unknown = null;
       for (let k = 0; k < results.length; k++) {
         const r = results[k];
-        if (r.status === 'rejected') { failure ??= r.reason; continue; }
+        if (r.status === 'rejected') { if (!(r.reason instanceof Skipped)) failure ??= r.reason; continue; } // Skipped: not run, sent again
         if (r.value.kind !== 'rejected') continue;
         await this.reject(planned[k].entry, r.value.step, r.value.status, r.value.message, ids);
         finished.add(planned[k].entry.seq);
@@ -1318,9 +1357,10 @@ export class SyncEngine implements SyncPort {
    * Send one entry's steps in order. Steps before the last are recorded as they complete (a crash
    * between them must not replay a committed create); the last one's outcome is returned and
    * recorded with the rest of its wave. The in-memory id map is updated at once.
+   * `send`: the first step's answer comes from a batch (push-batch.ts; Skipped when it did not run).
    */
   private async pushEntry(remote: Remote, idempotency: boolean, client: string, selfRemote: number, entry: q.OutboxEntry, steps: Step[],
-    ids: { toRemote: Map<string, number>; toLocal: Map<string, number> }):
+    ids: { toRemote: Map<string, number>; toLocal: Map<string, number> }, send?: () => Promise<RemoteResponse>):
     Promise<{ kind: 'ok'; map: (Step & { remoteId: number }) | null } | { kind: 'rejected'; step: Step; status: number; message: string }> {
     let map: (Step & { remoteId: number }) | null = null;
     const remember = async (k: number, step: Step, rid: number) => {
@@ -1348,7 +1388,7 @@ export class SyncEngine implements SyncPort {
       let res: Awaited<ReturnType<Remote['request']>> | null = null;
       let netMessage = '';
       try {
-        res = await remote.request(step.method, step.path, step.body, headers);
+        res = send && k === entry.doneSteps ? await send() : await remote.request(step.method, step.path, step.body, headers);
         status = res.status;
         body = res.body;
       } catch (e) {

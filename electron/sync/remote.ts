@@ -34,7 +34,18 @@ export interface RemoteResponse {
   readonly body: string;
 }
 
-export interface Capabilities { readonly feed: boolean; readonly idempotency: boolean }
+/** The team server's batch of writes (docs/sync-protocol.md §5): mutations and bytes per request at most. */
+export interface BatchCaps { readonly max: number; readonly bytes: number }
+
+export interface Capabilities { readonly feed: boolean; readonly idempotency: boolean; readonly batch?: BatchCaps | null }
+
+/** `batch` of a capabilities document, or null (absent, or limits that are not positive integers). */
+function batchCaps(v: unknown): BatchCaps | null {
+  const b = v as { max?: unknown; bytes?: unknown } | null;
+  const ok = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
+  // Sizes a team server may advertise are bounded here too: a hostile one cannot make a batch unbounded.
+  return b && typeof b === 'object' && ok(b.max) && ok(b.bytes) ? { max: Math.min(b.max, 1000), bytes: Math.min(b.bytes, 16 * 1024 * 1024) } : null;
+}
 
 /** The remote did not answer (network error, refused connection, timeout). */
 export class RemoteUnreachable extends Error {}
@@ -109,6 +120,13 @@ export class Remote {
   private readonly origin: string;
   /** Requests sent (the bench and tests count them). */
   requests = 0;
+  /**
+   * The batch of writes, as the last `capabilities()` read it (null: a plain server, or a batch the
+   * push gave up on for this connection because its answer was not one, electron/sync/push-batch.ts).
+   */
+  batch: BatchCaps | null = null;
+  /** Why the push stopped using batches on this connection (for the log and tests), or null. */
+  batchOff: string | null = null;
 
   constructor(o: RemoteOptions) {
     this.url = o.url.replace(/\/+$/, '');
@@ -218,11 +236,14 @@ export class Remote {
     const r = await this.request('GET', '/sync/capabilities.json');
     // "Busy, retry later" is not "no such route": taking a busy team server for a plain one would push without Idempotency-Key.
     if (r.status === 503 || r.status === 429) throw new RemoteError(r.status, `GET /sync/capabilities.json: ${errorMessage(r.status, r.body)}`, r.headers.get('retry-after'), remoteNow(r.headers));
+    this.batch = null;
     if (r.status !== 200) return { feed: false, idempotency: false };
     try {
-      const j = JSON.parse(r.body) as { protocol?: number; feed?: boolean; idempotency?: boolean };
+      const j = JSON.parse(r.body) as { protocol?: number; feed?: boolean; idempotency?: boolean; batch?: unknown };
       if (j.protocol !== 1) return { feed: false, idempotency: false };
-      return { feed: j.feed === true, idempotency: j.idempotency === true };
+      // A batch is only safe with idempotent mutations (a lost answer is settled by replaying the keys).
+      this.batch = j.idempotency === true ? batchCaps(j.batch) : null;
+      return { feed: j.feed === true, idempotency: j.idempotency === true, batch: this.batch };
     } catch {
       return { feed: false, idempotency: false };
     }

@@ -6,6 +6,7 @@ import { jsonOne, xmlOne, XML_DECL } from '../../../shared/codec/out.ts';
 import { route } from '../api.ts';
 import { viewOf, type Caller } from '../../service/context.ts';
 import { changes, parseFeedQuery, type FeedPage } from '../../service/feed.ts';
+import { BATCH_BYTES, BATCH_MAX, batchRoute } from '../batch.ts';
 
 export const PROTOCOL = 1;
 
@@ -37,8 +38,16 @@ function feedXml(c: Caller, page: FeedPage): string {
 export default async function sync(app: FastifyInstance): Promise<void> {
   route(app, '/sync/capabilities.xml', {
     style: 'resource',
-    GET: async () => ({ kind: 'plain', root: 'capabilities', entries: [['protocol', 'integer', PROTOCOL], ['feed', 'boolean', true], ['idempotency', 'boolean', true]] }),
+    // `batch`: one request for many writes (§5, D284), with its limits.
+    GET: async () => ({
+      kind: 'custom',
+      json: () => JSON.stringify({ protocol: PROTOCOL, feed: true, idempotency: true, batch: { max: BATCH_MAX, bytes: BATCH_BYTES } }),
+      xml: () => `${XML_DECL}<capabilities>\n  <protocol type="integer">${PROTOCOL}</protocol>\n  <feed type="boolean">true</feed>\n`
+        + `  <idempotency type="boolean">true</idempotency>\n  <batch>\n    <max type="integer">${BATCH_MAX}</max>\n`
+        + `    <bytes type="integer">${BATCH_BYTES}</bytes>\n  </batch>\n</capabilities>\n`,
+    }),
   });
+  batchRoute(app);
   route(app, '/sync/changes.xml', {
     style: 'resource',
     GET: async (r) => {
