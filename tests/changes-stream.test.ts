@@ -2,6 +2,7 @@
 // naming what changed and where, limited to what the caller may see.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURE, fx, harness, type Harness } from './helpers.ts';
+import { MAX_STREAMS } from '../electron/http/plugins/changes.ts';
 
 let h: Harness;
 let base = '';
@@ -100,6 +101,40 @@ describe('GET /changes/stream', () => {
     expect((e2?.data as { resources: string[] }).resources).toContain('posts');
     expect(Number(e2?.id)).toBeGreaterThan(0);
     ca.abort(); cc.abort();
+  });
+
+  it('one person holds at most MAX_STREAMS open streams (429 in words, Retry-After); others are not affected; a closed one frees its place', async () => {
+    const ctls: AbortController[] = [];
+    try {
+      for (let k = 0; k < MAX_STREAMS; k++) {
+        const ctl = new AbortController();
+        ctls.push(ctl);
+        const s = await open('ada', ctl);
+        expect(s.res.status).toBe(200);
+        expect((await s.next())?.event).toBe('ready');
+      }
+      const over = await fetch(`${base}/changes/stream`, { headers: { Authorization: auth('ada') } });
+      expect(over.status).toBe(429);
+      expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await over.text()).toMatch(/<error>.*streams.*<\/error>/);
+      // Another person is not affected.
+      const cc = new AbortController();
+      const c = await open('cleo', cc);
+      expect(c.res.status).toBe(200);
+      cc.abort();
+      // Closing one frees its place (once the server saw the close).
+      ctls.pop()!.abort();
+      let again: Response | null = null;
+      for (let k = 0; k < 100 && (!again || again.status === 429); k++) {
+        if (again) await new Promise((r) => setTimeout(r, 20));
+        const ctl = new AbortController();
+        again = await fetch(`${base}/changes/stream`, { headers: { Authorization: auth('ada') }, signal: ctl.signal });
+        if (again.status === 200) ctls.push(ctl);
+      }
+      expect(again?.status).toBe(200);
+    } finally {
+      for (const c of ctls) c.abort();
+    }
   });
 
   it('open streams do not keep the server from closing', async () => {

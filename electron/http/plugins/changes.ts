@@ -4,20 +4,39 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as svc from '../../service/changes.ts';
-import type { Ctx } from '../../service/context.ts';
+import { ApiError, type Ctx } from '../../service/context.ts';
+import { sendError } from '../api.ts';
 
 /** How often an open stream looks at the change token, and sends a keep-alive comment. */
 export const POLL_MS = 400;
 const KEEPALIVE_MS = 15_000;
+/** Streams one person may hold open at once in one process (each polls the store). */
+export const MAX_STREAMS = 16;
 
 export default async function changes(app: FastifyInstance): Promise<void> {
   // Open streams of this app instance: closed when the server closes (no module-level state).
   const open = new Set<() => void>();
   // preClose: before the server waits for its connections to end (an open stream never ends by itself).
   app.addHook('preClose', async () => { for (const end of [...open]) end(); });
+  // Open streams per person: a signed-in person cannot make the service poll the store without bound.
+  const held = new Map<number, number>();
 
   app.get('/changes/stream', async (req: FastifyRequest, reply) => {
     const ctx: Ctx = { store: app.store, caller: req.caller! };
+    const who = ctx.caller.id;
+    if ((held.get(who) ?? 0) >= MAX_STREAMS) {
+      return sendError(reply, new ApiError(429, [`Too many open change streams for this person (at most ${MAX_STREAMS}): close one first`], { 'Retry-After': '5' }), req.wantsJson === true);
+    }
+    held.set(who, (held.get(who) ?? 0) + 1);
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      const n = (held.get(who) ?? 1) - 1;
+      if (n > 0) held.set(who, n); else held.delete(who);
+    };
+    // A stream that fails before it is open gives its place back too.
+    req.raw.on('close', release);
     const q = req.query as Record<string, string | undefined>;
     const last = Number(req.headers['last-event-id'] ?? q.since ?? NaN);
     let seq = Number.isInteger(last) && last >= 0 ? last : await svc.head(ctx);
@@ -50,6 +69,7 @@ export default async function changes(app: FastifyInstance): Promise<void> {
     const end = () => {
       clearInterval(poll); clearInterval(alive);
       open.delete(end);
+      release();
       if (!res.writableEnded) res.end();
     };
     open.add(end);
