@@ -243,3 +243,21 @@ export const loc = (r: Res): string => {
   if (r.status !== 201) throw new Error(`expected 201, got ${r.status}: ${r.body}`);
   return /(\d+)(?:\.xml)?$/.exec(String(r.headers.location))![1];
 };
+
+/** Sync `r` until its outbox is empty (transient failures throw; retried at once), at most `tries` runs. */
+export async function settle(r: Replica, tries = 30): Promise<void> {
+  for (let k = 0; k < tries; k++) {
+    try {
+      await r.engine.run();
+      if ((await r.engine.status()).pending === 0) return;
+    } catch { /* retried */ }
+  }
+  throw new Error(`outbox not empty after ${tries} syncs: ${JSON.stringify(await r.engine.status())}`);
+}
+
+/** Teardown of a remote, its proxy and the replicas on it (the replicas first); each may be unset. */
+export async function closeAll(replicas: Replica[], proxy: Proxy | undefined, remote: Remote | undefined): Promise<void> {
+  for (const r of replicas.splice(0)) await r.close();
+  await proxy?.close();
+  await remote?.close();
+}
