@@ -4,7 +4,7 @@
 // and Save the time dialogs.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { apiCall, newProject, openBoard, settled, uniq } from './helpers.ts';
+import { openBoard, seedBoards, settled, uniq, walkBoards } from './helpers.ts';
 import { USERS } from './helpers.ts';
 
 /** axe's violations on the page as it is, one line each (rule, impact, the first nodes). */
@@ -25,15 +25,7 @@ for (const scheme of ['light', 'dark'] as const) {
   for (const size of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
     test(`axe: no violation on any board, ${scheme} theme, ${size.width} px`, async ({ page, request }) => {
       test.setTimeout(180_000); // fifteen axe runs on a shared machine
-      const me = await apiCall<{ id: number }>(request, 'ada', 'GET', '/me.json');
-      const pid = await newProject(request, uniq(`Axe ${scheme}`));
-      const l = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/todo_lists.json`, { todo_list: { name: 'Approach', private: true } });
-      await apiCall(request, 'ada', 'POST', `/todo_lists/${l.id}/todo_items.json`, { todo_item: { content: 'Late permit', due_at: '2020-01-15', responsible_party: String(me.id) } });
-      const done = await apiCall<{ id: number }>(request, 'ada', 'POST', `/todo_lists/${l.id}/todo_items.json`, { todo_item: { content: 'Packed' } });
-      await apiCall(request, 'ada', 'PUT', `/todo_items/${done.id}/complete.json`);
-      const cat = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/categories.json`, { category: { name: 'Status', type: 'post' } });
-      await apiCall(request, 'ada', 'POST', `/projects/${pid}/posts.json`, { post: { title: 'Weather window', body: 'Go *early*:\n\n* rope\n* helmet', category_id: cat.id, private: true, use_textile: true } });
-      await apiCall(request, 'ada', 'POST', `/projects/${pid}/time_entries.json`, { time_entry: { date: '2017-05-02', hours: '2.0', person_id: me.id, description: 'Recce' } });
+      const pid = await seedBoards(request, uniq(`Axe ${scheme}`));
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: scheme });
       const bad: string[] = [];
@@ -49,31 +41,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByRole('navigation', { name: 'Boards' })).toBeVisible();
       await page.getByLabel('Project').selectOption(String(pid));
-      await openBoard(page, pid, 'todos');
-      await expect(page.getByText('Late permit')).toBeVisible();
-      await page.getByLabel('New item in Approach').fill('Call the hut tomorrow'); // the due date chip
-      await expect(page.locator('.add-item .chip')).toBeVisible();
-      await check('todos');
-      await page.getByLabel('New item in Approach').fill('');
-      await page.getByText('Late permit').click();
-      await expect(page.getByRole('complementary')).toBeVisible();
-      await check('item panel');
-      await page.keyboard.press('Escape');
-      await openBoard(page, pid, 'messages');
-      await expect(page.getByText('Weather window')).toBeVisible();
-      await check('messages');
-      await page.getByText('Weather window').click();
-      await expect(page.getByRole('heading', { name: /Weather window/, level: 1 })).toBeVisible();
-      await check('message');
-      await openBoard(page, pid, 'time');
-      await check('timesheet');
-      await openBoard(page, pid, 'report');
-      const form = page.getByRole('form', { name: 'Report filters' });
-      await form.getByLabel('From', { exact: true }).fill('2017-05-01');
-      await form.getByLabel('To', { exact: true }).fill('2017-05-07');
-      await form.getByRole('button', { name: 'Run report' }).click();
-      await expect(page.locator('[data-report-total]')).toBeVisible();
-      await check('report');
+      await walkBoards(page, pid, check, async () => {
+        await page.getByLabel('New item in Approach').fill('Call the hut tomorrow'); // the due date chip
+        await expect(page.locator('.add-item .chip')).toBeVisible();
+        await check('todos');
+        await page.getByLabel('New item in Approach').fill('');
+      });
       await page.getByRole('button', { name: 'My work' }).click();
       await expect(page.getByText('Late permit').first()).toBeVisible();
       await check('my work');

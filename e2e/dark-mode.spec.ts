@@ -2,7 +2,7 @@
 // system in the settings, and text contrast AA on every board in both themes. axe-core is not in
 // node_modules, so the contrast is measured here (WCAG 2 relative luminance, 4.5:1, 3:1 for large text).
 import { expect, test, type Page } from '@playwright/test';
-import { apiCall, newProject, openBoard, settled, signIn, uniq } from './helpers.ts';
+import { seedBoards, settled, signIn, uniq, walkBoards } from './helpers.ts';
 
 const theme = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme);
 /** Relative luminance of the page's background (0 black … 1 white). */
@@ -101,15 +101,7 @@ test('the theme follows the system, and the settings choose light, dark or syste
 for (const scheme of ['light', 'dark'] as const) {
   for (const size of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
     test(`contrast AA on every board, ${scheme} theme, ${size.width} px`, async ({ page, request }) => {
-      const me = await apiCall<{ id: number }>(request, 'ada', 'GET', '/me.json');
-      const pid = await newProject(request, uniq(`Contrast ${scheme}`));
-      const l = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/todo_lists.json`, { todo_list: { name: 'Approach', private: true } });
-      await apiCall(request, 'ada', 'POST', `/todo_lists/${l.id}/todo_items.json`, { todo_item: { content: 'Late permit', due_at: '2020-01-15', responsible_party: String(me.id) } });
-      const done = await apiCall<{ id: number }>(request, 'ada', 'POST', `/todo_lists/${l.id}/todo_items.json`, { todo_item: { content: 'Packed' } });
-      await apiCall(request, 'ada', 'PUT', `/todo_items/${done.id}/complete.json`);
-      const cat = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/categories.json`, { category: { name: 'Status', type: 'post' } });
-      await apiCall(request, 'ada', 'POST', `/projects/${pid}/posts.json`, { post: { title: 'Weather window', body: 'Go *early*:\n* rope\n* helmet', category_id: cat.id, private: true, use_textile: true } });
-      await apiCall(request, 'ada', 'POST', `/projects/${pid}/time_entries.json`, { time_entry: { date: '2017-05-02', hours: '2.0', person_id: me.id } });
+      const pid = await seedBoards(request, uniq(`Contrast ${scheme}`));
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: scheme });
       await signIn(page, 'ada');
@@ -125,28 +117,7 @@ for (const scheme of ['light', 'dark'] as const) {
         bad.push(...(await lowContrast(page)).map((x) => `${where}: ${x}`));
         await page.screenshot({ path: `test-results/screens/i28-theme-${scheme}-${size.width}-${where.replace(/ /g, '-')}.png` });
       };
-      await openBoard(page, pid, 'todos');
-      await expect(page.getByText('Late permit')).toBeVisible();
-      await check('todos');
-      await page.getByText('Late permit').click();
-      await expect(page.getByRole('complementary')).toBeVisible();
-      await check('item panel');
-      await page.keyboard.press('Escape');
-      await openBoard(page, pid, 'messages');
-      await expect(page.getByText('Weather window')).toBeVisible();
-      await check('messages');
-      await page.getByText('Weather window').click();
-      await expect(page.getByRole('heading', { name: /Weather window/, level: 1 })).toBeVisible();
-      await check('message');
-      await openBoard(page, pid, 'time');
-      await check('timesheet');
-      await openBoard(page, pid, 'report');
-      const form = page.getByRole('form', { name: 'Report filters' });
-      await form.getByLabel('From', { exact: true }).fill('2017-05-01');
-      await form.getByLabel('To', { exact: true }).fill('2017-05-07');
-      await form.getByRole('button', { name: 'Run report' }).click();
-      await expect(page.locator('[data-report-total]')).toBeVisible();
-      await check('report');
+      await walkBoards(page, pid, check);
       await page.getByRole('button', { name: 'Settings', exact: true }).click();
       await check('settings');
       expect(bad).toEqual([]);

@@ -57,3 +57,51 @@ export async function screen(page: Page, name: string): Promise<void> {
 }
 
 export const uniq = (s: string): string => `${s} ${Date.now().toString(36).slice(-4)}`;
+
+/**
+ * A new project with something on every board, made by ada: a private list "Approach" with "Late permit"
+ * (overdue, ada's) and "Packed" (done), a private textile post "Weather window" in the category "Status",
+ * and 2 hours on 2017-05-02. Returns the project's id.
+ */
+export async function seedBoards(request: APIRequestContext, name: string): Promise<number> {
+  const me = await apiCall<{ id: number }>(request, 'ada', 'GET', '/me.json');
+  const pid = await newProject(request, name);
+  const l = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/todo_lists.json`, { todo_list: { name: 'Approach', private: true } });
+  await apiCall(request, 'ada', 'POST', `/todo_lists/${l.id}/todo_items.json`, { todo_item: { content: 'Late permit', due_at: '2020-01-15', responsible_party: String(me.id) } });
+  const done = await apiCall<{ id: number }>(request, 'ada', 'POST', `/todo_lists/${l.id}/todo_items.json`, { todo_item: { content: 'Packed' } });
+  await apiCall(request, 'ada', 'PUT', `/todo_items/${done.id}/complete.json`);
+  const cat = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/categories.json`, { category: { name: 'Status', type: 'post' } });
+  await apiCall(request, 'ada', 'POST', `/projects/${pid}/posts.json`, { post: { title: 'Weather window', body: 'Go *early*:\n\n* rope\n* helmet', category_id: cat.id, private: true, use_textile: true } });
+  await apiCall(request, 'ada', 'POST', `/projects/${pid}/time_entries.json`, { time_entry: { date: '2017-05-02', hours: '2.0', person_id: me.id, description: 'Recce' } });
+  return pid;
+}
+
+/**
+ * Walks the boards of a project made by seedBoards (signed in, the project chosen), calling `check` at each
+ * stop once it shows its content: 'todos', 'item panel', 'messages', 'message', 'timesheet', 'report' (for
+ * 2017-05-01 to 05-07). `atTodos` replaces the plain check('todos') (to check the board in another state too).
+ */
+export async function walkBoards(page: Page, pid: number, check: (where: string) => Promise<void>, atTodos = () => check('todos')): Promise<void> {
+  await openBoard(page, pid, 'todos');
+  await expect(page.getByText('Late permit')).toBeVisible();
+  await atTodos();
+  await page.getByText('Late permit').click();
+  await expect(page.getByRole('complementary')).toBeVisible();
+  await check('item panel');
+  await page.keyboard.press('Escape');
+  await openBoard(page, pid, 'messages');
+  await expect(page.getByText('Weather window')).toBeVisible();
+  await check('messages');
+  await page.getByText('Weather window').click();
+  await expect(page.getByRole('heading', { name: /Weather window/, level: 1 })).toBeVisible();
+  await check('message');
+  await openBoard(page, pid, 'time');
+  await check('timesheet');
+  await openBoard(page, pid, 'report');
+  const form = page.getByRole('form', { name: 'Report filters' });
+  await form.getByLabel('From', { exact: true }).fill('2017-05-01');
+  await form.getByLabel('To', { exact: true }).fill('2017-05-07');
+  await form.getByRole('button', { name: 'Run report' }).click();
+  await expect(page.locator('[data-report-total]')).toBeVisible();
+  await check('report');
+}

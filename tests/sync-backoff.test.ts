@@ -12,6 +12,20 @@ import { VirtualClock } from './support/virtual-clock.ts';
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
 
+/** A replica's engine on a virtual clock, connected as ada through a fault proxy to a fresh SQLite remote. */
+async function connected(intervalSec: number, random: () => number) {
+  const remote = await startRemote({ engine: 'sqlite' });
+  closers.push(() => remote.close());
+  const proxy = await startProxy(remote.url);
+  closers.push(() => proxy.close());
+  const clock = new VirtualClock();
+  const store = new SqliteStore(':memory:');
+  const engine = new SyncEngine({ store, dataDir: null, intervalSec, timeoutMs: 5000, timers: clock, random });
+  closers.push(async () => { engine.stop(); await engine.idle(); await store.close(); });
+  await engine.connect(proxy.url, { user: 'ada', password: password('ada') });
+  return { proxy, clock, engine };
+}
+
 describe('backoff delays (pure)', () => {
   it('doubles from 1-2 s up to a cap of 5 minutes, with full jitter above a floor of 1 s', () => {
     const mid = Array.from({ length: 12 }, (_, k) => backoffDelay(k + 1, () => 0.5));
@@ -39,15 +53,7 @@ describe('backoff delays (pure)', () => {
 
 describe('the engine\'s schedule against a remote that is down, busy, then back', () => {
   it('backs off, honours Retry-After on the remote\'s clock, resets on success, and runs at once on demand', async () => {
-    const remote = await startRemote({ engine: 'sqlite' });
-    closers.push(() => remote.close());
-    const proxy = await startProxy(remote.url);
-    closers.push(() => proxy.close());
-    const clock = new VirtualClock();
-    const store = new SqliteStore(':memory:');
-    const engine = new SyncEngine({ store, dataDir: null, intervalSec: 0, timeoutMs: 5000, timers: clock, random: () => 0.5 });
-    closers.push(async () => { engine.stop(); await engine.idle(); await store.close(); });
-    await engine.connect(proxy.url, { user: 'ada', password: password('ada') });
+    const { proxy, clock, engine } = await connected(0, () => 0.5);
     expect(clock.pending()).toEqual([]); // synced; no interval (0): nothing armed
 
     // Down: each attempt is one request, and the waits grow to the cap.
@@ -106,15 +112,7 @@ describe('the engine\'s schedule against a remote that is down, busy, then back'
   });
 
   it('a sync every interval while all is well; a failure replaces it with the backoff', async () => {
-    const remote = await startRemote({ engine: 'sqlite' });
-    closers.push(() => remote.close());
-    const proxy = await startProxy(remote.url);
-    closers.push(() => proxy.close());
-    const clock = new VirtualClock();
-    const store = new SqliteStore(':memory:');
-    const engine = new SyncEngine({ store, dataDir: null, intervalSec: 30, timeoutMs: 5000, timers: clock, random: () => 0 });
-    closers.push(async () => { engine.stop(); await engine.idle(); await store.close(); });
-    await engine.connect(proxy.url, { user: 'ada', password: password('ada') });
+    const { proxy, clock, engine } = await connected(30, () => 0);
     expect(clock.pending()).toEqual([30_000]);
     engine.nudge();
     expect(clock.pending()).toEqual([250]); // a local write: soon

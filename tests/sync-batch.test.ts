@@ -10,7 +10,7 @@ import { FIXTURE, defaultEngine, seededStore, type Who } from './helpers.ts';
 import { pgSkipReason } from './pg.ts';
 import { Remote as SyncRemote } from '../electron/sync/remote.ts';
 import { sendBatch } from '../electron/sync/push-batch.ts';
-import { dump, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
+import { closeAll, dump, loc, settle, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
 
 const basic = (who: Who) => {
   const p = FIXTURE.people.find((x) => x.key === who)!;
@@ -163,11 +163,7 @@ describe.skipIf(skip)(`the push in batches (${defaultEngine()})`, () => {
   let remote: Remote;
   let proxy: Proxy;
   const replicas: Replica[] = [];
-  afterEach(async () => {
-    for (const r of replicas.splice(0)) await r.close();
-    await proxy?.close();
-    await remote?.close();
-  });
+  afterEach(() => closeAll(replicas, proxy, remote));
   const setup = async (plain = false) => {
     remote = await startRemote();
     proxy = await startProxy(remote.url, { plain });
@@ -177,15 +173,6 @@ describe.skipIf(skip)(`the push in batches (${defaultEngine()})`, () => {
     const P = (await a.req('GET', '/projects.xml')).xml().children.find((p) => p.children.find((c) => c.name === 'name')?.text === 'Alpha Ascent')!
       .children.find((c) => c.name === 'id')!.text;
     return { a, P };
-  };
-  const settle = async (r: Replica, tries = 30) => {
-    for (let k = 0; k < tries; k++) {
-      try {
-        await r.engine.run();
-        if ((await r.engine.status()).pending === 0) return;
-      } catch { /* retried */ }
-    }
-    throw new Error(`outbox not empty after ${tries} syncs: ${JSON.stringify(await r.engine.status())}`);
   };
   /** Offline: a new list with `n` items, `n / 4` of them edited, and a post with two comments. */
   const offline = async (a: Replica, P: string, n: number) => {

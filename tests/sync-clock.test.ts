@@ -4,7 +4,7 @@
 // winner, cursors are commit sequence numbers, a Retry-After date is read on the remote's clock.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { dump, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica, type Requester } from './sync-helpers.ts';
+import { closeAll, dump, loc, settle, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica, type Requester } from './sync-helpers.ts';
 import * as q from '../electron/store/queries/replica.ts';
 import type { XNode } from '../shared/codec/in.ts';
 
@@ -23,20 +23,7 @@ describe.each([['team server', false], ['plain server', true]] as const)('clock 
   let remote: Remote;
   let proxy: Proxy;
   const replicas: Replica[] = [];
-  afterEach(async () => {
-    for (const r of replicas.splice(0)) await r.close();
-    await proxy?.close();
-    await remote?.close();
-  });
-  const settle = async (r: Replica) => {
-    for (let k = 0; k < 30; k++) {
-      try {
-        await r.engine.run();
-        if ((await r.engine.status()).pending === 0) return;
-      } catch { /* retried */ }
-    }
-    throw new Error('outbox not empty');
-  };
+  afterEach(() => closeAll(replicas, proxy, remote));
 
   it('edits on machines hours apart: nothing lost or duplicated, the server order (not wall time) picks the winner', async () => {
     remote = await startRemote({ engine: 'sqlite', clock: skewed(3 * H) });

@@ -2,11 +2,12 @@
 // its own in-memory store with the fixture) behind a fault-injecting proxy, and replicas (empty
 // stores + a SyncEngine) driven through their own local API (Fastify inject).
 
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { forwardTo } from './support/forward.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../electron/http/app.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
@@ -84,20 +85,9 @@ export interface Faults {
 export interface Proxy { url: string; faults: Faults; seen: { method: string; path: string; status: number }[]; close(): Promise<void> }
 
 export async function startProxy(target: string, faults: Faults = {}): Promise<Proxy> {
-  const t = new URL(target);
   const seen: Proxy['seen'] = [];
   const hanging = new Set<ServerResponse>();
-  const forward = (req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
-    new Promise((resolve, reject) => {
-      const out = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: { ...req.headers, host: t.host } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
-      out.on('error', reject);
-      out.end(body);
-    });
+  const forward = forwardTo(target);
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -243,3 +233,21 @@ export const loc = (r: Res): string => {
   if (r.status !== 201) throw new Error(`expected 201, got ${r.status}: ${r.body}`);
   return /(\d+)(?:\.xml)?$/.exec(String(r.headers.location))![1];
 };
+
+/** Sync `r` until its outbox is empty (transient failures throw; retried at once), at most `tries` runs. */
+export async function settle(r: Replica, tries = 30): Promise<void> {
+  for (let k = 0; k < tries; k++) {
+    try {
+      await r.engine.run();
+      if ((await r.engine.status()).pending === 0) return;
+    } catch { /* retried */ }
+  }
+  throw new Error(`outbox not empty after ${tries} syncs: ${JSON.stringify(await r.engine.status())}`);
+}
+
+/** Teardown of a remote, its proxy and the replicas on it (the replicas first); each may be unset. */
+export async function closeAll(replicas: Replica[], proxy: Proxy | undefined, remote: Remote | undefined): Promise<void> {
+  for (const r of replicas.splice(0)) await r.close();
+  await proxy?.close();
+  await remote?.close();
+}

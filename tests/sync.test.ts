@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultEngine } from './helpers.ts';
 import { pgSkipReason } from './pg.ts';
-import { dump, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
+import { closeAll, dump, loc, settle as settleOutbox, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
 
 const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -21,11 +21,7 @@ describe.skipIf(skip).each([['team server', false], ['plain server', true]] as c
     remote = await startRemote();
     proxy = await startProxy(remote.url, { plain });
   };
-  afterEach(async () => {
-    for (const r of replicas.splice(0)) await r.close();
-    await proxy?.close();
-    await remote?.close();
-  });
+  afterEach(() => closeAll(replicas, proxy, remote));
 
   it('clones what the person sees', async () => {
     await setup();
@@ -224,16 +220,8 @@ describe.skipIf(skip).each([['team server', false], ['plain server', true]] as c
     expect(JSON.stringify(await dump(R))).toContain('edited offline');
   });
 
-  /** Sync until the outbox is empty (transient failures throw; the test retries at once). */
-  const settle = async (r: Replica, tries = 60) => {
-    for (let k = 0; k < tries; k++) {
-      try {
-        await r.engine.run();
-        if ((await r.engine.status()).pending === 0) return;
-      } catch { /* retried */ }
-    }
-    throw new Error(`outbox not empty after ${tries} syncs: ${JSON.stringify(await r.engine.status())}`);
-  };
+  /** Sync until the outbox is empty: up to 60 runs here (the deep passes take several). */
+  const settle = (r: Replica) => settleOutbox(r, 60);
   const projectId = async (r: Replica, name: string) => (await r.req('GET', '/projects.xml')).xml().children
     .find((p) => p.children.find((c) => c.name === 'name')?.text === name)!.children.find((c) => c.name === 'id')!.text;
   const idOf = async (r: Replica, path: string, field: string, value: string) => (await r.req('GET', path)).xml().children

@@ -11,8 +11,9 @@
 //
 // Huge answers are streamed (generated chunk by chunk, with backpressure): gigabytes are never held.
 
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { forwardTo } from './forward.ts';
 
 /** 2^53 + 1: not representable as a JavaScript number (JSON.parse rounds it). */
 export const OVERSIZED_ID = '9007199254740993';
@@ -94,24 +95,13 @@ const XML = { 'content-type': 'application/xml; charset=utf-8' };
 const errorXml = (msg: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<errors><error>${msg}</error></errors>`;
 
 export async function startHostileRemote(target: string): Promise<HostileRemote> {
-  const t = new URL(target);
   const mode: Misbehaviour = {};
   const stats: HostileStats = { requests: 0, feedPages: 0, hugeBytes: 0, hugeAborted: 0, redirected: 0, seen: [] };
   const waiters = new Set<() => void>();
   const tick = () => { for (const w of [...waiters]) w(); };
   let madeUp = 1;
 
-  const forward = (req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
-    new Promise((resolve, reject) => {
-      const out = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: { ...req.headers, host: t.host } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
-      out.on('error', reject);
-      out.end(body);
-    });
+  const forward = forwardTo(target);
 
   const answer = (res: ServerResponse, method: string, path: string, status: number, headers: Record<string, string | string[] | undefined>, body: string | Buffer) => {
     const h = { ...headers };
