@@ -22,6 +22,8 @@ for (const size of SIZES) {
     const projectName = `Team project ${tag}`;
     const admin = await fresh(browser, size.viewport);
     await signIn(admin, 'ada');
+    await expect(admin.getByRole('button', { name: 'My account: Ada Admin' })).toBeInViewport({ ratio: 1 });
+    await screen(admin, `team-header-${size.name}`);
 
     // The People area: add a teammate without a password → an invitation link.
     await admin.getByRole('button', { name: 'People', exact: true }).click();
@@ -104,10 +106,38 @@ for (const size of SIZES) {
     await later.getByRole('button', { name: 'Sign in' }).click();
     await expect(later.getByRole('navigation', { name: 'Boards' })).toBeVisible();
 
+    // The project menu: rename, then archive (it moves to the menu's Archived group).
+    await admin.getByLabel('Project', { exact: true }).selectOption({ label: 'Manage projects…' });
+    const menu = admin.getByRole('dialog', { name: 'Projects' });
+    await menu.getByRole('combobox', { name: 'Project to edit' }).selectOption({ label: projectName });
+    await menu.getByLabel('Name', { exact: true }).fill(`${projectName} (renamed)`);
+    await menu.getByRole('button', { name: 'Rename' }).click();
+    await expect(menu.getByRole('combobox', { name: 'Project to edit' }).locator('option:checked')).toHaveText(`${projectName} (renamed)`);
+    await menu.getByRole('button', { name: 'Archive' }).click();
+    await expect(menu.getByText('Status: Archived')).toBeVisible();
+    await expect(admin.locator('header optgroup[label="Archived"] option', { hasText: `${projectName} (renamed)` })).toHaveCount(1);
+
+    // Deactivate the teammate (confirmed): they can no longer sign in.
+    await menu.getByRole('button', { name: 'People', exact: true }).click();
+    const people = admin.getByRole('dialog', { name: 'People' });
+    await people.getByRole('button', { name: `Deactivate Nia New ${tag}` }).click();
+    const confirm = people.getByRole('group', { name: `Deactivate Nia New ${tag}?` });
+    await expect(confirm.getByRole('button', { name: 'Deactivate' })).toBeFocused();
+    await confirm.getByRole('button', { name: 'Deactivate' }).click();
+    await expect(people.getByRole('listitem').filter({ hasText: `Nia New ${tag}` })).toContainText('deactivated');
+    await admin.keyboard.press('Escape');
+    const gone = await fresh(browser, size.viewport);
+    await gone.goto('/');
+    await gone.getByLabel('User name').fill(user);
+    await gone.getByLabel('Password', { exact: true }).fill('second-rope-2027');
+    await gone.getByRole('button', { name: 'Sign in' }).click();
+    await expect(gone.getByRole('alert')).toContainText('Wrong user name, password or token.');
+
     // Nothing spills sideways at this size.
-    for (const p of [admin, mate]) {
+    for (const [who, p] of [['admin', admin], ['teammate', mate]] as const) {
       const wide = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(wide).toBeLessThanOrEqual(0);
+      expect(wide, `${who}: the page is wider than the window`).toBeLessThanOrEqual(0);
+      await expect(p.getByRole('button', { name: /^My account/ })).toBeInViewport({ ratio: 1 });
     }
   });
 }

@@ -42,7 +42,7 @@ export function Header() {
               {ps.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
             </optgroup>
           ))}
-          {s.admin && <option value={MANAGE}>New project, rename, archive…</option>}
+          {s.admin && <option value={MANAGE}>Manage projects…</option>}
         </select>
       </label>
       <nav aria-label="Boards">
@@ -65,7 +65,7 @@ export function Header() {
       <button type="button" className="icon-btn" onClick={() => setOverlay('settings')} aria-label="Settings" title="Settings (appearance)"><Icon name="gear" /></button>
       <button type="button" className="icon-btn" onClick={() => setOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <div className="who">
-        {s.admin && <button type="button" className="link" onClick={() => setOverlay('people')}>People</button>}
+        {s.admin && <button type="button" className="icon-btn people-btn" onClick={() => setOverlay('people')} aria-label="People" title="People and projects (administrators)"><Icon name="people" /></button>}
         <button type="button" className="link me" title={`My account (${s.me?.email_address ?? ''})`} onClick={() => setOverlay('account')}
           aria-label={`My account: ${s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}`}>{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}</button>
         {!s.firm && <span className="badge client">client</span>}
