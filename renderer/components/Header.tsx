@@ -67,7 +67,10 @@ export function Header() {
       <div className="who">
         {s.admin && <button type="button" className="icon-btn people-btn" onClick={() => setOverlay('people')} aria-label="People" title="People and projects (administrators)"><Icon name="people" /></button>}
         <button type="button" className="link me" title={`My account (${s.me?.email_address ?? ''})`} onClick={() => setOverlay('account')}
-          aria-label={`My account: ${s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}`}>{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}</button>
+          aria-label={`My account: ${s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}`}>
+          <span className="me-full">{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}</span>
+          <span className="me-short" aria-hidden="true" data-initials={s.me ? `${s.me.first_name.slice(0, 1)}${s.me.last_name.slice(0, 1)}` : ''} />
+        </button>
         {!s.firm && <span className="badge client">client</span>}
         {s.mode === 'browser' && <button type="button" className="link" onClick={() => s.signOut()}>Sign out</button>}
       </div>
