@@ -2,8 +2,16 @@
 // invitation link), a project, and the teammate as its member; the teammate opens the link, chooses a
 // password, signs in and sees exactly that project, has no People area, and changes their password in
 // My account. At the desktop size and at 360 px.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { screen, signIn, uniq } from './helpers.ts';
+import { screen, settled, signIn, uniq } from './helpers.ts';
+
+/** axe's violations on the page as it is (as e2e/axe.spec.ts checks every board). */
+async function violations(page: Page): Promise<string[]> {
+  await settled(page);
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
@@ -46,6 +54,7 @@ for (const size of SIZES) {
     const url = await link.inputValue();
     expect(url).toMatch(new RegExp(`#/invite/[\\w-]{43}/${user}$`));
     await screen(admin, `team-invitation-${size.name}`);
+    expect(await violations(admin)).toEqual([]);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect(dialog.getByText(`New ${tag}`)).toBeVisible();
 
@@ -60,6 +69,7 @@ for (const size of SIZES) {
     await pdialog.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(pdialog.getByRole('listitem').filter({ hasText: `Nia New ${tag}` })).toContainText('sees private records');
     await screen(admin, `team-members-${size.name}`);
+    expect(await violations(admin)).toEqual([]);
     await admin.keyboard.press('Escape');
     await expect(pdialog).toHaveCount(0);
     await expect(admin.getByLabel('Project', { exact: true })).toContainText(projectName);
@@ -72,6 +82,7 @@ for (const size of SIZES) {
     await mate.getByLabel('Password', { exact: true }).fill('first-rope-2027');
     await mate.getByLabel('Password again').fill('first-rope-2027');
     await screen(mate, `team-accept-${size.name}`);
+    expect(await violations(mate)).toEqual([]);
     await mate.getByRole('button', { name: 'Set my password and sign in' }).click();
     await expect(mate.getByRole('navigation', { name: 'Boards' })).toBeVisible();
     const options = mate.getByLabel('Project', { exact: true }).locator('option');
@@ -96,6 +107,7 @@ for (const size of SIZES) {
     await acct.getByRole('button', { name: 'Change password' }).click();
     await expect(acct.getByRole('status')).toContainText('Your password is changed');
     await screen(mate, `team-account-${size.name}`);
+    expect(await violations(mate)).toEqual([]);
     const later = await fresh(browser, size.viewport);
     await later.goto('/');
     await later.getByLabel('User name', { exact: true }).fill(user);
