@@ -137,7 +137,7 @@ function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: C
   const { busy, errors, run } = useAction();
   const rowRef = useRef<HTMLLIElement>(null);
   const off = deactivated.has(p.id);
-  const focusRow = () => requestAnimationFrame(() => rowRef.current?.querySelector<HTMLElement>('button')?.focus());
+  const focusRow = () => requestAnimationFrame(() => (rowRef.current?.querySelector<HTMLElement>('button') ?? rowRef.current)?.focus());
   const reset = async () => {
     const inv = await run(() => api.invite(p.id));
     if (inv) onInvitation(p, invitationLink(inv.token, p.user_name ?? ''));
@@ -151,7 +151,7 @@ function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: C
       onDone={(np) => { setMode('view'); void reloadDirectory(); announce(`Saved ${fullName(np)}`); focusRow(); }} /></li>;
   }
   return (
-    <li ref={rowRef} className={`person-row${off ? ' off' : ''}`}>
+    <li ref={rowRef} className={`person-row${off ? ' off' : ''}`} tabIndex={-1}>
       <div className="who-line">
         <strong>{fullName(p)}</strong>
         {p.administrator && <span className="badge admin">administrator</span>}
