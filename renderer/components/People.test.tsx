@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { api, ApiError } from '../api.ts';
 import { Welcome } from './FirstRun.tsx';
-import { invitationLink, parseInvitation } from './People.tsx';
+import { invitationLink, parseInvitation, PeopleOverlay } from './People.tsx';
+import { useSync } from '../stores/sync.ts';
+import type { SyncStatus } from '../../shared/client.ts';
 
 afterEach(() => { cleanup(); vi.restoreAllMocks(); window.history.replaceState(null, '', '#/'); });
 
@@ -36,5 +38,20 @@ describe('invitation links', () => {
     fireEvent.submit(screen.getByRole('button', { name: 'Set my password and sign in' }).closest('form')!);
     expect(await screen.findByText('This invitation is not valid: ask an administrator for a new one')).toBeTruthy();
     expect(accept).toHaveBeenCalledWith('tok123', 'nia', 'first-rope-2027');
+  });
+});
+
+describe('the People area', () => {
+  it('on a replica says that people are managed on the team server; a refusal is shown in words', async () => {
+    vi.spyOn(api, 'people').mockResolvedValue([]);
+    vi.spyOn(api, 'companies').mockResolvedValue([{ id: 1, name: 'Summit', can_see_private: true } as never]);
+    vi.spyOn(api, 'createCompany').mockRejectedValue(new ApiError(409, ['This is a copy of the team server at http://team.example: people, companies and project members are managed on the team server']));
+    useSync.setState({ status: { remote: { url: 'http://team.example', user: 'ada', kind: 'bivouac' } } as SyncStatus });
+    render(<PeopleOverlay tab="people" />);
+    expect((await screen.findByRole('note')).textContent).toContain('copy of the team server at http://team.example');
+    fireEvent.change(screen.getByLabelText('New client company'), { target: { value: 'Valley' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Add company' }).closest('form')!);
+    expect((await screen.findByRole('alert')).textContent).toContain('managed on the team server');
+    useSync.setState({ status: null });
   });
 });

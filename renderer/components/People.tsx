@@ -7,6 +7,7 @@ import type { Company, Person, Project, ProjectStatus } from '../../shared/clien
 import { api, errorMessages } from '../api.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { announce, track, useUi } from '../stores/ui.ts';
+import { useSync } from '../stores/sync.ts';
 import { Modal } from './Modal.tsx';
 
 /** The link an invited person opens: the sign-in page with the token (and their user name) in the hash. */
@@ -361,6 +362,7 @@ export function PeopleOverlay({ tab: initial }: { tab: 'people' | 'projects' }) 
   const setOverlay = useUi((s) => s.setOverlay);
   const close = useCallback(() => setOverlay(null), [setOverlay]);
   const [tab, setTab] = useState(initial);
+  const remote = useSync((x) => x.status?.remote?.url ?? null);
   useEffect(() => { void reloadDirectory().catch(() => undefined); }, []);
   const tabs: [typeof tab, string][] = [['people', 'People'], ['projects', 'Projects']];
   return (
@@ -368,6 +370,10 @@ export function PeopleOverlay({ tab: initial }: { tab: 'people' | 'projects' }) 
       <div className="segmented" role="group" aria-label="Show">
         {tabs.map(([t, label]) => <button key={t} type="button" aria-pressed={tab === t} onClick={() => setTab(t)}>{label}</button>)}
       </div>
+      {remote && (
+        <p className="notice" role="note">This computer is a copy of the team server at <strong>{remote}</strong>: people, companies and
+          project members are managed there. Sign in to it in a browser to change them.</p>
+      )}
       {tab === 'people' ? <PeopleTab /> : <ProjectsTab />}
     </Modal>
   );
