@@ -17,7 +17,6 @@ import { TimerStopDialog } from './Timer.tsx';
 import { DesktopShell } from './Desktop.tsx';
 import { SyncPanel } from './SyncPanel.tsx';
 import { SettingsOverlay } from './SettingsOverlay.tsx';
-import { AccountOverlay, PeopleOverlay } from './People.tsx';
 import { startSyncPolling, stopSyncPolling, useSync } from '../stores/sync.ts';
 import { useLive } from '../stores/live.ts';
 
@@ -108,8 +107,6 @@ export function App() {
       {overlay === 'search' && <SearchOverlay />}
       {overlay === 'sync' && <SyncPanel />}
       {overlay === 'settings' && <SettingsOverlay />}
-      {(overlay === 'people' || overlay === 'projects') && <PeopleOverlay tab={overlay} />}
-      {overlay === 'account' && <AccountOverlay />}
       <TimerStopDialog />
       <DesktopShell />
       <Toasts />

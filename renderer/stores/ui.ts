@@ -11,8 +11,7 @@ export interface Toast {
   /** A button on the toast (e.g. Undo). */
   action?: { label: string; run: () => void };
 }
-/** `people` / `projects`: the administrators' People area on that tab; `account`: My account. */
-export type Overlay = 'help' | 'search' | 'sync' | 'settings' | 'people' | 'projects' | 'account' | null;
+export type Overlay = 'help' | 'search' | 'sync' | 'settings' | null;
 
 interface UiState {
   toasts: Toast[];
