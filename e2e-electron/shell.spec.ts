@@ -20,6 +20,7 @@ const authHeader = (token: string) => `Basic ${Buffer.from(`${token}:X`).toStrin
 
 async function launch(profile: string, packaged = false): Promise<Launched> {
   const spec = launchSpec({ profile, packaged });
+  currentLog = join(profile, 'bivouac', 'logs', 'bivouac.log');
   const app = await _electron.launch({ ...spec, timeout: 90_000 });
   const win = await app.firstWindow();
   await expect(win.getByRole('heading', { name: 'Todos', level: 1 })).toBeVisible({ timeout: 60_000 });
@@ -68,6 +69,33 @@ function exported(dataDir: string): string {
   return r.stdout;
 }
 
+/** `p` within ms, or an error that carries the tail of the app's log (what CI shows of a failure). */
+async function withLog<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000} s; the app's log ends:\n${logTail()}`)), ms); });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let currentLog = '';
+const logTail = () => { try { return readFileSync(currentLog, 'utf8').split('\n').slice(-40).join('\n'); } catch (e) { return String(e); } };
+
+/** Closes a launched app; one that does not end within 20 s is killed (and its log's tail printed). */
+async function closeOrKill(l: Launched | undefined): Promise<void> {
+  let proc: ReturnType<ElectronApplication['process']> | undefined;
+  try { proc = l?.app.process(); } catch { /* closed already: Playwright let go of it */ }
+  if (!l || !proc || proc.exitCode !== null) return;
+  try {
+    await withLog(l.app.close(), 20_000, 'the app did not close');
+  } catch (e) {
+    console.error(String(e));
+    proc.kill('SIGKILL');
+  }
+}
+
 async function expectServiceStopped(s: Session): Promise<void> {
   await expect(fetch(`${s.origin}/health`)).rejects.toThrow();
 }
@@ -81,7 +109,7 @@ test.describe.serial('dev layout (dist/e2e-electron/entry.js)', () => {
   const profile = mkdtempSync(join(tmpdir(), 'bivouac-electron-dev-'));
   let a: Launched;
   test.afterAll(async () => {
-    await a?.app.close().catch(() => undefined);
+    await closeOrKill(a);
     rmSync(profile, { recursive: true, force: true });
   });
 
@@ -193,8 +221,9 @@ test.describe.serial('dev layout (dist/e2e-electron/entry.js)', () => {
     const { dataDir } = await a.win.evaluate(() => window.bivouac.invoke('shell:state'));
     const exited = new Promise((r) => a.app.process().once('exit', r));
     const acked = await writesAcrossQuit(a.session, await firstListId(a.session), 'close-quit', async () => {
-      await mainWindow(a.app, '(w) => w.close()');
-      await exited;
+      // Closed from a timer, so that the evaluation has answered before the app starts to quit.
+      await mainWindow(a.app, '(w) => { setTimeout(() => w.close(), 0); }');
+      await withLog(exited, 60_000, 'the app did not exit after its window closed');
     });
     await expectServiceStopped(a.session);
     const account = exported(dataDir);
@@ -233,7 +262,7 @@ test.describe.serial('packaged test build (release/test/linux-unpacked)', () => 
   const profile = mkdtempSync(join(tmpdir(), 'bivouac-electron-packaged-'));
   let p: Launched;
   test.afterAll(async () => {
-    await p?.app.close().catch(() => undefined);
+    await closeOrKill(p);
     rmSync(profile, { recursive: true, force: true });
   });
 

@@ -312,6 +312,24 @@ describe('shutdown order', () => {
     expect(log.lines.slice(-2)).toEqual(['error quitting failed', 'flush']);
   });
 
+  it('a shutdown step that hangs does not keep the app from ending: past the deadline it exits, and says so', async () => {
+    const { fake, starter, log } = await boot({ opts: { quitDeadlineMs: 50 } });
+    starter.services[0].close = () => new Promise<never>(() => undefined); // the service never stops
+    fake.quit();
+    await vi.waitFor(() => expect(fake.exited).toBe(1));
+    expect(fake.quitted).toBe(false);
+    expect(log.lines).toContain('error the quit did not finish within 0.05 s: exiting before the shutdown ended');
+  });
+
+  it('an app still there after its ordered shutdown (a window that would not close) exits at the deadline, with 0', async () => {
+    const { fake, log } = await boot({ opts: { quitDeadlineMs: 100 } });
+    fake.quit();
+    await vi.waitFor(() => expect(fake.quitted).toBe(true)); // the fake's quit does not end this process
+    expect(fake.exited).toBeNull();
+    await vi.waitFor(() => expect(fake.exited).toBe(0));
+    expect(log.lines).toContain('error the quit did not finish within 0.1 s: exiting');
+  });
+
   it('quitting twice shuts down once', async () => {
     const { fake, events } = await boot();
     fake.quit();

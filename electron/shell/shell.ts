@@ -33,6 +33,11 @@ export interface ShellOptions {
   readonly syncPollMs?: number;
   /** How long a window may hang before it is reloaded (default 10 s). */
   readonly hangReloadMs?: number;
+  /**
+   * The longest a quit may take, all of it (default 45 s: the sync's wait, the requests' grace, the
+   * service's own stop, and a margin). Past it the app exits anyway: a quit never hangs.
+   */
+  readonly quitDeadlineMs?: number;
 }
 
 export interface ShellDeps {
@@ -91,6 +96,7 @@ export class Shell {
   private quitting = false;
   private shutdownDone = false;
   private shutdown: Promise<void> | null = null;
+  private quitWatchdog: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private hangTimer: NodeJS.Timeout | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
@@ -261,6 +267,14 @@ export class Shell {
     if (this.shutdownDone) return;
     e.preventDefault();
     this.quitting = true;
+    this.quitWatchdog ??= setTimeout(() => {
+      // A step of the shutdown hung (or a quit after it did not end the app): exit. An acknowledged
+      // write was committed before its answer, so nothing acknowledged is lost by this.
+      this.log.error(`the quit did not finish within ${(this.o.quitDeadlineMs ?? 45_000) / 1000} s: exiting${this.shutdownDone ? '' : ' before the shutdown ended'}`);
+      this.log.flush?.();
+      this.port.app.exit(this.shutdownDone ? 0 : 1);
+    }, this.o.quitDeadlineMs ?? 45_000);
+    this.quitWatchdog.unref?.();
     this.shutdown ??= this.stop().catch((err: unknown) => this.log.error('quitting failed', err)).finally(() => {
       this.log.flush?.(); // stop() flushes before its last line; this covers a stop that threw
       this.shutdownDone = true;
