@@ -29,6 +29,14 @@ const LAYERS = {
   'electron/store': { allow: ['electron/store', 'shared', '#node', '#package'] },
   'electron/service': { allow: ['electron/service', 'electron/store', 'shared', '#node', '#package'] },
   'electron/http': { allow: ['electron/http', 'electron/service', 'electron/store/types.ts', 'shared', '#node', '#package'] },
+  // the replica's sync engine sits beside the service: it reads and writes the store as the service does and
+  // calls the service's operations; it never sees HTTP's routes, the shell or an entry point (it is given them).
+  'electron/sync': { allow: ['electron/sync', 'electron/service', 'electron/store', 'shared', '#node', '#package'] },
+  // the desktop shell (behind its port, electron/shell/port.ts): no store, no routes, no engine; the token
+  // vault's interface is the one thing of sync it names. Its in-process service starter (shell/service.ts) is
+  // the one composition piece: it starts serve() and exports the account.
+  'electron/shell': { allow: ['electron/shell', 'electron/sync/token-vault.ts', 'shared', '#node', '#package'] },
+  'electron/shell/service.ts': { allow: ['electron/shell', 'electron/server.ts', 'electron/service/account.ts', 'shared', '#node', '#package'] },
   // the Electron shell: the only files that may import the electron package
   'electron/main.ts': { allow: ['electron', 'shared', '#node', '#package', '#electron'] },
   'electron/desktop.ts': { allow: ['electron', 'shared', '#node', '#package', '#electron'] },

@@ -172,6 +172,48 @@ describe('inside electron/: http → service → store', () => {
     expect(await layering('electron/http/plugins/example.ts', http)).toEqual([]);
   });
 
+  it.each([
+    ['electron/sync/engine.ts', "import { route } from '../http/api.ts';", 'electron/http/ layer'],
+    ['electron/sync/live.ts', "import { Shell } from '../shell/shell.ts';", 'electron/shell/ layer'],
+    ['electron/sync/engine.ts', "import { serve } from '../server.ts';", 'electron/ layer'],
+    ['electron/sync/engine.ts', "import { app } from 'electron';", "'electron'"],
+    ['electron/shell/shell.ts', "import { openStore } from '../store/sqlite.ts';", 'electron/store/ layer'],
+    ['electron/shell/shell.ts', "import { SyncEngine } from '../sync/engine.ts';", 'electron/sync/ layer'],
+    ['electron/shell/menus.ts', "import { route } from '../http/api.ts';", 'electron/http/ layer'],
+    ['electron/shell/menus.ts', "import * as svc from '../service/posts.ts';", 'electron/service/ layer'],
+    ['electron/shell/shell.ts', "import { serve } from '../server.ts';", 'electron/ layer'],
+    ['electron/shell/shell.ts', "import { BrowserWindow } from 'electron';", "'electron'"],
+    ['electron/shell/service.ts', "import { openStore } from '../store/sqlite.ts';", 'electron/store/ layer'],
+  ])('sync and shell: %s: %s is reported', async (file, code, expected) => {
+    const msgs = await layering(file, `${code}\nexport {};\n`);
+    expect(msgs).toHaveLength(1);
+    expect(msgs[0]).toContain('bivouac/layering');
+    expect(msgs[0]).toContain(expected);
+  });
+
+  it('allows sync the service and the store, the shell its port and the token vault, its starter serve()', async () => {
+    const sync = [
+      "import type { Store } from '../store/types.ts';",
+      "import { listPeople } from '../store/queries/people.ts';",
+      "import { signIn } from '../service/auth.ts';",
+      "import { plan } from '../../shared/sync/plan.ts';",
+      "import { Remote } from './remote.ts';",
+      "import { createHash } from 'node:crypto';",
+      'export const x = (s: Store): unknown => [s, listPeople, signIn, plan, Remote, createHash];',
+    ].join('\n');
+    expect(await layering('electron/sync/engine.ts', sync)).toEqual([]);
+    const shell = [
+      "import type { ElectronPort } from './port.ts';",
+      "import type { TokenVault } from '../sync/token-vault.ts';",
+      "import { INVOKE_CHANNELS } from '../../shared/ipc.ts';",
+      "import { spawn } from 'node:child_process';",
+      'export const x = (p: ElectronPort, v: TokenVault): unknown => [p, v, INVOKE_CHANNELS, spawn];',
+    ].join('\n');
+    expect(await layering('electron/shell/shell.ts', shell)).toEqual([]);
+    const starter = "import { serve } from '../server.ts';\nimport { exportAccount } from '../service/account.ts';\nexport const x = [serve, exportAccount];\n";
+    expect(await layering('electron/shell/service.ts', starter)).toEqual([]);
+  });
+
   it('lets the entry points above the layers wire them together', async () => {
     const code = [
       "import { openStore } from './store/sqlite.ts';",
