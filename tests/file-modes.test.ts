@@ -126,6 +126,43 @@ describe('the data directory is private to its user', SLOW, () => {
   });
 });
 
+describe('a shared directory is never taken over', () => {
+  it('a data directory that is shared (sticky, like /tmp) is refused with a clear error, and nothing in it changes', async () => {
+    const shared = scratch('shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    writeFileSync(join(shared, 'someone-else.txt'), 'not Bivouac\'s');
+    chmodSync(join(shared, 'someone-else.txt'), 0o644);
+    const r = await run(['import', fixturePath, '--data-dir', shared]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`${shared} is a shared directory`);
+    expect(r.stderr).toContain(join(shared, 'bivouac'));
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+    expect(mode(join(shared, 'someone-else.txt'))).toBe(0o644);
+    expect(existsSync(join(shared, DB_FILE))).toBe(false);
+  });
+
+  it('so is the home directory (HOME) and the root', async () => {
+    const { securePrivateDir } = await import('../electron/store/files.ts');
+    const home = scratch('home');
+    mkdirSync(home);
+    chmodSync(home, 0o755);
+    const before = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      expect(() => securePrivateDir(home)).toThrow(`${home} is a shared directory (your home directory)`);
+      expect(() => securePrivateDir(`${home}/`)).toThrow('shared directory');
+    } finally {
+      process.env.HOME = before;
+    }
+    expect(mode(home)).toBe(0o755);
+    expect(() => securePrivateDir('/')).toThrow('/ is a shared directory');
+    // a directory of its own inside the home directory is fine
+    securePrivateDir(join(home, 'bivouac'));
+    expect(mode(join(home, 'bivouac'))).toBe(0o700);
+  });
+});
+
 describe('export --out', SLOW, () => {
   it('writes the backup 0600 under umask 000, and makes an existing 0644 file 0600 before writing into it', async () => {
     const dataDir = scratch('exp');

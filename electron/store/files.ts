@@ -5,7 +5,8 @@
 
 import { chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -17,6 +18,7 @@ export const PRIVATE_FILE_MODE = 0o600;
  * are left alone (chmod would follow them out of the directory).
  */
 export function securePrivateDir(dir: string): void {
+  refuseSharedDir(dir);
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   chmodSync(dir, PRIVATE_DIR_MODE);
   for (const name of readdirSync(dir)) {
@@ -25,6 +27,22 @@ export function securePrivateDir(dir: string): void {
     if (!st || st.isSymbolicLink() || (st.mode & 0o077) === 0) continue;
     chmodSync(p, st.mode & 0o700);
   }
+}
+
+/**
+ * A directory others use too is never made private (its mode and its entries' modes would change under
+ * everyone else's feet: a data directory of /tmp would turn /tmp 0700 and every file in it 0600): the
+ * file-system root, the home directory, and any directory with the sticky bit (/tmp, /var/tmp). Bad
+ * input gets a clear error and nothing is touched; a directory of its own inside it is fine.
+ */
+function refuseSharedDir(dir: string): void {
+  const abs = resolve(dir);
+  const st = lstatSync(abs, { throwIfNoEntry: false });
+  const why = abs === resolve('/') ? 'the file system\'s root'
+    : abs === resolve(homedir()) ? 'your home directory'
+      : st?.isDirectory() && (st.mode & 0o1000) !== 0 ? 'others may write in it'
+        : null;
+  if (why) throw new Error(`${abs} is a shared directory (${why}): Bivouac makes its data directory private to you, so give it one of its own, e.g. ${join(abs, 'bivouac')}`);
 }
 
 /** Make `path` exist and be 0600 (created empty if missing): SQLite gives its WAL and SHM the database's mode. */
