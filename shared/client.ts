@@ -149,9 +149,12 @@ export interface SyncStatus {
   remote: { url: string; user: string | null; kind: string } | null;
   error: string | null;
 }
+/** A conflict as people read it (D310): title and place of the record, the field's label, readable values. */
 export interface SyncConflict {
   id: number; resource: string; recordId: number; field: string; kind: string;
   mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: 'mine' | 'theirs' | null;
+  title: string; place: string[]; label: string; mineText: string | null; theirsText: string | null;
+  format: 'text' | 'date' | 'datetime'; by: string | null; exists: boolean; actions: ('mine' | 'theirs')[];
 }
 export interface SyncRejected {
   id: number; seq: number; resource: string; recordId: number; method: string; path: string; status: number; message: string; at: string;

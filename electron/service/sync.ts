@@ -28,9 +28,20 @@ export interface SyncStatus {
   message: string | null;
 }
 
+/** A resolution: keep my value (or my deletion), keep theirs (or their deletion). */
+export type ConflictAction = 'mine' | 'theirs';
+
+/**
+ * A conflict as people read it (D310; docs/sync-client.md §4). `mine`/`theirs`: the stored values (text);
+ * `mineText`/`theirsText`: as people read them (a name for an id, Done / Not done, the text of a record
+ * that was dropped); `format` says when they are dates the renderer localises. `actions`: the resolutions
+ * that can succeed now (none once resolved).
+ */
 export interface ConflictView {
   id: number; resource: ResourceKey; recordId: number; field: string; kind: string;
   mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: string | null;
+  title: string; place: string[]; label: string; mineText: string | null; theirsText: string | null;
+  format: 'text' | 'date' | 'datetime'; by: string | null; exists: boolean; actions: ConflictAction[];
 }
 
 export interface RejectedView {
