@@ -101,7 +101,7 @@ test('connect to a team server at first run, work offline, come back, resolve a 
     await page.setViewportSize({ width, height: 800 });
     const rope = `Rope ${width}`;
     await call(teamUrl(), 'POST', `/todo_lists/${rGear.id}/todo_items.json`, { todo_item: { content: rope } });
-    const itemOf = async (base: string, list: number) => (await call<{ id: number; content: string }[]>(base, 'GET', `/todo_lists/${list}/todo_items.json`)).find((i) => i.content === rope);
+    const itemOf = async (base: string, list: number) => (await call<{ id: number; content: string; completed: boolean }[]>(base, 'GET', `/todo_lists/${list}/todo_items.json`)).find((i) => i.content === rope);
     await expect.poll(async () => !!(await itemOf(localUrl(), lGear.id)), { timeout: 20_000 }).toBe(true);
     const rItem = (await itemOf(teamUrl(), rGear.id))!;
     const lItem = (await itemOf(localUrl(), lGear.id))!;
@@ -137,8 +137,7 @@ test('connect to a team server at first run, work offline, come back, resolve a 
     const text = (await panel.textContent()) ?? '';
     for (const dev of ['#', '{', 'updated', 'completed_at', 'everything', 'TodoItem']) expect(text).not.toContain(dev);
     // Only the actions that can succeed.
-    await expect(item.getByRole('button')).toHaveText(['Leave it deleted']);
-    await expect(comment.getByRole('button')).toHaveText(['Leave it out']);
+    await expect(comment.getByRole('button')).toHaveText(['Restore with my changes', 'Leave it out']);
     // It fits the window: nothing wider than the dialog, the dialog inside the window.
     expect(await panel.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     expect((await panel.boundingBox())!.x + (await panel.boundingBox())!.width).toBeLessThanOrEqual(width);
@@ -154,11 +153,26 @@ test('connect to a team server at first run, work offline, come back, resolve a 
     await expect(fieldCard).toContainText('Kept theirs');
     await expect(fieldCard).toBeFocused();
     await expect(fieldCard).toContainText(lastTeamName);
-    await itemCard.getByRole('button', { name: 'Leave it deleted' }).click();
-    await expect(itemCard).toContainText('Resolved');
-    await commentCard.getByRole('button', { name: 'Leave it out' }).click();
-    await expect(commentCard).toContainText('Resolved');
-    await call(localUrl(), 'POST', '/sync/run?wait=true');
+    await expect(item.getByRole('button')).toHaveText(['Restore with my changes', 'Leave it deleted']);
+    if (width > 600) {
+      // Leave the to-do deleted, and the comment out.
+      await itemCard.getByRole('button', { name: 'Leave it deleted' }).click();
+      await expect(itemCard).toContainText('Resolved');
+      await expect(commentCard).toContainText('Resolved');
+      await call(localUrl(), 'POST', '/sync/run?wait=true');
+      expect(await itemOf(teamUrl(), rGear.id)).toBeUndefined();
+    } else {
+      // Bring it back: the to-do with its completion and the comment written meanwhile, on the team server too (D311).
+      await itemCard.getByRole('button', { name: 'Restore with my changes' }).click();
+      await expect(itemCard).toContainText('Restored with your changes');
+      await expect(commentCard).toContainText('Restored with your changes');
+      await call(localUrl(), 'POST', '/sync/run?wait=true');
+      await call(localUrl(), 'POST', '/sync/run?wait=true');
+      const back = (await itemOf(teamUrl(), rGear.id))!;
+      expect(back).toMatchObject({ content: rope, completed: true });
+      const said = await call<{ body: string }[]>(teamUrl(), 'GET', `/todo_items/${back.id}/comments.json`);
+      expect(said.map((c) => c.body)).toEqual([`Bring the blue rope ${width}`]);
+    }
     await expect(page.getByRole('button', { name: /conflict/ })).toHaveCount(0, { timeout: 20_000 });
     await panel.getByRole('button', { name: 'Close' }).click();
   }

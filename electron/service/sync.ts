@@ -28,8 +28,11 @@ export interface SyncStatus {
   message: string | null;
 }
 
-/** A resolution: keep my value (or my deletion), keep theirs (or their deletion). */
-export type ConflictAction = 'mine' | 'theirs';
+/**
+ * A resolution: keep my value (or my deletion), keep theirs (or their deletion), or restore a record the
+ * remote deleted with my changes and what I added under it (D311).
+ */
+export type ConflictAction = 'mine' | 'theirs' | 'restore';
 
 /**
  * A conflict as people read it (D310; docs/sync-client.md §4). `mine`/`theirs`: the stored values (text);
@@ -82,7 +85,7 @@ export interface SyncPort {
   connect(url: string, auth: RemoteCredentials, o?: { caller?: number | null }): Promise<void>;
   disconnect(): Promise<void>;
   conflicts(): Promise<ConflictView[]>;
-  resolve(id: number, keep: 'mine' | 'theirs'): Promise<ConflictView>;
+  resolve(id: number, keep: ConflictAction): Promise<ConflictView>;
   rejected(): Promise<RejectedView[]>;
   /** The local person who owns this replica (null: standalone, administrators own it). */
   ownerId(): Promise<number | null>;

@@ -6,6 +6,7 @@
 // `describe` runs when a conflict is recorded (the record may be gone when it is read: its title and
 // place are kept with it); the rest when the list is read.
 
+import { randomUUID } from 'node:crypto';
 import { fieldLabel, RESOURCE_NAMES, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
 import type { WireRow } from '../../shared/sync/wire.ts';
 import * as q from '../store/queries/replica.ts';
@@ -18,7 +19,93 @@ export interface ConflictContext {
   place: string[];
   /** Who made the value that won, when known (the remote person's name). */
   by?: string | null;
+  /** The removal this conflict belongs to: its rows can be restored together (D311). */
+  group?: string;
 }
+
+// ---- restore (D311) ---------------------------------------------------------------------------------
+
+/** The rows one remote deletion removed here, parents first; `keep`: restored by "Restore with my changes". */
+export interface RestoreTree { group: string; rows: { res: ResourceKey; id: number; row: WireRow; parent: number; keep: boolean }[] }
+
+export const newRestoreTree = (res: ResourceKey, id: number, now: string): RestoreTree =>
+  ({ group: `${res}-${id}-${now.replace(/[^0-9]/g, '')}-${randomUUID().slice(0, 8)}`, rows: [] });
+
+/** A row with a conflict is restored, and so is every row it lives under. */
+export function keepInTree(tree: RestoreTree, at: number): void {
+  for (let i = at; i >= 0 && !tree.rows[i].keep; i = tree.rows[i].parent) tree.rows[i].keep = true;
+}
+
+const restoreKey = (group: string) => `restore:${group}`;
+
+/** Keep what a removal with conflicts took (only the rows to restore), until it is restored or dismissed. */
+export async function saveRestoreTree(db: Queryable, tree: RestoreTree): Promise<void> {
+  const rows = tree.rows.filter((r) => r.keep);
+  if (!rows.length) return;
+  await q.setState(db, restoreKey(tree.group), JSON.stringify(rows.map((r) => ({ res: r.res, id: r.id, row: r.row }))));
+}
+
+type Kept = { res: ResourceKey; id: number; row: WireRow }[];
+
+/** The record a restored row's own parent must still be (a to-do's list, a comment's record, else the project). */
+function parentOf(res: ResourceKey, row: WireRow): [string, number] | null {
+  if (res === 'todoItem') return ['todo_lists', Number(row.todo_list_id)];
+  if (res === 'comment') { const p = PARENT_OF[String(row.commentable_type)]; return p ? [RESOURCES[p].table, Number(row.commentable_id)] : null; }
+  if (res === 'project' || res === 'person' || res === 'company') return null;
+  return ['projects', Number(row.project_id)];
+}
+
+const COMPLETION = ['completed', 'completed_at', 'completer_id'];
+
+/**
+ * "Restore with my changes": the removed record comes back as a NEW local record (created again on the
+ * remote by the next push) with the values it had here, my edits included, and what I added under it.
+ * One local action per record (a child's create needs its parent's new remote id first; schedule.ts
+ * orders them), completion as its own action after its create (a create carries no completion).
+ */
+async function restore(store: Store, group: string): Promise<void> {
+  const raw = (await q.state(store)).get(restoreKey(group));
+  if (!raw) throw new SyncError(422, 'There is nothing left to restore: it was restored or dismissed already');
+  const rows = JSON.parse(raw) as Kept;
+  const top = rows[0];
+  const up = parentOf(top.res, top.row);
+  if (up && !(await q.localRow(store, up[0], up[1]))) {
+    throw new SyncError(422, 'It cannot be restored: what it belonged to was deleted too');
+  }
+  const fresh = new Map<string, number>();
+  const completions: [string, number, WireRow, number | undefined][] = [];
+  let first = true;
+  for (const r of rows) {
+    const R = RESOURCES[r.res];
+    const v: WireRow = { ...r.row };
+    delete v.id;
+    delete v.version;
+    if (r.res === 'todoItem' && fresh.has(`todoList:${String(v.todo_list_id)}`)) v.todo_list_id = fresh.get(`todoList:${String(v.todo_list_id)}`)!;
+    if (r.res === 'comment') {
+      const p = PARENT_OF[String(v.commentable_type)];
+      const n = p ? fresh.get(`${p}:${String(v.commentable_id)}`) : undefined;
+      if (n !== undefined) v.commentable_id = n;
+    }
+    const done: WireRow = {};
+    if (Number(v.completed) === 1 && (r.res === 'todoItem' || r.res === 'milestone')) {
+      for (const c of COMPLETION) { done[c] = v[c] ?? null; v[c] = c === 'completed' ? 0 : null; }
+    }
+    const project = r.res === 'project' ? undefined : (v.project_id as number | undefined);
+    const id = await store.write(async (w) => {
+      const n = await w.insert(R.table, v, project);
+      if (first) {
+        await q.resolveConflictGroup(w, group, 'restore');
+        await q.setState(w, restoreKey(group), null);
+      }
+      return n;
+    });
+    first = false;
+    fresh.set(`${r.res}:${r.id}`, id);
+    if (Object.keys(done).length) completions.push([R.table, id, done, project]);
+  }
+  for (const [table, id, done, project] of completions) await store.write(async (w) => { await w.update(table, id, done, project); });
+}
+
 
 const excerpt = (v: unknown, n = 80): string => {
   const s = String(v ?? '').replace(/\s+/g, ' ').trim();
@@ -99,10 +186,10 @@ const formatOf = (res: ResourceKey, col: string): ConflictView['format'] => {
 };
 
 /** The resolutions of a conflict that can succeed (the route refuses the others with 422). */
-function actionsOf(kind: string, exists: boolean): ConflictAction[] {
+function actionsOf(kind: string, exists: boolean, restorable: boolean): ConflictAction[] {
   if (kind === 'field') return exists ? ['mine', 'theirs'] : ['theirs'];
   if (kind === 'delete-vs-edit') return ['mine'];
-  return ['theirs'];
+  return restorable ? ['restore', 'theirs'] : ['theirs'];
 }
 
 const parseContext = (s: string | null): ConflictContext | null => {
@@ -110,7 +197,7 @@ const parseContext = (s: string | null): ConflictContext | null => {
   try { return JSON.parse(s) as ConflictContext; } catch { return null; }
 };
 
-async function view(db: Queryable, c: q.ConflictRow): Promise<ConflictView | null> {
+async function view(db: Queryable, c: q.ConflictRow, state: Map<string, string>): Promise<ConflictView | null> {
   const res = c.resource;
   if (!(res in RESOURCES)) return null;
   const label = c.field === '*' ? null : fieldLabel(res, c.field);
@@ -135,14 +222,15 @@ async function view(db: Queryable, c: q.ConflictRow): Promise<ConflictView | nul
     title: ctx.title, place: ctx.place, label: label ?? 'Everything', mineText,
     theirsText: c.field === '*' ? null : await readable(db, res, c.field, c.theirs),
     format: c.field === '*' ? 'text' : formatOf(res, c.field), by: ctx.by ?? null,
-    exists: !!cur, actions: c.resolved !== null ? [] : actionsOf(c.kind, !!cur),
+    exists: !!cur, actions: c.resolved !== null ? [] : actionsOf(c.kind, !!cur, !!kept?.group && state.has(restoreKey(kept.group))),
   };
 }
 
 export async function listConflicts(store: Store): Promise<ConflictView[]> {
   const out: ConflictView[] = [];
+  const state = await q.state(store);
   for (const c of await q.conflicts(store)) {
-    const v = await view(store, c);
+    const v = await view(store, c, state);
     if (v) out.push(v);
   }
   return out;
@@ -153,12 +241,17 @@ export async function listConflicts(store: Store): Promise<ConflictView[]> {
  * local mutation (so it reaches the remote on the next push). For a deleted record, only the side
  * that already won can be kept (the other would need the record created again by hand).
  */
-export async function resolveConflict(store: Store, id: number, keep: 'mine' | 'theirs'): Promise<ConflictView> {
+export async function resolveConflict(store: Store, id: number, keep: ConflictAction): Promise<ConflictView> {
   const c = await q.conflict(store, id);
   if (!c) throw new SyncError(404, 'No such conflict');
   if (c.resolved === null) {
     const R = RESOURCES[c.resource];
-    if (c.kind === 'field') {
+    const group = parseContext(c.context)?.group;
+    if (keep === 'restore') {
+      if (c.kind !== 'edit-vs-delete' && c.kind !== 'parent-deleted') throw new SyncError(422, 'Only a record deleted elsewhere can be restored');
+      if (!group) throw new SyncError(422, 'There is nothing kept to restore for this conflict');
+      await restore(store, group);
+    } else if (c.kind === 'field') {
       const f = R.fields.find((x) => x.name.replace(/-/g, '_') === c.field);
       const raw = keep === 'mine' ? c.mine : c.theirs;
       const value = raw === null ? null : f && (f.type === 'integer' || f.type === 'boolean' || f.type === 'float') ? Number(raw) : raw;
@@ -171,9 +264,13 @@ export async function resolveConflict(store: Store, id: number, keep: 'mine' | '
     } else {
       const won = c.kind === 'delete-vs-edit' ? 'mine' : 'theirs';
       if (keep !== won) throw new SyncError(422, 'The record no longer exists: only the deletion can be kept (create it again if it is still needed)');
-      await store.write(async (w) => { await q.resolveConflict(w, id, keep); });
+      await store.write(async (w) => {
+        await q.resolveConflict(w, id, keep);
+        // Leaving a removal as it is, for every conflict of it: nothing is left to restore.
+        if (group) { await q.resolveConflictGroup(w, group, keep); await q.setState(w, restoreKey(group), null); }
+      });
     }
   }
   const row = await q.conflict(store, id);
-  return (await view(store, row!))!;
+  return (await view(store, row!, await q.state(store)))!;
 }

@@ -18,9 +18,9 @@ import { lastChangeSeq } from '../store/queries/changes.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
 import { cursorAfter, DEFAULT_MAX_ANSWER_MB, Remote, RemoteError, RemoteFeedBroken, RemoteUnreachable, errorMessage, remoteNow, type FeedChange, type RemoteAuth, type RemoteResponse } from './remote.ts';
-import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
+import { SyncError as ConnectError, type ConflictAction, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
-import { describe, listConflicts, resolveConflict } from './conflicts.ts';
+import { describe, keepInTree, listConflicts, newRestoreTree, resolveConflict, saveRestoreTree, type RestoreTree } from './conflicts.ts';
 import { answerOf, mutationBytes, sendBatch, Skipped, toMutation } from './push-batch.ts';
 import { status as setupStatus } from '../service/setup.ts';
 import { blockedTime, matchAccount, matchCategories, type Matching } from '../../shared/sync/adopt.ts';
@@ -1161,10 +1161,15 @@ export class SyncEngine implements SyncPort {
    * Remove a local record and what it holds (the remote deleted it or refused its create). Pending
    * local edits of it, and records created offline under it, go to the conflict log with their values.
    */
-  private async removeLocal(w: Writer, ctx: Awaited<ReturnType<SyncEngine['applyContext']>>, res: ResourceKey, id: number, why: 'remote' | 'rejected'): Promise<void> {
+  private async removeLocal(w: Writer, ctx: Awaited<ReturnType<SyncEngine['applyContext']>>, res: ResourceKey, id: number, why: 'remote' | 'rejected',
+    tree?: RestoreTree, parent = -1): Promise<void> {
     const R = RESOURCES[res];
     const row = await q.localRow(w, R.table, id);
     if (!row) return;
+    // A remote deletion: what is removed is kept, so that "Restore with my changes" can bring it back (D311).
+    const top = !tree && why === 'remote' && res !== 'project';
+    if (top) tree = newRestoreTree(res, id, ctx.now);
+    const at = tree ? tree.rows.push({ res, id, row: row as WireRow, parent, keep: false }) - 1 : -1;
     const children: [ResourceKey, string, (string | number)[]][] = [];
     if (res === 'project') {
       for (const c of ['timeEntry', 'comment', 'todoItem', 'todoList', 'post', 'milestone', 'category'] as const) children.push([c, 'project_id = ?', [id]]);
@@ -1173,7 +1178,7 @@ export class SyncEngine implements SyncPort {
     }
     if (res === 'todoList') children.push(['todoItem', 'todo_list_id = ?', [id]]);
     for (const [c, where, params] of children) {
-      for (const r of await q.rowsWhere(w, RESOURCES[c].table, where, params)) await this.removeLocal(w, ctx, c, Number(r.id), why);
+      for (const r of await q.rowsWhere(w, RESOURCES[c].table, where, params)) await this.removeLocal(w, ctx, c, Number(r.id), why, tree, at);
     }
     // References that stay, emptied (as the server does).
     const unlink: [string, string][] = res === 'todoItem' ? [['time_entries', 'todo_item_id']]
@@ -1188,8 +1193,10 @@ export class SyncEngine implements SyncPort {
     let logged: Conflict[] = [];
     if (pend?.created && remoteId === undefined) logged = [orphaned(row as WireRow)];
     else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, new Set([...pend.cols].filter((c) => EDITED[res].has(c))));
-    const about = logged.length ? await describe(w, res, row as WireRow) : null;
+    const about = logged.length ? { ...await describe(w, res, row as WireRow), group: tree?.group } : null;
     for (const c of logged) await q.addConflict(w, res, id, c, ctx.now, about);
+    if (tree && logged.length) keepInTree(tree, at);
+    if (top && tree) await saveRestoreTree(w, tree);
     if (pend) await this.dropFromOutbox(w, R.table, id);
     if (res === 'project') await q.dropMembers(w, id);
     await w.remove(R.table, id, res === 'project' ? undefined : (row.project_id as number | undefined));
@@ -1509,7 +1516,7 @@ export class SyncEngine implements SyncPort {
   }
 
   conflicts(): Promise<ConflictView[]> { return listConflicts(this.store); }
-  resolve(id: number, keep: 'mine' | 'theirs'): Promise<ConflictView> { return resolveConflict(this.store, id, keep); }
+  resolve(id: number, keep: ConflictAction): Promise<ConflictView> { return resolveConflict(this.store, id, keep); }
   rejected(): Promise<RejectedView[]> { return listRejected(this.store); }
   ownerId(): Promise<number | null> { return ownerId(this.store); }
 

@@ -93,6 +93,26 @@ describe('sync panel', () => {
     expect(screen.queryByRole('button', { name: 'Keep mine' })).toBeNull();
   });
 
+  it('edit vs delete: "Restore with my changes" is offered and sent; the whole removal shows as restored', async () => {
+    const item = { ...field, id: 5, kind: 'edit-vs-delete', field: 'completed', label: 'Done', title: 'Rope', mine: '1', theirs: null, mineText: 'Done', theirsText: null,
+      by: null, exists: false, actions: ['restore' as const, 'theirs' as const] };
+    const comment = { ...orphan, actions: ['restore' as const, 'theirs' as const] };
+    vi.spyOn(api, 'syncConflicts').mockResolvedValueOnce([item, comment])
+      .mockResolvedValue([{ ...item, resolved: true, keep: 'restore', actions: [] }, { ...comment, resolved: true, keep: 'restore', actions: [] }]);
+    vi.spyOn(api, 'syncRejected').mockResolvedValue([]);
+    vi.spyOn(api, 'syncStatus').mockResolvedValue({ state: 'idle', lastSuccessAt: null, pending: 2, rejected: 0, conflicts: 0, progress: null, remote: null, error: null });
+    const resolve = vi.spyOn(api, 'resolveConflict').mockResolvedValue({ ...item, resolved: true, keep: 'restore', actions: [] });
+    useSync.setState({ tab: 'conflicts' });
+    render(<SyncPanel />);
+    const card = await screen.findByRole('listitem', { name: 'Rope' });
+    expect(card.textContent).toContain('You changed “Done” here, but someone on the team server deleted it.');
+    expect([...card.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Restore with my changes', 'Leave it deleted']);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Restore with my changes' })[0]);
+    await waitFor(() => expect(screen.getAllByText(/^Restored with your changes/)).toHaveLength(2));
+    expect(resolve).toHaveBeenCalledWith(5, 'restore');
+    expect(screen.queryByRole('button', { name: 'Leave it out' })).toBeNull();
+  });
+
   it('a refused resolution shows the message and the conflict stays open', async () => {
     vi.spyOn(api, 'syncConflicts').mockResolvedValue([field]);
     vi.spyOn(api, 'syncRejected').mockResolvedValue([]);

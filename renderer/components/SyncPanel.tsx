@@ -85,21 +85,25 @@ function story(c: Conflict): string {
   }
 }
 
-const ACTION_LABEL = (c: Conflict, a: 'mine' | 'theirs'): string => {
+type Action = Conflict['actions'][number];
+
+const ACTION_LABEL = (c: Conflict, a: Action): string => {
+  if (a === 'restore') return 'Restore with my changes';
   if (c.kind === 'field') return c.exists ? (a === 'mine' ? 'Keep mine' : 'Keep theirs') : 'Dismiss';
   if (c.kind === 'delete-vs-edit') return 'Keep it deleted';
   if (c.kind === 'parent-deleted') return 'Leave it out';
   return 'Leave it deleted';
 };
 
-const KEPT = (c: Conflict): string => (c.kind === 'field' ? (c.keep === 'mine' ? 'Kept mine' : 'Kept theirs') : 'Resolved');
+const KEPT = (c: Conflict): string => (c.keep === 'restore' ? 'Restored with your changes: it is sent to the team server'
+  : c.kind === 'field' ? (c.keep === 'mine' ? 'Kept mine' : 'Kept theirs') : 'Resolved');
 
 function Conflicts() {
   const { conflicts, resolve } = useSync();
   const [err, setErr] = useState<string | null>(null);
   const open = conflicts.filter((c) => !c.resolved);
   if (!conflicts.length) return <p className="empty">No conflicts. When the same thing is changed here and by someone else, both values are kept here.</p>;
-  const act = (c: Conflict, keep: 'mine' | 'theirs') => {
+  const act = (c: Conflict, keep: Action) => {
     setErr(null);
     resolve(c.id, keep).then(
       () => { document.querySelector<HTMLElement>(`[data-conflict="${c.id}"]`)?.focus(); },
@@ -132,7 +136,7 @@ function Conflicts() {
               {c.resolved ? <p className="conflict-done">{KEPT(c)}</p> : (
                 <div className="row">
                   {c.actions.map((a) => (
-                    <button key={a} type="button" className={a === 'mine' ? 'primary' : ''} aria-describedby={`conflict-${c.id}`} onClick={() => act(c, a)}>{ACTION_LABEL(c, a)}</button>
+                    <button key={a} type="button" className={a === 'mine' || a === 'restore' ? 'primary' : ''} aria-describedby={`conflict-${c.id}`} onClick={() => act(c, a)}>{ACTION_LABEL(c, a)}</button>
                   ))}
                 </div>
               )}

@@ -116,6 +116,9 @@ export interface ConflictRow { id: number; resource: ResourceKey; record_id: num
 export const conflicts = (db: Queryable) => db.all<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved, context FROM sync_conflicts ORDER BY id');
 export const conflict = (db: Queryable, id: number) => db.get<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved, context FROM sync_conflicts WHERE id = ?', [id]);
 export const resolveConflict = (db: Queryable, id: number, keep: string) => db.run('UPDATE sync_conflicts SET resolved = ? WHERE id = ?', [keep, id]);
+/** Resolve the open conflicts of one removal (`context.group`, a generated token of [A-Za-z0-9:_-]; D311). */
+export const resolveConflictGroup = (db: Queryable, group: string, keep: string) =>
+  db.run('UPDATE sync_conflicts SET resolved = ? WHERE resolved IS NULL AND context LIKE ?', [keep, `%"group":"${group}"%`]);
 export async function counts(db: Queryable): Promise<{ pending: number; rejected: number; conflicts: number }> {
   const g = async (sql: string) => Number((await db.get<{ n: number }>(sql))!.n);
   return {
