@@ -2,6 +2,7 @@
 // empty data directory, is the local service under test (the e2e's own service holds local work, which a
 // connect would push up: docs/sync-client.md §2.2; e2e/sync-adopt.spec.ts tests that). First run → connect, go offline, edit, come back,
 // see "synced"; a conflict made on both sides is resolved in the conflicts panel.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -142,6 +143,9 @@ test('connect to a team server at first run, work offline, come back, resolve a 
     expect(await panel.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     expect((await panel.boundingBox())!.x + (await panel.boundingBox())!.width).toBeLessThanOrEqual(width);
     await shot(page, `sync-conflicts-${width}`);
+    // Accessible: axe finds nothing in the panel (as e2e/axe.spec.ts checks the boards).
+    const axe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([]);
     // Keyboard: the resolution is a button reached and pressed from the keyboard; the focus stays on its
     // conflict (found by its id from here: its title becomes the value kept).
     const byId = async (l: typeof field) => panel.locator(`[data-conflict="${await l.getAttribute('data-conflict')}"]`);
