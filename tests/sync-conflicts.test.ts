@@ -91,7 +91,7 @@ describe.skipIf(skip)(`conflicts for people, against a team server on ${engine}`
   });
 });
 
-describe.skipIf(skip)(`edit vs delete: "Restore with my changes", against a team server on ${engine}`, () => {
+describe.skipIf(skip).each([['team server', false], ['plain server', true]] as const)(`edit vs delete: "Restore with my changes", against a %s on ${engine}`, (_name, plain) => {
   let remote: Remote;
   let pa: Proxy;
   let pf: Proxy;
@@ -103,8 +103,8 @@ describe.skipIf(skip)(`edit vs delete: "Restore with my changes", against a team
 
   it('the editor restores the to-do with its completion and the comment added meanwhile, once, on every replica and the team server', async () => {
     remote = await startRemote();
-    pa = await startProxy(remote.url);
-    pf = await startProxy(remote.url);
+    pa = await startProxy(remote.url, { plain });
+    pf = await startProxy(remote.url, { plain });
     const a = await startReplica(pa.url, 'ada');
     replicas.push(a);
     const P = (await idOf(a, '/projects.xml', 'name', 'Alpha Ascent'))!;
@@ -157,8 +157,8 @@ describe.skipIf(skip)(`edit vs delete: "Restore with my changes", against a team
 
   it('a to-do added to a list deleted meanwhile: the list comes back with it, once, everywhere', async () => {
     remote = await startRemote();
-    pa = await startProxy(remote.url);
-    pf = await startProxy(remote.url);
+    pa = await startProxy(remote.url, { plain });
+    pf = await startProxy(remote.url, { plain });
     const a = await startReplica(pa.url, 'ada');
     replicas.push(a);
     const P = (await idOf(a, '/projects.xml', 'name', 'Alpha Ascent'))!;
