@@ -149,9 +149,12 @@ export interface SyncStatus {
   remote: { url: string; user: string | null; kind: string } | null;
   error: string | null;
 }
+/** A conflict as people read it (D310): title and place of the record, the field's label, readable values. */
 export interface SyncConflict {
   id: number; resource: string; recordId: number; field: string; kind: string;
-  mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: 'mine' | 'theirs' | null;
+  mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: 'mine' | 'theirs' | 'restore' | null;
+  title: string; place: string[]; label: string; mineText: string | null; theirsText: string | null;
+  format: 'text' | 'date' | 'datetime'; by: string | null; exists: boolean; actions: ('mine' | 'theirs' | 'restore')[];
 }
 export interface SyncRejected {
   id: number; seq: number; resource: string; recordId: number; method: string; path: string; status: number; message: string; at: string;
@@ -410,7 +413,7 @@ export class BivouacClient {
   /** Starts a sync (202); `wait`: answers when it is over (502 when it failed). */
   syncRun(wait = false): Promise<SyncStatus> { return this.send('POST', `/sync/run${wait ? '?wait=true' : ''}`); }
   syncConflicts(): Promise<SyncConflict[]> { return this.get('/sync/conflicts'); }
-  resolveConflict(id: number, keep: 'mine' | 'theirs'): Promise<SyncConflict> { return this.send('POST', `/sync/conflicts/${id}/resolve`, { keep }); }
+  resolveConflict(id: number, keep: 'mine' | 'theirs' | 'restore'): Promise<SyncConflict> { return this.send('POST', `/sync/conflicts/${id}/resolve`, { keep }); }
   syncRejected(): Promise<SyncRejected[]> { return this.get('/sync/rejected'); }
   /** Connect this data directory to a remote (checked at once; 502 unreachable, 422 refused). */
   connectRemote(c: RemoteCredentials): Promise<SyncStatus> { return this.send('PUT', '/sync/remote', c); }

@@ -29,6 +29,8 @@ export type ShowWhen =
 export interface Field {
   /** Element name on the wire (dasherized). JSON uses it with `_`. */
   readonly name: string;
+  /** What people call it (the Conflicts panel; D310). Fields people edit have one; see `fieldLabel`. */
+  readonly label?: string;
   readonly type: FieldType;
   /** May be sent as nil="true". */
   readonly nil?: boolean;
@@ -115,7 +117,7 @@ const id = int('id', S);
 export const column = (name: string): string => name.replace(/-/g, '_');
 
 const RESPONSIBLE: Field[] = [
-  int('responsible-party-id', { ...S, write: 'W', input: 'responsible-party', inputKind: 'party', ref: 'party', show: 'set' }),
+  int('responsible-party-id', { label: 'Responsible', ...S, write: 'W', input: 'responsible-party', inputKind: 'party', ref: 'party', show: 'set' }),
   str('responsible-party-type', { ...S, show: 'set', values: ['Person', 'Company'] }),
   str('responsible-party-name', { show: 'set', nameOf: { id: 'responsible_party_id', kind: 'party' } }),
 ];
@@ -125,7 +127,7 @@ const COMPLETION: Field[] = [
   int('completer-id', { ...S, show: 'set' }),
   str('completer-name', { show: 'set', nameOf: { id: 'completer_id', kind: 'person' } }),
 ];
-const privateField = bool('private', { ...S, write: 'W', writeBy: 'firm', inputKind: 'boolean', default: false, show: 'firm' });
+const privateField = bool('private', { label: 'Private', ...S, write: 'W', writeBy: 'firm', inputKind: 'boolean', default: false, show: 'firm' });
 
 // ---- resources ----------------------------------------------------------------------------
 const company: Resource = {
@@ -162,18 +164,18 @@ const project: Resource = {
   key: 'project', element: 'project', collection: 'projects', recordNames: ['project'], table: 'projects',
   location: (n) => `/projects/${n}.xml`,
   fields: [
-    str('announcement', { ...S, nil: true, write: 'W', inputKind: 'string', default: null, show: 'announcement' }),
+    str('announcement', { label: 'Announcement', ...S, nil: true, write: 'W', inputKind: 'string', default: null, show: 'announcement' }),
     f('nested')('company', { fields: [int('id'), str('name')], nameOf: { id: 'company_id', kind: 'company', name: 'company_name' } }),
     date('created-on', S), id, dt('last-changed-on', S),
-    str('name', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
-    bool('show-announcement', { ...S, write: 'W', inputKind: 'boolean', default: false, show: 'admin' }),
-    bool('show-writeboards', { ...S, write: 'W', inputKind: 'boolean', default: false, show: 'admin' }),
+    str('name', { label: 'Name', ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    bool('show-announcement', { label: 'Show the announcement', ...S, write: 'W', inputKind: 'boolean', default: false, show: 'admin' }),
+    bool('show-writeboards', { label: 'Show writeboards', ...S, write: 'W', inputKind: 'boolean', default: false, show: 'admin' }),
     str('start-page', {
-      ...S, write: 'W', inputKind: 'enum', default: 'log', show: 'admin',
+      label: 'Start page', ...S, write: 'W', inputKind: 'enum', default: 'log', show: 'admin',
       values: ['log', 'all', 'todos', 'milestones', 'posts'],
     }),
     str('status', {
-      ...S, write: 'W', inputKind: 'enum', default: 'active',
+      label: 'Status', ...S, write: 'W', inputKind: 'enum', default: 'active',
       values: ['active', 'on_hold', 'archived'], aliases: { 'on-hold': 'on_hold' },
     }),
   ],
@@ -185,9 +187,9 @@ const category: Resource = {
   location: (n) => `/categories/${n}.xml`,
   fields: [
     int('elements-count'), id,
-    str('name', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    str('name', { label: 'Name', ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
     int('project-id', S),
-    str('type', { ...S, write: 'C', inputKind: 'enum', required: true, values: ['post', 'attachment'] }),
+    str('type', { label: 'Kind', ...S, write: 'C', inputKind: 'enum', required: true, values: ['post', 'attachment'] }),
   ],
   indexes: { categories_project: 'project_id, type' },
   references: { project_id: 'projects' },
@@ -198,17 +200,17 @@ const post: Resource = {
   location: (n) => `/posts/${n}.xml`,
   fields: [
     int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
-    str('body', { ...S, write: 'W', inputKind: 'string', default: '' }),
-    int('category-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'postCategory', default: null }),
+    str('body', { label: 'Message', ...S, write: 'W', inputKind: 'string', default: '' }),
+    int('category-id', { label: 'Category', ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'postCategory', default: null }),
     dt('commented-at', { nil: true }), int('comments-count'),
     str('display-body'), str('display-extended-body', { nil: true }),
-    str('extended-body', { ...S, write: 'W', inputKind: 'string', default: '' }),
+    str('extended-body', { label: 'More text', ...S, write: 'W', inputKind: 'string', default: '' }),
     id,
     // 0 when none, never nil (as real Basecamp sent); stored as NULL.
-    int('milestone-id', { ...S, write: 'W', inputKind: 'reference', ref: 'milestone', default: null }),
+    int('milestone-id', { label: 'Milestone', ...S, write: 'W', inputKind: 'reference', ref: 'milestone', default: null }),
     dt('posted-on', S), privateField, int('project-id', S),
-    str('title', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
-    bool('use-textile', { ...S, write: 'W', inputKind: 'boolean', default: false }),
+    str('title', { label: 'Title', ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    bool('use-textile', { label: 'Textile formatting', ...S, write: 'W', inputKind: 'boolean', default: false }),
   ],
   template: [
     { name: 'title', type: 'string' }, { name: 'body', type: 'string' }, { name: 'extended-body', type: 'string' },
@@ -233,7 +235,7 @@ const comment: Resource = {
   location: (n) => `/comments/${n}.xml`,
   fields: [
     int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
-    str('body', { ...S, write: 'W', inputKind: 'string', required: true }),
+    str('body', { label: 'Comment', ...S, write: 'W', inputKind: 'string', required: true }),
     int('commentable-id', S), str('commentable-type', { ...S, values: ['Post', 'Milestone', 'TodoItem'] }),
     dt('created-at', S), str('emailed-from', { nil: true }), id,
     int('post-id', { show: 'set' }), dt('posted-on'), privateField,
@@ -248,13 +250,13 @@ const milestone: Resource = {
   location: (n) => `/milestones/${n}`,
   fields: [
     dt('commented-at', { nil: true }), int('comments-count'),
-    bool('completed', { ...S, default: false }), ...COMPLETION,
+    bool('completed', { label: 'Done', ...S, default: false }), ...COMPLETION,
     dt('created-on', S), int('creator-id', S), str('creator-name', { nameOf: { id: 'creator_id', kind: 'person' } }),
-    date('deadline', { ...S, write: 'W', inputKind: 'date', required: true }),
+    date('deadline', { label: 'Due date', ...S, write: 'W', inputKind: 'date', required: true }),
     id, privateField, int('project-id', S),
     ...RESPONSIBLE,
-    str('title', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
-    bool('wants-notification', { ...S, write: 'W', input: 'notify', inputKind: 'boolean', default: false }),
+    str('title', { label: 'Title', ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    bool('wants-notification', { label: 'Notify the responsible party', ...S, write: 'W', input: 'notify', inputKind: 'boolean', default: false }),
   ],
   indexes: { milestones_project: 'project_id, deadline' },
   references: { project_id: 'projects' },
@@ -265,10 +267,10 @@ const todoItem: Resource = {
   location: (n) => `/todo_items/${n}`,
   fields: [
     int('comments-count'), dt('commented-at', { nil: true }),
-    bool('completed', { ...S, default: false }), ...COMPLETION,
-    str('content', { ...S, write: 'W', inputKind: 'string', required: true }),
+    bool('completed', { label: 'Done', ...S, default: false }), ...COMPLETION,
+    str('content', { label: 'To-do', ...S, write: 'W', inputKind: 'string', required: true }),
     dt('created-at', S), dt('created-on'), int('creator-id', S), str('creator-name', { nameOf: { id: 'creator_id', kind: 'person' } }),
-    dt('due-at', { ...S, write: 'W', inputKind: 'datetime', default: null, show: 'set' }),
+    dt('due-at', { label: 'Due', ...S, write: 'W', inputKind: 'datetime', default: null, show: 'set' }),
     id, int('position', S), ...RESPONSIBLE,
     int('todo-list-id', S), dt('updated-at', S),
   ],
@@ -291,12 +293,12 @@ const todoList: Resource = {
   location: (n) => `/todo_lists/${n}`,
   fields: [
     int('completed-count'),
-    str('description', { ...S, write: 'W', inputKind: 'string', default: '' }),
+    str('description', { label: 'Description', ...S, write: 'W', inputKind: 'string', default: '' }),
     id,
-    int('milestone-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'milestone', default: null }),
-    str('name', { ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
+    int('milestone-id', { label: 'Milestone', ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'milestone', default: null }),
+    str('name', { label: 'Name', ...S, write: 'W', inputKind: 'string', required: true, max: 255 }),
     int('position', S), privateField, int('project-id', S),
-    bool('tracked', { ...S, write: 'W', inputKind: 'boolean', default: false }),
+    bool('tracked', { label: 'Time tracking', ...S, write: 'W', inputKind: 'boolean', default: false }),
     int('uncompleted-count'),
     f('untyped-boolean')('complete'), bool('completed'),
     f('array')('todo-items', { of: 'todo-item', show: 'set' }),
@@ -313,13 +315,13 @@ const timeEntry: Resource = {
   key: 'timeEntry', element: 'time-entry', collection: 'time-entries', recordNames: ['time-entry', 'entry'], table: 'time_entries',
   location: (n) => `/time_entries/${n}`,
   fields: [
-    date('date', { ...S, write: 'W', inputKind: 'date', required: true }),
-    str('description', { ...S, write: 'W', inputKind: 'string', default: '' }),
-    float('hours', { ...S, write: 'W', inputKind: 'hours', required: true }),
+    date('date', { label: 'Date', ...S, write: 'W', inputKind: 'date', required: true }),
+    str('description', { label: 'Description', ...S, write: 'W', inputKind: 'string', default: '' }),
+    float('hours', { label: 'Hours', ...S, write: 'W', inputKind: 'hours', required: true }),
     id,
-    int('person-id', { ...S, write: 'W', inputKind: 'reference', ref: 'member' }),
+    int('person-id', { label: 'Person', ...S, write: 'W', inputKind: 'reference', ref: 'member' }),
     str('person-name', { nameOf: { id: 'person_id', kind: 'person' } }), privateField, int('project-id', S),
-    int('todo-item-id', { ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'todoItem', default: null }),
+    int('todo-item-id', { label: 'To-do', ...S, nil: true, write: 'W', inputKind: 'reference', ref: 'todoItem', default: null }),
   ],
   template: [
     { name: 'date', type: 'date' }, { name: 'hours', type: 'float' }, { name: 'description', type: 'string' },
@@ -360,3 +362,18 @@ export function writableFields(r: Resource, mode: 'create' | 'update'): readonly
 /** The value types of a record as the JSON representation and the API client see them. */
 export type WireValue = string | number | boolean | null | WireRecord | WireRecord[];
 export interface WireRecord { [key: string]: WireValue | undefined }
+
+/** What people call a record of each resource (the Conflicts panel, D310). */
+export const RESOURCE_NAMES: Readonly<Record<ResourceKey, string>> = {
+  company: 'Company', person: 'Person', project: 'Project', category: 'Category', post: 'Message', comment: 'Comment',
+  milestone: 'Milestone', todoList: 'To-do list', todoItem: 'To-do', timeEntry: 'Time entry',
+};
+
+/**
+ * A field's label by its column name (`due_at`), or null for a column people do not edit (bookkeeping:
+ * updated_at, position, version…), which is never shown as a conflict of its own (D310).
+ */
+export function fieldLabel(res: ResourceKey, col: string): string | null {
+  const r = RESOURCES[res] as Resource | undefined;
+  return r?.fields.find((fl) => column(fl.name) === col)?.label ?? null;
+}

@@ -28,9 +28,23 @@ export interface SyncStatus {
   message: string | null;
 }
 
+/**
+ * A resolution: keep my value (or my deletion), keep theirs (or their deletion), or restore a record the
+ * remote deleted with my changes and what I added under it (D311).
+ */
+export type ConflictAction = 'mine' | 'theirs' | 'restore';
+
+/**
+ * A conflict as people read it (D310; docs/sync-client.md §4). `mine`/`theirs`: the stored values (text);
+ * `mineText`/`theirsText`: as people read them (a name for an id, Done / Not done, the text of a record
+ * that was dropped); `format` says when they are dates the renderer localises. `actions`: the resolutions
+ * that can succeed now (none once resolved).
+ */
 export interface ConflictView {
   id: number; resource: ResourceKey; recordId: number; field: string; kind: string;
   mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: string | null;
+  title: string; place: string[]; label: string; mineText: string | null; theirsText: string | null;
+  format: 'text' | 'date' | 'datetime'; by: string | null; exists: boolean; actions: ConflictAction[];
 }
 
 export interface RejectedView {
@@ -71,7 +85,7 @@ export interface SyncPort {
   connect(url: string, auth: RemoteCredentials, o?: { caller?: number | null }): Promise<void>;
   disconnect(): Promise<void>;
   conflicts(): Promise<ConflictView[]>;
-  resolve(id: number, keep: 'mine' | 'theirs'): Promise<ConflictView>;
+  resolve(id: number, keep: ConflictAction): Promise<ConflictView>;
   rejected(): Promise<RejectedView[]>;
   /** The local person who owns this replica (null: standalone, administrators own it). */
   ownerId(): Promise<number | null>;

@@ -117,6 +117,12 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (d: Dial
       'CREATE INDEX IF NOT EXISTS invitations_person ON invitations (person_id)',
     ],
   },
+  {
+    version: 31,
+    // A conflict says what the record was and where it lived, also once it is gone (D310): JSON {title, place, by, row}.
+    name: 'sync: conflict context',
+    sql: () => ['ALTER TABLE sync_conflicts ADD COLUMN context TEXT'],
+  },
 ];
 
 /** Statements that bring an existing database in line with the registry (new columns, indexes). */

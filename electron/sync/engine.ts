@@ -18,8 +18,9 @@ import { lastChangeSeq } from '../store/queries/changes.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
 import { cursorAfter, DEFAULT_MAX_ANSWER_MB, Remote, RemoteError, RemoteFeedBroken, RemoteUnreachable, errorMessage, remoteNow, type FeedChange, type RemoteAuth, type RemoteResponse } from './remote.ts';
-import { SyncError as ConnectError, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
+import { SyncError as ConnectError, type ConflictAction, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
+import { describe, keepInTree, listConflicts, newRestoreTree, resolveConflict, saveRestoreTree, type RestoreTree } from './conflicts.ts';
 import { answerOf, mutationBytes, sendBatch, Skipped, toMutation } from './push-batch.ts';
 import { status as setupStatus } from '../service/setup.ts';
 import { blockedTime, matchAccount, matchCategories, type Matching } from '../../shared/sync/adopt.ts';
@@ -1092,7 +1093,9 @@ export class SyncEngine implements SyncPort {
       if (pend?.deleted) {
         // Deleted here, changed there: the local delete will win on the server; log what it drops.
         const base = await q.shadow(w, res, Number(row.id));
-        for (const c of editedRemotely(base, row)) await q.addConflict(w, res, local!, c, ctx.now);
+        const logged = editedRemotely(base, row).filter((c) => EDITED[res].has(c.field));
+        const about = logged.length ? await describe(w, res, values) : null;
+        for (const c of logged) await q.addConflict(w, res, local!, c, ctx.now, about);
         await q.putShadow(w, res, Number(row.id), p.scope, row);
         return;
       }
@@ -1117,7 +1120,8 @@ export class SyncEngine implements SyncPort {
       const pend = ctx.pending.get(`${R.table}:${local}`);
       const edited = EDITED[res];
       const { apply, conflicts } = mergeRecord(baseLocal, values, cur as WireRow, pend?.cols ?? new Set(), (c) => edited.has(c));
-      for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now);
+      const about = conflicts.length ? await describe(w, res, cur as WireRow) : null;
+      for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now, about);
       if (Object.keys(apply).length) await w.update(R.table, local, apply, res === 'project' ? local : (cur.project_id as number | undefined));
     }
     let scope = p.scope;
@@ -1157,10 +1161,15 @@ export class SyncEngine implements SyncPort {
    * Remove a local record and what it holds (the remote deleted it or refused its create). Pending
    * local edits of it, and records created offline under it, go to the conflict log with their values.
    */
-  private async removeLocal(w: Writer, ctx: Awaited<ReturnType<SyncEngine['applyContext']>>, res: ResourceKey, id: number, why: 'remote' | 'rejected'): Promise<void> {
+  private async removeLocal(w: Writer, ctx: Awaited<ReturnType<SyncEngine['applyContext']>>, res: ResourceKey, id: number, why: 'remote' | 'rejected',
+    tree?: RestoreTree, parent = -1): Promise<void> {
     const R = RESOURCES[res];
     const row = await q.localRow(w, R.table, id);
     if (!row) return;
+    // A remote deletion: what is removed is kept, so that "Restore with my changes" can bring it back (D311).
+    const top = !tree && why === 'remote' && res !== 'project';
+    if (top) tree = newRestoreTree(res, id, ctx.now);
+    const at = tree ? tree.rows.push({ res, id, row: row as WireRow, parent, keep: false }) - 1 : -1;
     const children: [ResourceKey, string, (string | number)[]][] = [];
     if (res === 'project') {
       for (const c of ['timeEntry', 'comment', 'todoItem', 'todoList', 'post', 'milestone', 'category'] as const) children.push([c, 'project_id = ?', [id]]);
@@ -1169,7 +1178,7 @@ export class SyncEngine implements SyncPort {
     }
     if (res === 'todoList') children.push(['todoItem', 'todo_list_id = ?', [id]]);
     for (const [c, where, params] of children) {
-      for (const r of await q.rowsWhere(w, RESOURCES[c].table, where, params)) await this.removeLocal(w, ctx, c, Number(r.id), why);
+      for (const r of await q.rowsWhere(w, RESOURCES[c].table, where, params)) await this.removeLocal(w, ctx, c, Number(r.id), why, tree, at);
     }
     // References that stay, emptied (as the server does).
     const unlink: [string, string][] = res === 'todoItem' ? [['time_entries', 'todo_item_id']]
@@ -1183,8 +1192,11 @@ export class SyncEngine implements SyncPort {
     const remoteId = ctx.ids.toRemote.get(`${res}:${id}`);
     let logged: Conflict[] = [];
     if (pend?.created && remoteId === undefined) logged = [orphaned(row as WireRow)];
-    else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, pend.cols);
-    for (const c of logged) await q.addConflict(w, res, id, c, ctx.now);
+    else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, new Set([...pend.cols].filter((c) => EDITED[res].has(c))));
+    const about = logged.length ? { ...await describe(w, res, row as WireRow), group: tree?.group } : null;
+    for (const c of logged) await q.addConflict(w, res, id, c, ctx.now, about);
+    if (tree && logged.length) keepInTree(tree, at);
+    if (top && tree) await saveRestoreTree(w, tree);
     if (pend) await this.dropFromOutbox(w, R.table, id);
     if (res === 'project') await q.dropMembers(w, id);
     await w.remove(R.table, id, res === 'project' ? undefined : (row.project_id as number | undefined));
@@ -1504,52 +1516,19 @@ export class SyncEngine implements SyncPort {
   }
 
   conflicts(): Promise<ConflictView[]> { return listConflicts(this.store); }
-  resolve(id: number, keep: 'mine' | 'theirs'): Promise<ConflictView> { return resolveConflict(this.store, id, keep); }
+  resolve(id: number, keep: ConflictAction): Promise<ConflictView> { return resolveConflict(this.store, id, keep); }
   rejected(): Promise<RejectedView[]> { return listRejected(this.store); }
   ownerId(): Promise<number | null> { return ownerId(this.store); }
 
 }
 
-// ---- conflicts ------------------------------------------------------------------------------------
+// ---- conflicts (electron/sync/conflicts.ts) ---------------------------------------------------
 
-export async function listConflicts(store: Store): Promise<ConflictView[]> {
-  return (await q.conflicts(store)).map((c) => ({
-    id: Number(c.id), resource: c.resource, recordId: Number(c.record_id), field: c.field, kind: c.kind,
-    mine: c.mine, theirs: c.theirs, at: c.at, resolved: c.resolved !== null, keep: c.resolved,
-  }));
-}
+export { listConflicts, resolveConflict } from './conflicts.ts';
 
 export async function listRejected(store: Store): Promise<RejectedView[]> {
   return (await q.rejected(store)).map((r) => ({
     id: Number(r.id), seq: Number(r.seq), resource: r.resource as ResourceKey, recordId: Number(r.record_id), method: String(r.method),
     path: String(r.path), status: Number(r.status), message: String(r.message), at: String(r.at),
   }));
-}
-
-/**
- * Resolve a conflict. For a field both sides changed, the kept value is written again as a new
- * local mutation (so it reaches the remote on the next push). For a deleted record, only the side
- * that already won can be kept (the other would need the record created again by hand).
- */
-export async function resolveConflict(store: Store, id: number, keep: 'mine' | 'theirs'): Promise<ConflictView> {
-  const c = await q.conflict(store, id);
-  if (!c) throw new ConnectError(404, 'No such conflict');
-  if (c.resolved === null) {
-    if (c.kind === 'field') {
-      const R = RESOURCES[c.resource];
-      const f = R.fields.find((x) => x.name.replace(/-/g, '_') === c.field);
-      const raw = keep === 'mine' ? c.mine : c.theirs;
-      const value = raw === null ? null : f && (f.type === 'integer' || f.type === 'boolean' || f.type === 'float') ? Number(raw) : raw;
-      await store.write(async (w) => {
-        const cur = await q.localRow(w, R.table, Number(c.record_id));
-        if (cur) await w.update(R.table, Number(c.record_id), { [c.field]: value }, (cur.project_id as number | undefined) ?? undefined);
-        await q.resolveConflict(w, id, keep);
-      });
-    } else {
-      const won = c.kind === 'delete-vs-edit' ? 'mine' : 'theirs';
-      if (keep !== won) throw new ConnectError(422, 'The record no longer exists: only the deletion can be kept (create it again if it is still needed)');
-      await store.write(async (w) => { await q.resolveConflict(w, id, keep); });
-    }
-  }
-  return (await listConflicts(store)).find((x) => x.id === id)!;
 }

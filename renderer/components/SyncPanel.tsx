@@ -1,16 +1,14 @@
 // The "Team server" settings and the sync lists (issue #8): connect / disconnect a remote, the
-// conflicts (field, mine, theirs, when; keep mine / keep theirs) and the pushes the server refused.
+// conflicts as people read them (issue #26, D310: the record's title and place, the field's label,
+// readable values, only the resolutions that can succeed) and the pushes the server refused.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useSync, syncLabel, progressText, type SyncTab } from '../stores/sync.ts';
 import { useUi } from '../stores/ui.ts';
 import { Modal } from './Modal.tsx';
 import { inWords } from '../lib/errors.ts';
+import { RESOURCE_NAMES } from '../../shared/registry.ts';
 
 const when = (iso: string) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '');
-const RESOURCE: Record<string, string> = {
-  project: 'Project', category: 'Category', post: 'Message', comment: 'Comment', milestone: 'Milestone',
-  todoList: 'Todo list', todoItem: 'Todo', timeEntry: 'Time entry', person: 'Person', company: 'Company',
-};
 
 export function TeamServer() {
   const s = useSync();
@@ -65,34 +63,87 @@ export function TeamServer() {
   );
 }
 
+type Conflict = ReturnType<typeof useSync.getState>['conflicts'][number];
+
+/** A value as people read it: dates localised, nothing as "empty". */
+function Value({ c, v }: { c: Conflict; v: string | null }) {
+  if (v === null || v === '') return <em>empty</em>;
+  if (c.format === 'date' && /^\d{4}-\d{2}-\d{2}/.test(v)) return <>{new Date(`${v.slice(0, 10)}T12:00:00`).toLocaleDateString(undefined, { dateStyle: 'medium' })}</>;
+  if (c.format === 'datetime' && !Number.isNaN(Date.parse(v))) return <>{when(v)}</>;
+  return <>{v}</>;
+}
+
+/** What happened, in words (D310). */
+function story(c: Conflict): string {
+  const them = c.by ?? 'someone on the team server';
+  switch (c.kind) {
+    case 'field': return `${c.label} was changed here and by ${them} before either saw the other's change.`;
+    case 'edit-vs-delete': return `You changed “${c.label}” here, but ${them} deleted it.`;
+    case 'delete-vs-edit': return `You deleted it here, but ${them} had changed “${c.label}”.`;
+    case 'parent-deleted': return `You added it here, but ${them} deleted what it belonged to.`;
+    default: return 'It was changed here and on the team server.';
+  }
+}
+
+type Action = Conflict['actions'][number];
+
+const ACTION_LABEL = (c: Conflict, a: Action): string => {
+  if (a === 'restore') return 'Restore with my changes';
+  if (c.kind === 'field') return c.exists ? (a === 'mine' ? 'Keep mine' : 'Keep theirs') : 'Dismiss';
+  if (c.kind === 'delete-vs-edit') return 'Keep it deleted';
+  if (c.kind === 'parent-deleted') return 'Leave it out';
+  return 'Leave it deleted';
+};
+
+const KEPT = (c: Conflict): string => (c.keep === 'restore' ? 'Restored with your changes: it is sent to the team server'
+  : c.kind === 'field' ? (c.keep === 'mine' ? 'Kept mine' : 'Kept theirs') : 'Resolved');
+
 function Conflicts() {
   const { conflicts, resolve } = useSync();
   const [err, setErr] = useState<string | null>(null);
   const open = conflicts.filter((c) => !c.resolved);
-  if (!conflicts.length) return <p className="empty">No conflicts. When the same field is changed here and on the server, both values are kept here.</p>;
+  if (!conflicts.length) return <p className="empty">No conflicts. When the same thing is changed here and by someone else, both values are kept here.</p>;
+  const act = (c: Conflict, keep: Action) => {
+    setErr(null);
+    resolve(c.id, keep).then(
+      () => { document.querySelector<HTMLElement>(`[data-conflict="${c.id}"]`)?.focus(); },
+      (e: Error) => setErr(e.message),
+    );
+  };
   return (
     <>
       {err && <p className="form-error" role="alert">{err}</p>}
-      <table className="sync-table">
-        <thead><tr><th>Record</th><th>Field</th><th>Mine</th><th>Theirs</th><th>When</th><th><span className="sr-only">Resolve</span></th></tr></thead>
-        <tbody>
-          {[...open, ...conflicts.filter((c) => c.resolved)].map((c) => (
-            <tr key={c.id} className={c.resolved ? 'resolved' : ''} data-conflict={c.id}>
-              <td>{RESOURCE[c.resource] ?? c.resource} #{c.recordId}{c.kind !== 'field' && <div className="hint">{c.kind.replace(/-/g, ' ')}</div>}</td>
-              <td>{c.field === '*' ? 'everything' : c.field.replace(/_/g, ' ')}</td>
-              <td className={c.keep === 'mine' ? 'kept' : ''}>{c.mine ?? <em>none</em>}</td>
-              <td className={c.keep === 'theirs' ? 'kept' : ''}>{c.theirs ?? <em>none</em>}</td>
-              <td>{when(c.at)}</td>
-              <td>{c.resolved ? <span>Kept {c.keep}</span> : (
-                <span className="row">
-                  <button type="button" onClick={() => { setErr(null); resolve(c.id, 'mine').catch((e: Error) => setErr(e.message)); }}>Keep mine</button>
-                  <button type="button" onClick={() => { setErr(null); resolve(c.id, 'theirs').catch((e: Error) => setErr(e.message)); }}>Keep theirs</button>
-                </span>
-              )}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ul className="conflicts" aria-label="Conflicts">
+        {[...open, ...conflicts.filter((c) => c.resolved)].map((c) => {
+          const mineGone = c.kind === 'delete-vs-edit';
+          const theirsGone = c.kind === 'edit-vs-delete' || c.kind === 'parent-deleted';
+          return (
+            <li key={c.id} className={`conflict${c.resolved ? ' resolved' : ''}`} data-conflict={c.id} tabIndex={-1} aria-labelledby={`conflict-${c.id}`}>
+              <p className="conflict-kind">{RESOURCE_NAMES[c.resource as keyof typeof RESOURCE_NAMES] ?? 'Record'}{c.place.length ? <> in <span className="conflict-place">{c.place.join(' › ')}</span></> : null}</p>
+              <h3 id={`conflict-${c.id}`}>{c.title || <em>untitled</em>}</h3>
+              <p>{story(c)}</p>
+              <dl className="conflict-values">
+                <div className={c.keep === 'mine' ? 'kept' : ''}>
+                  <dt>{c.kind === 'parent-deleted' ? 'What you added' : 'Yours'}</dt>
+                  <dd>{mineGone ? <em>deleted</em> : <Value c={c} v={c.mineText} />}</dd>
+                </div>
+                <div className={c.keep === 'theirs' ? 'kept' : ''}>
+                  <dt>{c.by ? `${c.by}'s` : 'Theirs'}</dt>
+                  <dd>{theirsGone ? <em>deleted</em> : <Value c={c} v={c.theirsText} />}</dd>
+                </div>
+              </dl>
+              <p className="hint">{when(c.at)}</p>
+              {c.resolved ? <p className="conflict-done">{KEPT(c)}</p> : (
+                <div className="row">
+                  {c.actions.map((a) => (
+                    <button key={a} type="button" className={a === 'mine' || a === 'restore' ? 'primary' : ''} aria-describedby={`conflict-${c.id}`} onClick={() => act(c, a)}>{ACTION_LABEL(c, a)}</button>
+                  ))}
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
     </>
   );
 }
@@ -106,7 +157,7 @@ function Rejected() {
       <tbody>
         {rejected.map((r) => (
           <tr key={r.id}>
-            <td>{RESOURCE[r.resource] ?? r.resource} #{r.recordId}</td>
+            <td>{RESOURCE_NAMES[r.resource as keyof typeof RESOURCE_NAMES] ?? r.resource} #{r.recordId}</td>
             <td><code>{r.method} {r.path}</code></td>
             <td>{r.status} · {inWords(r.message)}</td>
             <td>{when(r.at)}</td>

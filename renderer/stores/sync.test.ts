@@ -40,7 +40,8 @@ describe('sync store', () => {
     expect(useSync.getState().status?.state).toBe('local');
   });
   it('resolving a conflict replaces it and refreshes the status', async () => {
-    const c = { id: 4, resource: 'todoList', recordId: 2, field: 'name', kind: 'field', mine: 'A', theirs: 'B', at: '', resolved: false, keep: null };
+    const c = { id: 4, resource: 'todoList', recordId: 2, field: 'name', kind: 'field', mine: 'A', theirs: 'B', at: '', resolved: false, keep: null,
+      title: 'A', place: ['Alpha'], label: 'Name', mineText: 'A', theirsText: 'B', format: 'text' as const, by: null, exists: true, actions: ['mine' as const, 'theirs' as const] };
     useSync.setState({ conflicts: [c] });
     vi.spyOn(api, 'resolveConflict').mockResolvedValue({ ...c, resolved: true, keep: 'theirs' });
     vi.spyOn(api, 'syncStatus').mockResolvedValue(st({ conflicts: 0 }));

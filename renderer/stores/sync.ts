@@ -62,7 +62,7 @@ interface SyncStoreState {
   loadLists(): Promise<void>;
   connect(c: RemoteCredentials): Promise<boolean>;
   disconnect(): Promise<void>;
-  resolve(id: number, keep: 'mine' | 'theirs'): Promise<void>;
+  resolve(id: number, keep: 'mine' | 'theirs' | 'restore'): Promise<void>;
   syncNow(): Promise<void>;
 }
 
@@ -96,6 +96,8 @@ export const useSync = create<SyncStoreState>((set, get) => ({
     const c = await api.resolveConflict(id, keep);
     set({ conflicts: get().conflicts.map((x) => (x.id === id ? c : x)) });
     await get().refresh();
+    // A restore (or leaving a removal deleted) settles the other conflicts of that removal too (D311).
+    if (keep === 'restore' || c.kind !== 'field') await get().loadLists();
   },
   async syncNow() {
     try { set({ status: await api.syncRun() }); } catch { /* the status says why */ }

@@ -53,7 +53,7 @@ export function syncPlugin(engine: SyncPort) {
       const id = (req.params as { id: string }).id;
       if (!/^\d{1,15}$/.test(id)) throw new ApiError(404, ['No such conflict']);
       const keep = body(req).keep;
-      if (keep !== 'mine' && keep !== 'theirs') throw new ApiError(422, ['keep must be "mine" or "theirs"']);
+      if (keep !== 'mine' && keep !== 'theirs' && keep !== 'restore') throw new ApiError(422, ['keep must be "mine", "theirs" or "restore"']);
       return json(reply, 200, await engine.resolve(Number(id), keep));
     }));
     app.put('/sync/remote', handle(async (req, reply) => {

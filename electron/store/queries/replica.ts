@@ -107,14 +107,18 @@ export async function setState(db: Queryable, key: string, value: string | null)
 
 // ---- conflicts and rejected -----------------------------------------------------------------
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-export const addConflict = (db: Queryable, resource: ResourceKey, recordId: number, c: Conflict, at: string) =>
-  db.run('INSERT INTO sync_conflicts (resource, record_id, field, mine, theirs, kind, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [resource, recordId, c.field, text(c.mine), text(c.theirs), c.kind, at]);
+/** `context`: what people read about the record when it is gone (title, place, who; JSON, D310). */
+export const addConflict = (db: Queryable, resource: ResourceKey, recordId: number, c: Conflict, at: string, context: unknown = null) =>
+  db.run('INSERT INTO sync_conflicts (resource, record_id, field, mine, theirs, kind, at, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [resource, recordId, c.field, text(c.mine), text(c.theirs), c.kind, at, context === null ? null : JSON.stringify(context)]);
 
-export interface ConflictRow { id: number; resource: ResourceKey; record_id: number; field: string; mine: string | null; theirs: string | null; kind: string; at: string; resolved: string | null }
-export const conflicts = (db: Queryable) => db.all<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved FROM sync_conflicts ORDER BY id');
-export const conflict = (db: Queryable, id: number) => db.get<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved FROM sync_conflicts WHERE id = ?', [id]);
+export interface ConflictRow { id: number; resource: ResourceKey; record_id: number; field: string; mine: string | null; theirs: string | null; kind: string; at: string; resolved: string | null; context: string | null }
+export const conflicts = (db: Queryable) => db.all<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved, context FROM sync_conflicts ORDER BY id');
+export const conflict = (db: Queryable, id: number) => db.get<ConflictRow & Record<string, unknown>>('SELECT id, resource, record_id, field, mine, theirs, kind, at, resolved, context FROM sync_conflicts WHERE id = ?', [id]);
 export const resolveConflict = (db: Queryable, id: number, keep: string) => db.run('UPDATE sync_conflicts SET resolved = ? WHERE id = ?', [keep, id]);
+/** Resolve the open conflicts of one removal (`context.group`, a generated token of [A-Za-z0-9:_-]; D311). */
+export const resolveConflictGroup = (db: Queryable, group: string, keep: string) =>
+  db.run('UPDATE sync_conflicts SET resolved = ? WHERE resolved IS NULL AND context LIKE ?', [keep, `%"group":"${group}"%`]);
 export async function counts(db: Queryable): Promise<{ pending: number; rejected: number; conflicts: number }> {
   const g = async (sql: string) => Number((await db.get<{ n: number }>(sql))!.n);
   return {
