@@ -306,6 +306,8 @@ export class BivouacClient {
   /** Deactivates: the person can no longer sign in; what they wrote keeps its author. */
   async deactivatePerson(id: number): Promise<void> { await this.send('DELETE', `/people/${id}.json`); }
   createCompany(input: CompanyInput): Promise<Company> { return this.send('POST', '/companies.json', wrap('company', input)); }
+  /** The deactivated people (administrators; D291): the person record does not say it. */
+  deactivatedPeople(): Promise<Person[]> { return this.get('/people/deactivated.json'); }
   updateCompany(id: number, input: CompanyInput): Promise<Company> { return this.send('PUT', `/companies/${id}.json`, wrap('company', input)); }
   addMember(projectId: number, personId: number): Promise<Person> {
     return this.send('POST', `/projects/${projectId}/people.json`, { person: { id: personId } });
