@@ -8,6 +8,7 @@ import { api, errorMessages } from '../api.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { announce, track, useUi } from '../stores/ui.ts';
 import { useSync } from '../stores/sync.ts';
+import { reloadDirectory, usePeople } from '../stores/people.ts';
 import { Modal } from './Modal.tsx';
 
 /** The link an invited person opens: the sign-in page with the token (and their user name) in the hash. */
@@ -22,17 +23,8 @@ export function parseInvitation(hash: string): { token: string; userName: string
   try { return { token: decodeURIComponent(m[1]), userName: decodeURIComponent(m[2]) }; } catch { return null; }
 }
 
-/** People deactivated in this session (the person record does not say it): shown as such until a reload. */
-const deactivated = new Set<number>();
-
 function Errors({ list }: { list: string[] }) {
   return list.length ? <ul className="error form-errors" role="alert">{list.map((m) => <li key={m}>{m}</li>)}</ul> : null;
-}
-
-/** Reload people and companies into the session (names everywhere). */
-async function reloadDirectory(): Promise<void> {
-  const [people, companies] = await track(Promise.all([api.people(), api.companies()]));
-  useSession.setState({ people, companies });
 }
 
 /** Run a request for a form: errors in words, busy while it runs; resolves to the result or null. */
@@ -72,13 +64,13 @@ function InvitationBox({ person, link, onClose }: { person: Person; link: string
 type PersonDraft = { first_name: string; last_name: string; user_name: string; email_address: string; company_id: string; administrator: boolean; password: string };
 
 /** Add (no `person`) or edit a person. */
-function PersonForm({ person, companies, onDone, onCancel }: {
-  person: Person | null; companies: Company[]; onDone: (p: Person, invitation: string | null) => void; onCancel: () => void;
+function PersonForm({ person, companies, companyId, onDone, onCancel }: {
+  person: Person | null; companies: Company[]; companyId?: number; onDone: (p: Person, invitation: string | null) => void; onCancel: () => void;
 }) {
   const firm = companies.find((c) => c.can_see_private);
   const [f, setF] = useState<PersonDraft>(() => person
     ? { first_name: person.first_name, last_name: person.last_name, user_name: person.user_name ?? '', email_address: person.email_address, company_id: String(person.company_id), administrator: person.administrator === true, password: '' }
-    : { first_name: '', last_name: '', user_name: '', email_address: '', company_id: String(firm?.id ?? companies[0]?.id ?? ''), administrator: false, password: '' });
+    : { first_name: '', last_name: '', user_name: '', email_address: '', company_id: String(companyId ?? firm?.id ?? companies[0]?.id ?? ''), administrator: false, password: '' });
   const { busy, errors, run } = useAction();
   const set = (k: keyof PersonDraft) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   const isFirm = companies.find((c) => c.id === Number(f.company_id))?.can_see_private === true;
@@ -134,10 +126,9 @@ function PersonForm({ person, companies, onDone, onCancel }: {
 /** One person's row: edit, reset password (a new invitation link), deactivate (confirmed). */
 function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: Company[]; me: Person | null; onInvitation: (p: Person, link: string) => void }) {
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm'>('view');
-  const [, bump] = useState(0);
   const { busy, errors, run } = useAction();
   const rowRef = useRef<HTMLLIElement>(null);
-  const off = deactivated.has(p.id);
+  const off = usePeople((s) => s.deactivated.has(p.id));
   const focusRow = () => requestAnimationFrame(() => (rowRef.current?.querySelector<HTMLElement>('button') ?? rowRef.current)?.focus());
   const reset = async () => {
     const inv = await run(() => api.invite(p.id));
@@ -145,7 +136,10 @@ function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: C
   };
   const deactivate = async () => {
     const ok = await run(async () => { await api.deactivatePerson(p.id); return true; });
-    if (ok) { deactivated.add(p.id); setMode('view'); bump((n) => n + 1); announce(`${fullName(p)} is deactivated`); focusRow(); }
+    if (ok) {
+      usePeople.getState().markDeactivated(p.id); setMode('view'); announce(`${fullName(p)} is deactivated`); focusRow();
+      void reloadDirectory().catch(() => undefined);
+    }
   };
   if (mode === 'edit') {
     return <li ref={rowRef}><PersonForm person={p} companies={companies} onCancel={() => { setMode('view'); focusRow(); }}
@@ -157,8 +151,9 @@ function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: C
         <strong>{fullName(p)}</strong>
         {p.administrator && <span className="badge admin">administrator</span>}
         {p.id === me?.id && <span className="badge">you</span>}
-        {off && <span className="badge client">deactivated</span>}
+        {off && <span className="badge off">deactivated</span>}
         <div className="muted small">{p.user_name ? `${p.user_name} · ` : ''}{p.email_address}</div>
+        {off && <div className="muted small">Cannot sign in any more; what they wrote keeps their name.</div>}
       </div>
       {mode === 'confirm' ? (
         <div className="confirm" role="group" aria-label={`Deactivate ${fullName(p)}?`}>
@@ -180,11 +175,51 @@ function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: C
   );
 }
 
+/** What a company's people see, in words (can-see-private is the firm's alone, D276). */
+const seesLine = (c: Company): string => (c.can_see_private ? 'your firm · sees private records' : 'client · never sees private records');
+
+/** A company's heading with its Edit form: the name; whether it sees private records is said, not changed (D276). */
+function CompanyHeading({ c }: { c: Company }) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(c.name);
+  const { busy, errors, run } = useAction();
+  const editRef = useRef<HTMLButtonElement>(null);
+  const back = () => requestAnimationFrame(() => editRef.current?.focus());
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const done = await run(() => api.updateCompany(c.id, { name: name.trim() }));
+    if (done) { await reloadDirectory(); setEditing(false); announce(`Renamed the company to ${done.name}`); back(); }
+  };
+  if (editing) {
+    return (
+      <form className="admin-form" onSubmit={save} aria-labelledby={`company-${c.id}-edit`} aria-busy={busy}>
+        <h3 id={`company-${c.id}-edit`}>Edit {c.name}</h3>
+        <label>Company name<input value={name} onChange={(e) => setName(e.target.value)} required autoFocus autoComplete="organization" /></label>
+        <p className="muted small">Private records: {c.can_see_private
+          ? 'your firm’s people always see them (an administrator’s company).'
+          : 'a client company never sees them. To let someone see them, add them to your firm instead.'}</p>
+        <Errors list={errors} />
+        <div className="row-actions">
+          <button type="submit" className="primary" disabled={busy || !name.trim() || name.trim() === c.name}>Save</button>
+          <button type="button" onClick={() => { setEditing(false); setName(c.name); back(); }} disabled={busy}>Cancel</button>
+        </div>
+      </form>
+    );
+  }
+  return (
+    <div className="company-head">
+      <h3 id={`company-${c.id}`}>{c.name} <span className="muted small">{seesLine(c)}</span></h3>
+      <button ref={editRef} type="button" className="link" onClick={() => { setName(c.name); setEditing(true); }} aria-label={`Edit the company ${c.name}`}>Edit</button>
+    </div>
+  );
+}
+
 function PeopleTab() {
   const people = useSession((s) => s.people);
   const companies = useSession((s) => s.companies);
   const me = useSession((s) => s.me);
-  const [adding, setAdding] = useState(false);
+  const off = usePeople((s) => s.deactivated);
+  const [adding, setAdding] = useState<{ companyId?: number } | null>(null);
   const [invitation, setInvitation] = useState<{ person: Person; link: string } | null>(null);
   const [companyName, setCompanyName] = useState('');
   const company = useAction();
@@ -192,35 +227,45 @@ function PeopleTab() {
   const addCompany = async (e: FormEvent) => {
     e.preventDefault();
     const c = await company.run(() => api.createCompany({ name: companyName.trim(), can_see_private: false }));
-    if (c) { setCompanyName(''); await reloadDirectory(); announce(`Added the company ${c.name}`); }
+    if (c) { setCompanyName(''); await reloadDirectory(); announce(`Added the company ${c.name}. Add its people with “Add a person”.`); }
   };
-  const groups = companies.map((c) => [c, people.filter((p) => p.company_id === c.id)] as const);
+  // Active people first in each company, the deactivated after them.
+  const groups = companies.map((c) => [c, people.filter((p) => p.company_id === c.id)
+    .sort((a, b) => Number(off.has(a.id)) - Number(off.has(b.id)))] as const);
+  const clients = companies.filter((c) => !c.can_see_private).length;
+  const open = (companyId?: number) => { setInvitation(null); setAdding({ companyId }); };
   return (
     <div className="admin-tab">
       {invitation && <InvitationBox person={invitation.person} link={invitation.link} onClose={() => { setInvitation(null); requestAnimationFrame(() => addRef.current?.focus()); }} />}
       {adding ? (
-        <PersonForm person={null} companies={companies} onCancel={() => { setAdding(false); requestAnimationFrame(() => addRef.current?.focus()); }}
+        <PersonForm person={null} companies={companies} companyId={adding.companyId} onCancel={() => { setAdding(null); requestAnimationFrame(() => addRef.current?.focus()); }}
           onDone={(p, link) => {
-            setAdding(false);
+            setAdding(null);
             void reloadDirectory();
             announce(`Added ${fullName(p)}`);
             if (link) setInvitation({ person: p, link });
             else requestAnimationFrame(() => addRef.current?.focus());
           }} />
-      ) : <button ref={addRef} type="button" className="primary" onClick={() => { setInvitation(null); setAdding(true); }}>Add a person</button>}
+      ) : <button ref={addRef} type="button" className="primary" onClick={() => open()}>Add a person</button>}
       {people.length <= 1 && !adding && (
         <p className="empty">Only you so far. Add a person: with a password they can sign in at once; without one you get an invitation link to send them. Then add them to a project (Projects).</p>
       )}
       {groups.map(([c, ps]) => (
-        <section key={c.id} className="company-group" aria-labelledby={`company-${c.id}`}>
-          <h3 id={`company-${c.id}`}>{c.name} <span className="muted small">{c.can_see_private ? 'your firm · sees private records' : 'client · never sees private records'}</span></h3>
+        <section key={c.id} className="company-group" aria-label={c.name}>
+          <CompanyHeading c={c} />
           {ps.length ? <ul className="people-list">{ps.map((p) => <PersonRow key={p.id} p={p} companies={companies} me={me} onInvitation={(person, link) => setInvitation({ person, link })} />)}</ul>
-            : <p className="empty small">Nobody yet: add a person and pick this company.</p>}
+            : (
+              <p className="empty small">Nobody at {c.name} yet.{' '}
+                {!adding && <button type="button" className="link" onClick={() => open(c.id)}>Add a person to {c.name}</button>}</p>
+            )}
         </section>
       ))}
       <form className="admin-form inline" onSubmit={addCompany}>
-        <label>New client company<input value={companyName} onChange={(e) => setCompanyName(e.target.value)} required placeholder="e.g. Alpine Club" /></label>
+        <label>New client company<input value={companyName} onChange={(e) => setCompanyName(e.target.value)} required placeholder="e.g. Alpine Club" aria-describedby="new-company-hint" /></label>
         <button type="submit" disabled={company.busy}>Add company</button>
+        <span className="hint muted small" id="new-company-hint">{clients
+          ? 'A client’s people see only the projects they are members of, and never private records.'
+          : 'Working for a client? Add their company: their people see only the projects you add them to, never private records.'}</span>
         <Errors list={company.errors} />
       </form>
     </div>
@@ -273,6 +318,7 @@ function ProjectsTab() {
 function ProjectEditor({ project }: { project: Project }) {
   const people = useSession((s) => s.people);
   const companies = useSession((s) => s.companies);
+  const off = usePeople((s) => s.deactivated);
   const [name, setName] = useState(project.name);
   const [members, setMembers] = useState<Person[] | null>(null);
   const [pick, setPick] = useState('');
@@ -310,7 +356,7 @@ function ProjectEditor({ project }: { project: Project }) {
     if (ok) { await afterMembers(); announce(`${fullName(p)} is no longer a member of ${project.name}`); pickRef.current?.focus(); }
   };
   const sees = (p: Person) => companies.find((c) => c.id === p.company_id)?.can_see_private === true;
-  const candidates = people.filter((p) => !members?.some((m) => m.id === p.id) && !deactivated.has(p.id));
+  const candidates = people.filter((p) => !members?.some((m) => m.id === p.id) && !off.has(p.id));
   const archived = project.status === 'archived';
   return (
     <div className="project-editor">
@@ -336,7 +382,8 @@ function ProjectEditor({ project }: { project: Project }) {
             {members.map((m) => (
               <li key={m.id} className="person-row">
                 <div className="who-line"><strong>{fullName(m)}</strong>
-                  {sees(m) ? <span className="badge private">sees private records</span> : <span className="badge client">client</span>}</div>
+                  {sees(m) ? <span className="badge private">sees private records</span> : <span className="badge client">client</span>}
+                  {off.has(m.id) && <span className="badge off">deactivated</span>}</div>
                 <button type="button" className="link danger" onClick={() => void remove(m)} disabled={member.busy} aria-label={`Remove ${fullName(m)} from ${project.name}`}>Remove</button>
               </li>
             ))}
