@@ -4,7 +4,7 @@
 // My account. At the desktop size and at 360 px.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { screen, settled, signIn, uniq } from './helpers.ts';
+import { apiCall, screen, settled, signIn, uniq } from './helpers.ts';
 
 /** axe's violations on the page as it is (as e2e/axe.spec.ts checks every board). */
 async function violations(page: Page): Promise<string[]> {
@@ -151,5 +151,69 @@ for (const size of SIZES) {
       expect(wide, `${who}: the page is wider than the window`).toBeLessThanOrEqual(0);
       await expect(p.getByRole('button', { name: /^My account/ })).toBeInViewport({ ratio: 1 });
     }
+  });
+}
+
+// What #27 still lacked (D291, D292): a company edited from the UI, a new empty company that says what to do,
+// and a deactivated person still marked after a reload. At the desktop size and at 360 px.
+for (const size of SIZES) {
+  test(`companies are edited, an empty one says what to do, a deactivated person stays marked after a reload (${size.name})`, async ({ browser, request }) => {
+    const tag = uniq('x').split(' ')[1] + size.name[0];
+    const admin = await fresh(browser, size.viewport);
+    await signIn(admin, 'ada');
+    await admin.getByRole('button', { name: 'People', exact: true }).click();
+    const dialog = admin.getByRole('dialog', { name: 'People' });
+
+    // A new client company: empty, it offers to add its first person with that company chosen.
+    await dialog.getByLabel('New client company').fill(`Club ${tag}`);
+    await dialog.getByRole('button', { name: 'Add company' }).click();
+    const group = dialog.getByRole('region', { name: `Club ${tag}` });
+    await expect(group).toContainText(`Nobody at Club ${tag} yet`);
+
+    // Rename it: a taken name is refused in words, then a new one is saved; focus returns to Edit.
+    await group.getByRole('button', { name: `Edit company Club ${tag}` }).click();
+    const name = dialog.getByLabel('Company name');
+    await expect(name).toBeFocused();
+    await expect(dialog.getByText('a client company never sees them')).toBeVisible();
+    await name.fill('Summit Firm Ltd');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('Name has already been taken');
+    await name.fill(`Guides ${tag}`);
+    await screen(admin, `team-company-edit-${size.name}`);
+    expect(await violations(admin)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const renamed = dialog.getByRole('region', { name: `Guides ${tag}` });
+    await expect(renamed.getByRole('button', { name: `Edit company Guides ${tag}` })).toBeFocused();
+    const companies = await apiCall<{ name: string }[]>(request, 'ada', 'GET', '/companies.json');
+    expect(companies.map((c) => c.name)).toContain(`Guides ${tag}`);
+
+    // Its first person, from the empty state: the company is already chosen; with a password, no link.
+    await renamed.getByRole('button', { name: `Add a person to Guides ${tag}` }).click();
+    await expect(dialog.getByRole('combobox', { name: 'Company', exact: true }).locator('option:checked')).toHaveText(`Guides ${tag} (client)`);
+    await expect(dialog.getByLabel('First name')).toBeFocused();
+    await dialog.getByLabel('First name').fill('Gus');
+    await dialog.getByLabel('Last name').fill(`Guide ${tag}`);
+    await dialog.getByLabel('User name', { exact: true }).fill(`gus${tag}`);
+    await dialog.getByLabel('E-mail').fill(`gus${tag}@guides.example`);
+    await dialog.getByLabel(/^Password/).fill('guide-rope-2027');
+    await dialog.getByRole('button', { name: 'Add person' }).click();
+    const row = renamed.getByRole('listitem').filter({ hasText: `Gus Guide ${tag}` });
+    await expect(row).toBeVisible();
+
+    // Deactivate him; after a reload he is still marked, last, with no actions.
+    await row.getByRole('button', { name: `Deactivate Gus Guide ${tag}` }).click();
+    await row.getByRole('group', { name: `Deactivate Gus Guide ${tag}?` }).getByRole('button', { name: 'Deactivate' }).click();
+    await expect(row).toContainText('deactivated');
+    await admin.reload();
+    await expect(admin.getByRole('navigation', { name: 'Boards' })).toBeVisible();
+    await admin.getByRole('button', { name: 'People', exact: true }).click();
+    const after = admin.getByRole('dialog', { name: 'People' }).getByRole('listitem').filter({ hasText: `Gus Guide ${tag}` });
+    await expect(after).toContainText('deactivated');
+    await expect(after).toContainText('Cannot sign in any more');
+    await expect(after.getByRole('button')).toHaveCount(0);
+    await screen(admin, `team-deactivated-${size.name}`);
+    expect(await violations(admin)).toEqual([]);
+    const wide = await admin.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(wide).toBeLessThanOrEqual(0);
   });
 }

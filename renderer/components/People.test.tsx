@@ -92,7 +92,7 @@ describe('the People area: companies and deactivated people (issue #27)', () => 
       .mockRejectedValueOnce(new ApiError(422, ['Name has already been taken']))
       .mockResolvedValueOnce({ id: 2, name: 'Valley Guides', can_see_private: false } as never);
     render(<PeopleOverlay tab="people" />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Edit the company Valley Club' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit company Valley Club' }));
     const field = screen.getByLabelText('Company name') as HTMLInputElement;
     expect(field.value).toBe('Valley Club');
     expect(screen.getByText(/a client company never sees them/)).toBeTruthy();

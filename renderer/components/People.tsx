@@ -24,7 +24,8 @@ export function parseInvitation(hash: string): { token: string; userName: string
 }
 
 function Errors({ list }: { list: string[] }) {
-  return list.length ? <ul className="error form-errors" role="alert">{list.map((m) => <li key={m}>{m}</li>)}</ul> : null;
+  // The alert is a wrapper: role="alert" on the list itself would take away its list semantics (axe: listitem).
+  return list.length ? <div role="alert" className="form-errors-box"><ul className="error form-errors">{list.map((m) => <li key={m}>{m}</li>)}</ul></div> : null;
 }
 
 /** Run a request for a form: errors in words, busy while it runs; resolves to the result or null. */
@@ -209,7 +210,7 @@ function CompanyHeading({ c }: { c: Company }) {
   return (
     <div className="company-head">
       <h3 id={`company-${c.id}`}>{c.name} <span className="muted small">{seesLine(c)}</span></h3>
-      <button ref={editRef} type="button" className="link" onClick={() => { setName(c.name); setEditing(true); }} aria-label={`Edit the company ${c.name}`}>Edit</button>
+      <button ref={editRef} type="button" className="link" onClick={() => { setName(c.name); setEditing(true); }} aria-label={`Edit company ${c.name}`}>Edit company</button>
     </div>
   );
 }
