@@ -217,3 +217,36 @@ for (const size of SIZES) {
     expect(wide).toBeLessThanOrEqual(0);
   });
 }
+
+// The fullest header (D290): an administrator (People), a running timer, a long project name, and a sync badge with
+// conflicts and refused pushes and a long "Synced 3 hours ago". Nothing is cut or pushed out at 1280 and 1024 px.
+test('an administrator\'s header is whole with a running timer and every sync badge (1280 and 1024 px)', async ({ page, request }) => {
+  await page.route('**/sync/status', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({
+    state: 'ok', lastSuccessAt: new Date(Date.now() - 3 * 3600_000).toISOString(), pending: 3, rejected: 2, conflicts: 12, progress: null,
+    remote: { url: 'https://team.example.com', user: 'ada', kind: 'bivouac' }, error: null }) }));
+  const pid = await apiCall<{ id: number }>(request, 'ada', 'POST', '/projects.json', { project: { name: uniq('A rather long project name for the header') } });
+  const l = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid.id}/todo_lists.json`, { todo_list: { name: 'Hut' } });
+  await apiCall(request, 'ada', 'POST', `/todo_lists/${l.id}/todo_items.json`, { todo_item: { content: 'Fix the stove' } });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, 'ada');
+  await page.evaluate((p) => { window.location.hash = `#/projects/${p}/todos`; }, pid.id);
+  await page.getByRole('button', { name: 'Fix the stove', exact: true }).click();
+  await page.getByRole('button', { name: 'Start a timer on “Fix the stove”' }).click();
+  await expect(page.locator('header .header-timer')).toBeVisible();
+  await page.keyboard.press('Escape');
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    await settled(page);
+    const cut = await page.locator('header.top').evaluate((h) => [h, ...h.querySelectorAll('nav, button, .who, .header-timer')]
+      .filter((e) => (e as HTMLElement).offsetParent !== null && (e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth + 0.5))
+      .map((e) => e.textContent || e.getAttribute('aria-label')));
+    expect(cut, `${width} px`).toEqual([]);
+    for (const name of ['People', 'Sign out', 'Settings', 'Keyboard shortcuts']) {
+      await expect(page.getByRole('button', { name, exact: true })).toBeInViewport({ ratio: 1 });
+    }
+    await expect(page.getByRole('button', { name: /^My account/ })).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole('button', { name: /^Sync: Synced 3 hours ago/ })).toBeInViewport({ ratio: 1 });
+    await expect(page.locator('header .sync-issues')).toHaveText('⚠ 14');
+    await screen(page, `team-header-full-${width}`);
+  }
+});
