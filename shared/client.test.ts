@@ -116,4 +116,30 @@ describe('client transport', () => {
     expect(refused.status).toBe(422);
     expect(refused.messages).toEqual(['The remote refused these credentials']);
   });
+
+  it('administration routes (E2–E6): paths, methods, wrapped bodies; the invitation read flat or wrapped', async () => {
+    const { client, calls } = fake(201, '{"person_id":9,"token":"t0k","expires_at":"2026-12-05T03:10:00Z"}');
+    await client.createPerson({ first_name: 'Nia', user_name: 'nia', company_id: 1, password: undefined });
+    await client.updatePerson(9, { password: 'a long passphrase' });
+    await client.deactivatePerson(9);
+    await client.addMember(4, 9);
+    await client.removeMember(4, 9);
+    await client.createCompany({ name: 'Client Co', can_see_private: false });
+    await client.createProjectFor({ name: 'Alps', company_id: 1 });
+    expect((await client.invite(9)).token).toBe('t0k');
+    await client.acceptInvitation('t0k', 'nia', 'a long passphrase');
+    await client.updateCompany(3, { name: 'Valley Guides' });
+    await client.deactivatedPeople();
+    expect(calls.map((c) => `${c.init.method} ${c.url.replace('http://h:1', '')}`)).toEqual([
+      'POST /people.json', 'PUT /people/9.json', 'DELETE /people/9.json', 'POST /projects/4/people.json',
+      'DELETE /projects/4/people/9.json', 'POST /companies.json', 'POST /projects.json', 'POST /people/9/invitation.json',
+      'POST /invitations/accept.json', 'PUT /companies/3.json', 'GET /people/deactivated.json',
+    ]);
+    expect(JSON.parse(calls[9].init.body!)).toEqual({ company: { name: 'Valley Guides' } });
+    expect(JSON.parse(calls[0].init.body!)).toEqual({ person: { first_name: 'Nia', user_name: 'nia', company_id: 1 } });
+    expect(JSON.parse(calls[3].init.body!)).toEqual({ person: { id: 9 } });
+    expect(JSON.parse(calls[8].init.body!)).toEqual({ invitation: { token: 't0k', user_name: 'nia', password: 'a long passphrase' } });
+    const wrapped = fake(201, '{"invitation":{"person_id":9,"token":"w","expires_at":"x"}}');
+    expect((await wrapped.client.invite(9)).token).toBe('w');
+  });
 });

@@ -122,6 +122,14 @@ export const POST_SUMMARY_KEYS: readonly string[] =
 // ---- inputs (keys = the registry's writable input names with `_`) ----------------------------
 
 export interface ProjectInput { name?: string; status?: ProjectStatus; announcement?: string | null; start_page?: string; show_writeboards?: boolean; show_announcement?: boolean }
+/** Administration (docs/api-extensions.md E2–E6). `password` is only ever sent, never answered. */
+export interface PersonInput {
+  first_name?: string; last_name?: string; user_name?: string; email_address?: string; company_id?: number;
+  administrator?: boolean; title?: string; password?: string;
+}
+export interface CompanyInput { name?: string; can_see_private?: boolean }
+/** A one-time invitation (E6): the token is shown in this answer only. */
+export interface Invitation { person_id: number; token: string; expires_at: string }
 export interface CategoryInput { name?: string; type?: 'post' | 'attachment' }
 export interface PostInput { title?: string; body?: string; extended_body?: string; category_id?: number | null; milestone_id?: number | null; use_textile?: boolean; private?: boolean }
 export interface CommentInput { body?: string; private?: boolean }
@@ -292,6 +300,31 @@ export class BivouacClient {
   projectCompanies(projectId: number): Promise<Company[]> { return this.get(`/projects/${projectId}/companies.json`); }
   createProject(input: ProjectInput): Promise<Project> { return this.send('POST', '/projects.json', wrap('project', input)); }
   updateProject(id: number, input: ProjectInput): Promise<Project> { return this.send('PUT', `/projects/${id}.json`, wrap('project', input)); }
+  /** A new project of a company (`company_id`: the firm's when absent). */
+  createProjectFor(input: ProjectInput & { company_id?: number }): Promise<Project> { return this.send('POST', '/projects.json', wrap('project', input)); }
+
+  // -- administration (extensions E2–E6; administrators, except a person's own password)
+  createPerson(input: PersonInput): Promise<Person> { return this.send('POST', '/people.json', wrap('person', input)); }
+  updatePerson(id: number, input: PersonInput): Promise<Person> { return this.send('PUT', `/people/${id}.json`, wrap('person', input)); }
+  /** Deactivates: the person can no longer sign in; what they wrote keeps its author. */
+  async deactivatePerson(id: number): Promise<void> { await this.send('DELETE', `/people/${id}.json`); }
+  createCompany(input: CompanyInput): Promise<Company> { return this.send('POST', '/companies.json', wrap('company', input)); }
+  /** The deactivated people (administrators; D291): the person record does not say it. */
+  deactivatedPeople(): Promise<Person[]> { return this.get('/people/deactivated.json'); }
+  updateCompany(id: number, input: CompanyInput): Promise<Company> { return this.send('PUT', `/companies/${id}.json`, wrap('company', input)); }
+  addMember(projectId: number, personId: number): Promise<Person> {
+    return this.send('POST', `/projects/${projectId}/people.json`, { person: { id: personId } });
+  }
+  async removeMember(projectId: number, personId: number): Promise<void> { await this.send('DELETE', `/projects/${projectId}/people/${personId}.json`); }
+  /** A one-time invitation for a person (replaces their open ones). */
+  async invite(personId: number): Promise<Invitation> {
+    const d = await this.send<Invitation | { invitation: Invitation }>('POST', `/people/${personId}/invitation.json`);
+    return 'invitation' in d ? d.invitation : d;
+  }
+  /** Public: the invited person sets their password (404 for any token that is not valid). */
+  async acceptInvitation(token: string, userName: string, password: string): Promise<void> {
+    await this.send('POST', '/invitations/accept.json', { invitation: { token, user_name: userName, password } });
+  }
 
   // -- categories
   categories(projectId: number, type?: 'post' | 'attachment'): Promise<Category[]> {

@@ -125,6 +125,31 @@ describe('administration', () => {
     expect((await req('ada', 'POST', `/projects/${a.pid}/people.xml`, `<person><id>${fran}</id></person>`)).status).toBe(422);
   });
 
+  it('GET /people/deactivated.xml: administrators see who is deactivated (the People area marks them); others 403', async () => {
+    const fran = a.f.person.fran;
+    const empty = await req('ada', 'GET', '/people/deactivated.xml');
+    expect(empty.status, empty.body).toBe(200);
+    expect(empty.xml().name).toBe('people');
+    expect(empty.xml().children).toEqual([]);
+    expect((await req('ada', 'DELETE', `/people/${fran}.xml`)).status).toBe(200);
+    const r = await req('ada', 'GET', '/people/deactivated.xml');
+    expect(r.status, r.body).toBe(200);
+    expect(r.xml().children.map((c) => Number(text(c, 'id')))).toEqual([fran]);
+    expect(text(r.xml().children[0]!, 'last-name')).toBe('Firm');
+    expect(r.body).not.toMatch(/password|scrypt/);
+    // Still listed among everyone (D273), and the JSON twin.
+    expect((await req('ada', 'GET', '/people.xml')).xml().children.map((c) => Number(text(c, 'id')))).toContain(fran);
+    const j = await a.h.req('ada', 'GET', '/people/deactivated.json');
+    expect(j.status).toBe(200);
+    expect((j.json() as { id: number }[]).map((x) => x.id)).toEqual([fran]);
+    for (const who of ['finn', 'cleo'] as const) {
+      const x = await req(who, 'GET', '/people/deactivated.xml');
+      expect(x.status, who).toBe(403);
+      expect(errors(x.body)[0]).toMatch(/administrators/);
+    }
+    expect((await req('ada', 'POST', '/people/deactivated.xml')).status).toBe(405);
+  });
+
   it('POST/PUT companies: administrators only, unique names, 201 + Location', async () => {
     for (const who of ['fran', 'cleo'] as const) expect((await req(who, 'POST', '/companies.xml', '<company><name>Peak Co</name></company>')).status).toBe(403);
     // can-see-private is the firm's alone (D276): asked for a client company, a clear 422.
@@ -262,6 +287,8 @@ describe('administration on a replica', () => {
         ['POST', `/projects/${a.pid}/people.xml`, `<person><id>${a.f.person.cleo}</id></person>`],
         ['DELETE', `/projects/${a.pid}/people/${a.f.person.cleo}.xml`],
         ['POST', `/people/${a.f.person.cleo}/invitation.xml`],
+        // Who is deactivated is known on the team server only (the replica's copy of a person does not say it).
+        ['GET', '/people/deactivated.xml'],
       ];
       for (const [method, url, body] of tries) {
         const r = await req('ada', method, url, body);

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { isoSeconds } from '../../shared/values.ts';
 import { addMember, removeMember } from '../store/feed.ts';
 import {
-  companyIsFirm, companyNameTaken, dropInvitations, insertInvitation, personFacts, takeInvitation, takenBy,
+  companyIsFirm, companyNameTaken, deactivatedIds, dropInvitations, insertInvitation, personFacts, takeInvitation, takenBy,
 } from '../store/queries/admin.ts';
 import type { Row, Store } from '../store/types.ts';
 import { ApiError, check, forbidden, notFound, type Caller, type Ctx } from './context.ts';
@@ -157,6 +157,18 @@ export async function deactivatePerson(ctx: Ctx, id: number): Promise<void> {
     await w.update('people', id, { active: 0, token: newToken(), updated_at: w.now });
     await dropInvitations(w, id);
   });
+}
+
+/**
+ * `GET /people/deactivated.xml` (D291): the deactivated people's records, for administrators (the person record
+ * itself does not say it: its representation is the contract's). On a replica: 409, like every administration
+ * route (its copy of a person comes from the team server and does not carry the flag).
+ */
+export async function deactivatedPeople(ctx: Ctx): Promise<Row[]> {
+  adminOnly(ctx, 'see who is deactivated');
+  await notOnReplica(ctx.store);
+  const ids = new Set(await deactivatedIds(ctx.store));
+  return ids.size ? (await directory.everyone(ctx)).filter((r) => ids.has(Number(r.id))) : [];
 }
 
 /**

@@ -17,6 +17,7 @@ import { TimerStopDialog } from './Timer.tsx';
 import { DesktopShell } from './Desktop.tsx';
 import { SyncPanel } from './SyncPanel.tsx';
 import { SettingsOverlay } from './SettingsOverlay.tsx';
+import { AccountOverlay, PeopleOverlay } from './People.tsx';
 import { startSyncPolling, stopSyncPolling, useSync } from '../stores/sync.ts';
 import { useLive } from '../stores/live.ts';
 
@@ -107,6 +108,8 @@ export function App() {
       {overlay === 'search' && <SearchOverlay />}
       {overlay === 'sync' && <SyncPanel />}
       {overlay === 'settings' && <SettingsOverlay />}
+      {(overlay === 'people' || overlay === 'projects') && <PeopleOverlay tab={overlay} />}
+      {overlay === 'account' && <AccountOverlay />}
       <TimerStopDialog />
       <DesktopShell />
       <Toasts />

@@ -6,6 +6,7 @@ import { api, errorMessages } from '../api.ts';
 import { useSession } from '../stores/session.ts';
 import { SignIn } from './SignIn.tsx';
 import { progressText } from '../stores/sync.ts';
+import { AcceptInvitation, parseInvitation } from './People.tsx';
 
 export interface SetupStatus {
   empty: boolean; demo: { user: string } | null;
@@ -39,6 +40,8 @@ export function Welcome() {
   const [status, setStatus] = useState<SetupStatus | null | 'loading'>('loading');
   useEffect(() => { let live = true; void setupStatus().then((s) => { if (live) setStatus(s); }); return () => { live = false; }; }, []);
   if (status === 'loading') return <div className="splash" role="status">Connecting to the local service…</div>;
+  const invitation = typeof window !== 'undefined' ? parseInvitation(window.location.hash) : null;
+  if (invitation && !status?.empty) return <AcceptInvitation token={invitation.token} userName={invitation.userName} />;
   if (status?.empty && status.connecting) return <Cloning onDone={setStatus} />;
   if (status?.empty && status.form === false) return <TeamServerSetup />;
   if (status?.empty) return <FirstRun onDone={setStatus} />;

@@ -6,6 +6,9 @@ import { HeaderTimer } from './Timer.tsx';
 import { syncLabel, useSync, type SyncTab } from '../stores/sync.ts';
 import { useEffect, useState } from 'react';
 
+/** The project menu's last entry (administrators): opens the Projects area. */
+const MANAGE = 'manage';
+
 const TABS: { view: View; label: string; key: string }[] = [
   { view: 'todos', label: 'Todos', key: '1' },
   { view: 'messages', label: 'Messages', key: '2' },
@@ -31,13 +34,15 @@ export function Header() {
       </div>
       <label className="project-switch">
         <span className="sr-only">Project</span>
-        <select aria-label="Project" value={s.projectId ?? ''} onChange={(e) => s.selectProject(Number(e.target.value))} disabled={!s.projects.length}>
+        <select aria-label="Project" value={s.projectId ?? ''} disabled={!s.projects.length && !s.admin}
+          onChange={(e) => { if (e.target.value === MANAGE) setOverlay('projects'); else if (e.target.value) s.selectProject(Number(e.target.value)); }}>
           {!s.projects.length && <option value="">No projects</option>}
           {grouped.filter(([, ps]) => ps.length).map(([st, ps]) => (
             <optgroup key={st} label={labels[st]}>
               {ps.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
             </optgroup>
           ))}
+          {s.admin && <option value={MANAGE}>Manage projects…</option>}
         </select>
       </label>
       <nav aria-label="Boards">
@@ -60,7 +65,13 @@ export function Header() {
       <button type="button" className="icon-btn" onClick={() => setOverlay('settings')} aria-label="Settings" title="Settings (appearance)"><Icon name="gear" /></button>
       <button type="button" className="icon-btn" onClick={() => setOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
       <div className="who">
-        <span className="me" title={s.me?.email_address}>{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}{!s.firm && <span className="badge client">client</span>}</span>
+        {s.admin && <button type="button" className="icon-btn people-btn" onClick={() => setOverlay('people')} aria-label="People" title="People and projects (administrators)"><Icon name="people" /></button>}
+        <button type="button" className="link me" title={`My account (${s.me?.email_address ?? ''})`} onClick={() => setOverlay('account')}
+          aria-label={`My account: ${s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}`}>
+          <span className="me-full">{s.me ? `${s.me.first_name} ${s.me.last_name}` : ''}</span>
+          <span className="me-short" aria-hidden="true" data-initials={s.me ? `${s.me.first_name.slice(0, 1)}${s.me.last_name.slice(0, 1)}` : ''} />
+        </button>
+        {!s.firm && <span className="badge client">client</span>}
         {s.mode === 'browser' && <button type="button" className="link" onClick={() => s.signOut()}>Sign out</button>}
       </div>
     </header>

@@ -11,7 +11,8 @@ export interface Toast {
   /** A button on the toast (e.g. Undo). */
   action?: { label: string; run: () => void };
 }
-export type Overlay = 'help' | 'search' | 'sync' | 'settings' | null;
+/** `people` / `projects`: the administrators' People area on that tab; `account`: My account. */
+export type Overlay = 'help' | 'search' | 'sync' | 'settings' | 'people' | 'projects' | 'account' | null;
 
 interface UiState {
   toasts: Toast[];

@@ -71,6 +71,8 @@ export default async function people(app: FastifyInstance): Promise<void> {
   const me = async (r: Req): Promise<Reply> => ({ kind: 'one', resource: R, row: await svc.me(r.ctx), me: true });
   route(app, '/me.xml', { style: 'resource', GET: me });
   route(app, '/people/me.xml', { style: 'resource', GET: me });
+  // Extension (D291): who is deactivated, for the People area (administrators).
+  route(app, '/people/deactivated.xml', { style: 'resource', GET: async (r) => many(await admin.deactivatedPeople(r.ctx)) });
   route(app, '/people.xml', {
     style: 'resource', body: true,
     GET: async (r) => many(await svc.everyone(r.ctx)),

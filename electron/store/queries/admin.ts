@@ -18,6 +18,11 @@ export function personFacts(db: Queryable, id: number): Promise<{ id: number; us
     FROM people p JOIN companies c ON c.id = p.company_id WHERE p.id = ?`, [id]);
 }
 
+/** Ids of the deactivated people (D273), by id. */
+export async function deactivatedIds(db: Queryable): Promise<number[]> {
+  return (await db.all<{ id: number }>('SELECT id FROM people WHERE COALESCE(active, 1) = 0 ORDER BY id')).map((x) => Number(x.id));
+}
+
 /** Is the company the firm (undefined: no such company)? */
 export async function companyIsFirm(db: Queryable, id: number): Promise<boolean | undefined> {
   const r = await db.get<{ firm: number }>('SELECT firm FROM companies WHERE id = ?', [id]);
