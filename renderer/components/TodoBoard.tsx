@@ -12,6 +12,7 @@ import { useLiveChange } from '../stores/live.ts';
 import { ItemPanel } from './ItemPanel.tsx';
 import { PartySelect } from './PartySelect.tsx';
 import { Icon } from './Icon.tsx';
+import { MilestoneSelect } from './MilestoneSelect.tsx';
 
 /** What is being dragged (HTML5 drag data is unreadable during dragover). */
 let dragging: { kind: 'item'; id: number } | { kind: 'list'; id: number } | null = null;
@@ -93,11 +94,12 @@ function NewListForm({ firm, onDone }: { firm: boolean; onDone: () => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [priv, setPriv] = useState(false);
+  const [milestone, setMilestone] = useState<number | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim()) return;
-    const input = { name: name.trim(), description, ...(firm && priv ? { private: true } : {}) };
-    setName(''); setDescription(''); setPriv(false);
+    const input = { name: name.trim(), description, ...(milestone ? { milestone_id: milestone } : {}), ...(firm && priv ? { private: true } : {}) };
+    setName(''); setDescription(''); setPriv(false); setMilestone(null);
     onDone();
     // Attention goes to the new list: its "Add an item…" once it is saved (issue #28), unless the
     // user went somewhere else meanwhile.
@@ -119,6 +121,7 @@ function NewListForm({ firm, onDone }: { firm: boolean; onDone: () => void }) {
     }}>
       <label>List name<input autoFocus value={name} onChange={(e) => setName(e.target.value)} maxLength={255} placeholder="e.g. Launch checklist" required /></label>
       <label>Description <span className="muted">(optional)</span><input value={description} onChange={(e) => setDescription(e.target.value)} /></label>
+      <label>Milestone <span className="muted">(optional)</span><MilestoneSelect label="Milestone" value={milestone} onChange={setMilestone} /></label>
       {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private (hidden from clients)</label>}
       <div className="actions"><button type="submit" className="primary">Create list</button><button type="button" onClick={onDone}>Cancel</button></div>
     </form>
@@ -212,15 +215,19 @@ function Column({ list, index }: { list: BoardList; index: number }) {
   );
 }
 
-function ListEditForm({ list, firm, onDone, onSave }: { list: BoardList; firm: boolean; onDone: () => void; onSave: (i: { name: string; description: string; private?: boolean }) => Promise<boolean> }) {
+function ListEditForm({ list, firm, onDone, onSave }: { list: BoardList; firm: boolean; onDone: () => void; onSave: (i: { name: string; description: string; milestone_id?: number; private?: boolean }) => Promise<boolean> }) {
   const [name, setName] = useState(list.name);
   const [description, setDescription] = useState(list.description);
   const [priv, setPriv] = useState(list.private === true);
+  const [milestone, setMilestone] = useState<number | null>(list.milestone_id || null);
+  // the milestone is sent only when it changed (0: none)
+  const picked = milestone !== (list.milestone_id || null) ? { milestone_id: milestone ?? 0 } : {};
   return (
-    <form className="card-form" onSubmit={(e) => { e.preventDefault(); if (!name.trim()) return; onDone(); void onSave({ name: name.trim(), description, ...(firm ? { private: priv } : {}) }); }}
+    <form className="card-form" onSubmit={(e) => { e.preventDefault(); if (!name.trim()) return; onDone(); void onSave({ name: name.trim(), description, ...picked, ...(firm ? { private: priv } : {}) }); }}
       onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onDone(); } }} aria-label={`Edit list ${list.name}`}>
       <label>Name<input autoFocus value={name} onChange={(e) => setName(e.target.value)} maxLength={255} required /></label>
       <label>Description<input value={description} onChange={(e) => setDescription(e.target.value)} /></label>
+      <label>Milestone<MilestoneSelect label="Milestone" value={milestone} onChange={setMilestone} /></label>
       {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private</label>}
       <div className="actions"><button type="submit" className="primary">Save</button><button type="button" onClick={onDone}>Cancel</button></div>
     </form>
