@@ -138,7 +138,7 @@ test('milestones: picked in the list and message editors; another person’s cha
 });
 
 test('milestones at 360 px: one column, nothing off-screen; an empty board says what to do', async ({ page, request }) => {
-  mkdirSync('test-results/screens', { recursive: true });
+  mkdirSync('docs/screens', { recursive: true });
   const empty = await newProject(request, uniq('Empty'));
   const pid = await newProject(request, uniq('Aletsch'));
   const [m] = await apiCall<Ms[]>(request, 'ada', 'POST', `/projects/${pid}/milestones/create`, { milestone: { title: 'A very long milestone title that has to wrap on a narrow phone screen', deadline: '2021-03-01' } });
@@ -160,8 +160,8 @@ test('milestones at 360 px: one column, nothing off-screen; an empty board says 
     expect(b.x).toBeGreaterThanOrEqual(0);
     expect(b.x + b.width).toBeLessThanOrEqual(360);
   }
-  await page.screenshot({ path: 'test-results/screens/milestones-360.png', fullPage: true });
+  await page.screenshot({ path: 'docs/screens/narrow-milestones.png' });
   await page.setViewportSize({ width: 1280, height: 800 });
   await settled(page);
-  await page.screenshot({ path: 'test-results/screens/milestones-1280.png', fullPage: true });
+  await page.screenshot({ path: 'docs/screens/milestones.png' });
 });
