@@ -120,6 +120,7 @@ test('milestones: picked in the list and message editors; another person’s cha
   await page.getByRole('form', { name: 'Edit list Gear' }).getByRole('button', { name: 'Save' }).click();
   await settled(page);
   await expect.poll(async () => (await apiCall<{ milestone_id: number | null }>(request, 'ada', 'GET', `/todo_lists/${list.id}.json`)).milestone_id).toBeGreaterThan(0);
+  await expect(page.locator('.column[data-list-id="' + list.id + '"] .milestone-of')).toHaveText(/Milestone: Hut booked, due/);
   // a message's editor
   await openBoard(page, pid, 'messages');
   await page.getByText('Hut phone number').click();

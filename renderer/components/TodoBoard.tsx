@@ -13,6 +13,7 @@ import { ItemPanel } from './ItemPanel.tsx';
 import { PartySelect } from './PartySelect.tsx';
 import { Icon } from './Icon.tsx';
 import { MilestoneSelect } from './MilestoneSelect.tsx';
+import { useMilestones } from '../stores/milestones.ts';
 
 /** What is being dragged (HTML5 drag data is unreadable during dragover). */
 let dragging: { kind: 'item'; id: number } | { kind: 'list'; id: number } | null = null;
@@ -47,6 +48,10 @@ export function TodoBoard({ projectId }: { projectId: number }) {
     void t.load(projectId, true);
     if (c.resources.includes('comments') && t.openItemId !== null && t.openItemId > 0) void t.loadComments(t.openItemId);
   });
+  // A list linked to a milestone says which (issue #27): the project's milestones are read when one is linked.
+  const linksMilestones = t.lists.some((l) => l.milestone_id);
+  useEffect(() => { if (linksMilestones) void useMilestones.getState().loadMilestones(projectId); }, [linksMilestones, projectId]);
+  useLiveChange(projectId, ['milestones'], () => { if (linksMilestones) void useMilestones.getState().loadMilestones(projectId); });
   const offline = useUi((s) => s.connection === 'offline');
 
   const total = t.lists.reduce((a, l) => a + l.items.length, 0);
@@ -137,6 +142,7 @@ function Column({ list, index }: { list: BoardList; index: number }) {
   const visible = list.items.filter((i) => itemVisible(i, filter, party));
   const hidden = list.items.length - visible.length;
   const temp = list.id < 0;
+  const milestone = useMilestones((s) => (list.milestone_id && s.projectId === list.project_id ? s.milestones.find((m) => m.id === list.milestone_id) : undefined));
 
   const onDragOver = (e: DragEvent) => {
     if (!dragging || temp) return;
@@ -193,6 +199,7 @@ function Column({ list, index }: { list: BoardList; index: number }) {
               <span className="count" title={`${list.completed_count} done, ${list.uncompleted_count} open`}>{list.completed_count}/{list.items.length}</span>
             </div>
             {list.description && <p className="desc">{list.description}</p>}
+            {milestone && <p className="desc milestone-of">Milestone: {milestone.title}, due <time dateTime={milestone.deadline}>{mediumDate(milestone.deadline)}</time></p>}
             <div className="list-actions">
               <button type="button" className="link" onClick={() => setEditing(true)} disabled={temp} aria-label={`Edit list ${list.name}`}>Edit</button>
               {confirmDelete ? (
