@@ -47,6 +47,7 @@ test('milestones: create, comment, complete, reopen, delete with undo; late mark
   await expect(group(page, 'Upcoming')).toHaveText(['Base camp set up', 'Summit window']);
   await expect(card(page, 'Base camp set up').locator('[data-due-words]')).toHaveText('10 days left');
   await expect(card(page, 'Base camp set up').locator('.party')).toHaveText('Ada Admin');
+  await expect(page.getByRole('checkbox', { name: 'Complete “Base camp set up”' })).toBeFocused();
   await expect.poll(() => milestones(request, pid)).toEqual(['Permit filed', 'Base camp set up', 'Summit window']);
 
   // comment on it

@@ -52,7 +52,18 @@ export function MilestoneBoard({ projectId }: { projectId: number }) {
         <MilestoneForm label="New milestone" submitLabel="Create milestone" draft={`milestone:new:${projectId}`}
           initial={{ title: '', deadline: '', party: '', private: false }}
           onCancel={() => { setAdding(false); requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-new-milestone]')?.focus()); }}
-          onSave={async (input) => { const ok = await useMilestones.getState().create(input); if (ok) setAdding(false); return ok; }} />
+          onSave={async (input) => {
+            const id = await useMilestones.getState().create(input);
+            if (id === null) return false;
+            setAdding(false);
+            // attention goes to the new milestone (its checkbox), unless the user went somewhere else meanwhile
+            requestAnimationFrame(() => {
+              const a = document.activeElement;
+              if (a && a !== document.body && !a.closest('.milestone-form')) return;
+              document.querySelector<HTMLElement>(`.milestone[data-milestone-id="${id}"] input[type="checkbox"]`)?.focus();
+            });
+            return true;
+          }} />
       )}
       {offline && !m.loaded ? <p className="unreachable" role="status">Can’t reach the service, so the milestones are not loaded. It is retried by itself.</p>
         : m.loading && !m.loaded ? <p className="muted" role="status" aria-busy="true">Loading the milestones…</p>

@@ -37,7 +37,7 @@ describe('milestones store', () => {
   it('a refused create rolls back and says why', async () => {
     await loadBoard([ms(1)]);
     vi.spyOn(api, 'createMilestone').mockRejectedValue(new ApiError(422, ['Deadline is not a date']));
-    expect(await useMilestones.getState().create({ title: 'X', deadline: 'soon' })).toBe(false);
+    expect(await useMilestones.getState().create({ title: 'X', deadline: 'soon' })).toBeNull();
     expect(useMilestones.getState().milestones.map((m) => m.id)).toEqual([1]);
     expect(useUi.getState().toasts.map((t) => [t.title, ...t.lines])).toContainEqual(['Could not create the milestone', 'Deadline is not a date']);
   });

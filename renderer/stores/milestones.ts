@@ -30,7 +30,8 @@ interface MilestonesState {
   load(projectId: number, quiet?: boolean): Promise<void>;
   /** Only the milestones (the milestone select of the list and message editors). */
   loadMilestones(projectId: number): Promise<void>;
-  create(input: MilestoneInput): Promise<boolean>;
+  /** Create one (shown at once, saved in the background): its id once saved, null when it was not. */
+  create(input: MilestoneInput): Promise<number | null>;
   update(id: number, input: MilestoneInput): Promise<boolean>;
   toggle(id: number): Promise<void>;
   remove(id: number): Promise<boolean>;
@@ -113,15 +114,17 @@ export const useMilestones = create<MilestonesState>((set, get) => {
 
     async create(input) {
       const pid = get().projectId;
-      if (!pid) return false;
+      if (!pid) return null;
       const tmp: Milestone = {
         id: tempId--, title: input.title ?? '', deadline: input.deadline ?? '', completed: false, comments_count: 0, commented_at: null,
         created_on: '', creator_id: 0, creator_name: '', project_id: pid, wants_notification: false, ...(input.private ? { private: true } : {}),
       };
       let created: Milestone | null = null;
       const ok = await optimistic('Could not create the milestone', (ms) => [...ms, tmp], async () => { created = await api.createMilestone(pid, input); });
-      if (ok && created) { const c: Milestone = created; set((s) => ({ milestones: s.milestones.map((x) => (x.id === tmp.id ? c : x)) })); }
-      return ok;
+      if (!ok || !created) return null;
+      const c: Milestone = created;
+      set((s) => ({ milestones: s.milestones.map((x) => (x.id === tmp.id ? c : x)) }));
+      return c.id;
     },
 
     update(id, input) {
