@@ -40,7 +40,7 @@ export async function signIn(page: Page, who: Who, hash = ''): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Boards' })).toBeVisible();
 }
 
-export async function openBoard(page: Page, pid: number, view: 'todos' | 'messages' | 'time' | 'report'): Promise<void> {
+export async function openBoard(page: Page, pid: number, view: 'todos' | 'messages' | 'milestones' | 'time' | 'report'): Promise<void> {
   await page.evaluate(([p, v]) => { window.location.hash = `#/projects/${p}/${v}`; }, [pid, view] as const);
   await expect(page).toHaveURL(new RegExp(`#/projects/${pid}/${view}`));
 }
@@ -61,7 +61,8 @@ export const uniq = (s: string): string => `${s} ${Date.now().toString(36).slice
 /**
  * A new project with something on every board, made by ada: a private list "Approach" with "Late permit"
  * (overdue, ada's) and "Packed" (done), a private textile post "Weather window" in the category "Status",
- * and 2 hours on 2017-05-02. Returns the project's id.
+ * 2 hours on 2017-05-02, and the milestones "Hut reservation" (late, ada's, with a comment, "Approach" linked to it) and
+ * "Summit window" (upcoming). Returns the project's id.
  */
 export async function seedBoards(request: APIRequestContext, name: string): Promise<number> {
   const me = await apiCall<{ id: number }>(request, 'ada', 'GET', '/me.json');
@@ -73,12 +74,17 @@ export async function seedBoards(request: APIRequestContext, name: string): Prom
   const cat = await apiCall<{ id: number }>(request, 'ada', 'POST', `/projects/${pid}/categories.json`, { category: { name: 'Status', type: 'post' } });
   await apiCall(request, 'ada', 'POST', `/projects/${pid}/posts.json`, { post: { title: 'Weather window', body: 'Go *early*:\n\n* rope\n* helmet', category_id: cat.id, private: true, use_textile: true } });
   await apiCall(request, 'ada', 'POST', `/projects/${pid}/time_entries.json`, { time_entry: { date: '2017-05-02', hours: '2.0', person_id: me.id, description: 'Recce' } });
+  const [ms] = await apiCall<{ id: number }[]>(request, 'ada', 'POST', `/projects/${pid}/milestones/create`, { milestone: { title: 'Hut reservation', deadline: '2020-02-01', responsible_party: String(me.id) } });
+  await apiCall(request, 'ada', 'POST', `/projects/${pid}/milestones/create`, { milestone: { title: 'Summit window', deadline: '2099-07-01' } });
+  await apiCall(request, 'ada', 'PUT', `/todo_lists/${l.id}.json`, { todo_list: { milestone_id: ms.id } });
+  await apiCall(request, 'ada', 'POST', `/milestones/${ms.id}/comments.json`, { comment: { body: 'Booked for four.' } });
   return pid;
 }
 
 /**
  * Walks the boards of a project made by seedBoards (signed in, the project chosen), calling `check` at each
- * stop once it shows its content: 'todos', 'item panel', 'messages', 'message', 'timesheet', 'report' (for
+ * stop once it shows its content: 'todos', 'item panel', 'messages', 'message', 'milestones' (a milestone's comments
+ * open), 'timesheet', 'report' (for
  * 2017-05-01 to 05-07). `atTodos` replaces the plain check('todos') (to check the board in another state too).
  */
 export async function walkBoards(page: Page, pid: number, check: (where: string) => Promise<void>, atTodos = () => check('todos')): Promise<void> {
@@ -95,6 +101,10 @@ export async function walkBoards(page: Page, pid: number, check: (where: string)
   await page.getByText('Weather window').click();
   await expect(page.getByRole('heading', { name: /Weather window/, level: 1 })).toBeVisible();
   await check('message');
+  await openBoard(page, pid, 'milestones');
+  await page.getByRole('button', { name: /Comments on Hut reservation/ }).click();
+  await expect(page.getByText('Booked for four.')).toBeVisible();
+  await check('milestones');
   await openBoard(page, pid, 'time');
   await check('timesheet');
   await openBoard(page, pid, 'report');

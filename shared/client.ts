@@ -136,15 +136,18 @@ export interface CommentInput { body?: string; private?: boolean }
 export interface TodoListInput { name?: string; description?: string; milestone_id?: number | null; private?: boolean; tracked?: boolean }
 /** `responsible_party`: a person id (`"4"`), `c` + company id (`"c12"`), or `""` for nobody. `due_at`: date or datetime, `""` clears. */
 export interface TodoItemInput { content?: string; due_at?: string; responsible_party?: string }
+/** `responsible_party` as for todo items; `deadline` a date (`YYYY-MM-DD`); `notify` is stored as `wants_notification`. */
+export interface MilestoneInput { title?: string; deadline?: string; responsible_party?: string; notify?: boolean; private?: boolean }
 export interface TimeEntryInput { date?: string; hours?: number | string; description?: string; person_id?: number; todo_item_id?: number | null; private?: boolean }
 
-export const INPUT_KEYS: { readonly [R in Exclude<ResourceKey, 'company' | 'person' | 'milestone'>]: readonly string[] } = {
+export const INPUT_KEYS: { readonly [R in Exclude<ResourceKey, 'company' | 'person'>]: readonly string[] } = {
   project: keys<ProjectInput>()(['name', 'status', 'announcement', 'start_page', 'show_writeboards', 'show_announcement']),
   category: keys<CategoryInput>()(['name', 'type']),
   post: keys<PostInput>()(['title', 'body', 'extended_body', 'category_id', 'milestone_id', 'use_textile', 'private']),
   comment: keys<CommentInput>()(['body', 'private']),
   todoList: keys<TodoListInput>()(['name', 'description', 'milestone_id', 'private', 'tracked']),
   todoItem: keys<TodoItemInput>()(['content', 'due_at', 'responsible_party']),
+  milestone: keys<MilestoneInput>()(['title', 'deadline', 'responsible_party', 'notify', 'private']),
   timeEntry: keys<TimeEntryInput>()(['date', 'hours', 'description', 'person_id', 'todo_item_id', 'private']),
 };
 
@@ -378,6 +381,16 @@ export class BivouacClient {
   milestones(projectId: number, find?: 'all' | 'late' | 'upcoming' | 'completed'): Promise<Milestone[]> {
     return this.get(`/projects/${projectId}/milestones/list.json${qs({ find })}`);
   }
+  /** One milestone (the action route answers the created batch; one record in it). */
+  async createMilestone(projectId: number, input: MilestoneInput): Promise<Milestone> {
+    const created = await this.send<Milestone[]>('POST', `/projects/${projectId}/milestones/create`, wrap('milestone', input));
+    return created[0];
+  }
+  updateMilestone(id: number, input: MilestoneInput): Promise<Milestone> { return this.send('POST', `/milestones/update/${id}`, wrap('milestone', input)); }
+  completeMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/complete/${id}`); }
+  uncompleteMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/uncomplete/${id}`); }
+  /** Answers the deleted milestone; its comments go with it, lists and posts that named it name none. */
+  deleteMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/delete/${id}`); }
 
   // -- todo lists
   todoLists(projectId: number, filter: TodoListFilter = 'all'): Promise<TodoList[]> {

@@ -11,6 +11,7 @@ import { SearchOverlay } from './SearchOverlay.tsx';
 import { TodoBoard } from './TodoBoard.tsx';
 import { MessageBoard } from './MessageBoard.tsx';
 import { Timesheet } from './Timesheet.tsx';
+import { MilestoneBoard } from './MilestoneBoard.tsx';
 import { Report } from './Report.tsx';
 import { MyWork } from './MyWork.tsx';
 import { TimerStopDialog } from './Timer.tsx';
@@ -74,7 +75,7 @@ export function App() {
       if (ui.overlay) return;
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
       else if (e.key === '/') { ui.setOverlay('search'); e.preventDefault(); }
-      else if (['1', '2', '3', '4', '5'].includes(e.key)) { useSession.getState().go(VIEWS[Number(e.key) - 1]); e.preventDefault(); }
+      else if (['1', '2', '3', '4', '5', '6'].includes(e.key)) { useSession.getState().go(VIEWS[Number(e.key) - 1]); e.preventDefault(); }
       else if (e.key === 'n') { ui.requestNew(); e.preventDefault(); }
     };
     window.addEventListener('keydown', onKey);
@@ -101,6 +102,7 @@ export function App() {
           </div>
         ) : view === 'todos' ? <TodoBoard key={projectId} projectId={projectId} />
           : view === 'messages' ? <MessageBoard key={projectId} projectId={projectId} />
+            : view === 'milestones' ? <MilestoneBoard key={projectId} projectId={projectId} />
             : view === 'time' ? <Timesheet projectId={projectId} />
               : <Report projectId={projectId} />}
       </main>

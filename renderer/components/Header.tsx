@@ -12,9 +12,10 @@ const MANAGE = 'manage';
 const TABS: { view: View; label: string; key: string }[] = [
   { view: 'todos', label: 'Todos', key: '1' },
   { view: 'messages', label: 'Messages', key: '2' },
-  { view: 'time', label: 'Timesheet', key: '3' },
-  { view: 'report', label: 'Time report', key: '4' },
-  { view: 'mine', label: 'My work', key: '5' },
+  { view: 'milestones', label: 'Milestones', key: '3' },
+  { view: 'time', label: 'Timesheet', key: '4' },
+  { view: 'report', label: 'Time report', key: '5' },
+  { view: 'mine', label: 'My work', key: '6' },
 ];
 
 export function Header() {

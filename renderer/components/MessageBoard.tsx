@@ -7,6 +7,7 @@ import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
 import { useDraft } from '../stores/drafts.ts';
 import { useLiveChange } from '../stores/live.ts';
 import { Icon } from './Icon.tsx';
+import { MilestoneSelect } from './MilestoneSelect.tsx';
 import { Textile } from './Textile.tsx';
 import { plainText } from '../../shared/textile.ts';
 
@@ -63,7 +64,7 @@ export function MessageBoard({ projectId }: { projectId: number }) {
             </div>
             {composing && (
               <PostForm title="New message" submitLabel="Post message" onCancel={() => setComposing(false)} draft={`post:new:${projectId}`}
-                initial={{ title: '', body: '', category_id: m.categoryId, private: false }}
+                initial={{ title: '', body: '', category_id: m.categoryId, milestone_id: null, private: false }}
                 onSubmit={async (input) => {
                   const p = await m.createPost(input);
                   if (p) { setComposing(false); toMessages(p.id); }
@@ -225,7 +226,8 @@ function Categories() {
   );
 }
 
-type PostDraft = { title: string; body: string; category_id: number | null; private?: boolean };
+/** `milestone_id`: null for none (older drafts have no such key: none too). */
+type PostDraft = { title: string; body: string; category_id: number | null; milestone_id?: number | null; private?: boolean };
 
 function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: record }: {
   title: string; initial: PostDraft; draft: string;
@@ -236,7 +238,7 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: reco
   const [draft, setDraft] = useDraft<PostDraft>(record);
   const [restored] = useState(draft !== null);
   const v: PostDraft = draft ?? initial;
-  const same = (a: PostDraft) => a.title === initial.title && a.body === initial.body && a.category_id === initial.category_id && !!a.private === !!initial.private;
+  const same = (a: PostDraft) => a.title === initial.title && a.body === initial.body && a.category_id === initial.category_id && (a.milestone_id ?? null) === (initial.milestone_id ?? null) && !!a.private === !!initial.private;
   const change = (patch: Partial<PostDraft>) => { const next = { ...v, ...patch }; setDraft(same(next) ? null : next); };
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState(false);
@@ -249,7 +251,7 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: reco
     // A message needs a text (a title alone is what a stray Enter posts, issue #28).
     if (!v.body.trim()) { setPreview(false); setBodyError(true); requestAnimationFrame(() => bodyRef.current?.focus()); return; }
     setBusy(true);
-    const ok = await onSubmit({ title: v.title, body: v.body, category_id: v.category_id ?? 0, use_textile: true, ...(firm ? { private: v.private === true } : {}) });
+    const ok = await onSubmit({ title: v.title, body: v.body, category_id: v.category_id ?? 0, milestone_id: v.milestone_id ?? 0, use_textile: true, ...(firm ? { private: v.private === true } : {}) });
     setBusy(false);
     if (ok) setDraft(null);
   };
@@ -257,6 +259,7 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: reco
   const setT = (title: string) => change({ title });
   const setBody = (body: string) => change({ body });
   const setCat = (category_id: number | null) => change({ category_id });
+  const setMilestone = (milestone_id: number | null) => change({ milestone_id });
   const setPriv = (p: boolean) => change({ private: p });
   return (
     <form className="post-form card-form" onSubmit={submit} aria-label={title} onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onCancel(); } }}>
@@ -278,6 +281,7 @@ function PostForm({ title, initial, submitLabel, onSubmit, onCancel, draft: reco
             {categories.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
           </select>
         </label>
+        <label>Milestone<MilestoneSelect label="Milestone" value={v.milestone_id ?? null} onChange={setMilestone} /></label>
         {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private (only the firm sees it)</label>}
       </div>
       <div className="actions">
@@ -319,7 +323,7 @@ function MessageView({ postId }: { postId: number }) {
       <button type="button" className="link back" onClick={() => toMessages()}>← All messages</button>
       {editing ? (
         <PostForm title="Edit message" submitLabel="Save message" onCancel={() => setEditing(false)} draft={`post:${p.id}`}
-          initial={{ title: p.title, body: p.body, category_id: p.category_id, private: p.private === true }}
+          initial={{ title: p.title, body: p.body, category_id: p.category_id, milestone_id: p.milestone_id || null, private: p.private === true }}
           onSubmit={async (input) => { const ok = await updatePost(p.id, input); if (ok) setEditing(false); return ok; }} />
       ) : (
         <>

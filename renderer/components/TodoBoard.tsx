@@ -12,6 +12,8 @@ import { useLiveChange } from '../stores/live.ts';
 import { ItemPanel } from './ItemPanel.tsx';
 import { PartySelect } from './PartySelect.tsx';
 import { Icon } from './Icon.tsx';
+import { MilestoneSelect } from './MilestoneSelect.tsx';
+import { useMilestones } from '../stores/milestones.ts';
 
 /** What is being dragged (HTML5 drag data is unreadable during dragover). */
 let dragging: { kind: 'item'; id: number } | { kind: 'list'; id: number } | null = null;
@@ -46,6 +48,10 @@ export function TodoBoard({ projectId }: { projectId: number }) {
     void t.load(projectId, true);
     if (c.resources.includes('comments') && t.openItemId !== null && t.openItemId > 0) void t.loadComments(t.openItemId);
   });
+  // A list linked to a milestone says which (issue #27): the project's milestones are read when one is linked.
+  const linksMilestones = t.lists.some((l) => l.milestone_id);
+  useEffect(() => { if (linksMilestones) void useMilestones.getState().loadMilestones(projectId); }, [linksMilestones, projectId]);
+  useLiveChange(projectId, ['milestones'], () => { if (linksMilestones) void useMilestones.getState().loadMilestones(projectId); });
   const offline = useUi((s) => s.connection === 'offline');
 
   const total = t.lists.reduce((a, l) => a + l.items.length, 0);
@@ -93,11 +99,12 @@ function NewListForm({ firm, onDone }: { firm: boolean; onDone: () => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [priv, setPriv] = useState(false);
+  const [milestone, setMilestone] = useState<number | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim()) return;
-    const input = { name: name.trim(), description, ...(firm && priv ? { private: true } : {}) };
-    setName(''); setDescription(''); setPriv(false);
+    const input = { name: name.trim(), description, ...(milestone ? { milestone_id: milestone } : {}), ...(firm && priv ? { private: true } : {}) };
+    setName(''); setDescription(''); setPriv(false); setMilestone(null);
     onDone();
     // Attention goes to the new list: its "Add an item…" once it is saved (issue #28), unless the
     // user went somewhere else meanwhile.
@@ -119,6 +126,7 @@ function NewListForm({ firm, onDone }: { firm: boolean; onDone: () => void }) {
     }}>
       <label>List name<input autoFocus value={name} onChange={(e) => setName(e.target.value)} maxLength={255} placeholder="e.g. Launch checklist" required /></label>
       <label>Description <span className="muted">(optional)</span><input value={description} onChange={(e) => setDescription(e.target.value)} /></label>
+      <label>Milestone <span className="muted">(optional)</span><MilestoneSelect label="Milestone" value={milestone} onChange={setMilestone} /></label>
       {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private (hidden from clients)</label>}
       <div className="actions"><button type="submit" className="primary">Create list</button><button type="button" onClick={onDone}>Cancel</button></div>
     </form>
@@ -134,6 +142,7 @@ function Column({ list, index }: { list: BoardList; index: number }) {
   const visible = list.items.filter((i) => itemVisible(i, filter, party));
   const hidden = list.items.length - visible.length;
   const temp = list.id < 0;
+  const milestone = useMilestones((s) => (list.milestone_id && s.projectId === list.project_id ? s.milestones.find((m) => m.id === list.milestone_id) : undefined));
 
   const onDragOver = (e: DragEvent) => {
     if (!dragging || temp) return;
@@ -190,6 +199,7 @@ function Column({ list, index }: { list: BoardList; index: number }) {
               <span className="count" title={`${list.completed_count} done, ${list.uncompleted_count} open`}>{list.completed_count}/{list.items.length}</span>
             </div>
             {list.description && <p className="desc">{list.description}</p>}
+            {milestone && <p className="desc milestone-of">Milestone: {milestone.title}, due <time dateTime={milestone.deadline}>{mediumDate(milestone.deadline)}</time></p>}
             <div className="list-actions">
               <button type="button" className="link" onClick={() => setEditing(true)} disabled={temp} aria-label={`Edit list ${list.name}`}>Edit</button>
               {confirmDelete ? (
@@ -212,15 +222,19 @@ function Column({ list, index }: { list: BoardList; index: number }) {
   );
 }
 
-function ListEditForm({ list, firm, onDone, onSave }: { list: BoardList; firm: boolean; onDone: () => void; onSave: (i: { name: string; description: string; private?: boolean }) => Promise<boolean> }) {
+function ListEditForm({ list, firm, onDone, onSave }: { list: BoardList; firm: boolean; onDone: () => void; onSave: (i: { name: string; description: string; milestone_id?: number; private?: boolean }) => Promise<boolean> }) {
   const [name, setName] = useState(list.name);
   const [description, setDescription] = useState(list.description);
   const [priv, setPriv] = useState(list.private === true);
+  const [milestone, setMilestone] = useState<number | null>(list.milestone_id || null);
+  // the milestone is sent only when it changed (0: none)
+  const picked = milestone !== (list.milestone_id || null) ? { milestone_id: milestone ?? 0 } : {};
   return (
-    <form className="card-form" onSubmit={(e) => { e.preventDefault(); if (!name.trim()) return; onDone(); void onSave({ name: name.trim(), description, ...(firm ? { private: priv } : {}) }); }}
+    <form className="card-form" onSubmit={(e) => { e.preventDefault(); if (!name.trim()) return; onDone(); void onSave({ name: name.trim(), description, ...picked, ...(firm ? { private: priv } : {}) }); }}
       onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onDone(); } }} aria-label={`Edit list ${list.name}`}>
       <label>Name<input autoFocus value={name} onChange={(e) => setName(e.target.value)} maxLength={255} required /></label>
       <label>Description<input value={description} onChange={(e) => setDescription(e.target.value)} /></label>
+      <label>Milestone<MilestoneSelect label="Milestone" value={milestone} onChange={setMilestone} /></label>
       {firm && <label className="check"><input type="checkbox" checked={priv} onChange={(e) => setPriv(e.target.checked)} /> Private</label>}
       <div className="actions"><button type="submit" className="primary">Save</button><button type="button" onClick={onDone}>Cancel</button></div>
     </form>

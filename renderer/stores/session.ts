@@ -9,8 +9,9 @@ import { askOtherTabs } from './handover.ts';
 import { hashPath } from '../lib/url-filters.ts';
 
 /** The boards of a project, and "My work" (mine: the items assigned to me across every project). */
-export type View = 'todos' | 'messages' | 'time' | 'report' | 'mine';
-export const VIEWS: readonly View[] = ['todos', 'messages', 'time', 'report', 'mine'];
+export type View = 'todos' | 'messages' | 'milestones' | 'time' | 'report' | 'mine';
+/** In the order of the tabs and of their number keys (1 – 6). */
+export const VIEWS: readonly View[] = ['todos', 'messages', 'milestones', 'time', 'report', 'mine'];
 const KEY = 'bivouac.credentials';
 /** Where this tab keeps its sign-in (sessionStorage): handed to a new tab on request (handover.ts, D95). */
 export const SESSION_KEY = KEY;
@@ -19,7 +20,7 @@ export const SESSION_KEY = KEY;
 export interface Route { projectId: number | null; view: View; postId: number | null; categoryId?: number | null }
 
 export function parseHash(hash: string): Route {
-  const m = /^#?\/projects\/(\d+)(?:\/(todos|messages|time|report|mine)(?:\/(\d+))?(?:\/cat\/(\d+))?)?/.exec(hash);
+  const m = /^#?\/projects\/(\d+)(?:\/(todos|messages|milestones|time|report|mine)(?:\/(\d+))?(?:\/cat\/(\d+))?)?/.exec(hash);
   if (!m) return { projectId: null, view: 'todos', postId: null, categoryId: null };
   const view = (m[2] as View) ?? 'todos';
   return { projectId: Number(m[1]), view, postId: m[3] ? Number(m[3]) : null, categoryId: view === 'messages' && m[4] ? Number(m[4]) : null };
