@@ -13,6 +13,7 @@ import { MessageBoard } from './MessageBoard.tsx';
 import { Timesheet } from './Timesheet.tsx';
 import { Report } from './Report.tsx';
 import { MyWork } from './MyWork.tsx';
+import { Overview } from './Overview.tsx';
 import { TimerStopDialog } from './Timer.tsx';
 import { DesktopShell } from './Desktop.tsx';
 import { SyncPanel } from './SyncPanel.tsx';
@@ -93,7 +94,7 @@ export function App() {
         </div>
       )}
       <main id="main" tabIndex={-1}>
-        {view === 'mine' ? <MyWork /> : !projectId ? (
+        {view === 'overview' ? <Overview /> : view === 'mine' ? <MyWork /> : !projectId ? (
           <div className="empty big">
             <h1>No projects yet</h1>
             <p>{projects.length === 0 ? 'You are not a member of any project. Ask an administrator of your account to add you to one.' : 'Pick a project in the header.'}</p>

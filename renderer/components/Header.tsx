@@ -6,7 +6,8 @@ import { HeaderTimer } from './Timer.tsx';
 import { syncLabel, useSync, type SyncTab } from '../stores/sync.ts';
 import { useEffect, useState } from 'react';
 
-const TABS: { view: View; label: string; key: string }[] = [
+const TABS: { view: View; label: string; key?: string }[] = [
+  { view: 'overview', label: 'Overview' },
   { view: 'todos', label: 'Todos', key: '1' },
   { view: 'messages', label: 'Messages', key: '2' },
   { view: 'time', label: 'Timesheet', key: '3' },
@@ -43,7 +44,7 @@ export function Header() {
       <nav aria-label="Boards">
         {TABS.map((t) => (
           <button key={t.view} type="button" className="tab" aria-current={s.view === t.view ? 'page' : undefined}
-            onClick={() => s.go(t.view)} title={`${t.label} (${t.key})`} disabled={!s.projectId}>{t.label}</button>
+            onClick={() => s.go(t.view)} title={t.key ? `${t.label} (${t.key})` : t.label} disabled={!s.projectId && t.view !== 'overview'}>{t.label}</button>
         ))}
       </nav>
       <div className="spacer" />
