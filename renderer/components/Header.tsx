@@ -42,9 +42,13 @@ export function Header() {
         </select>
       </label>
       <nav aria-label="Boards">
-        {TABS.map((t) => (
+        {TABS.map((t) => t.view === 'overview' ? (
+          // The Overview (issue #27): an icon below 1440 px, where the header has no room for one more word.
+          <button key={t.view} type="button" className="tab tab-overview" aria-current={s.view === t.view ? 'page' : undefined}
+            onClick={() => s.go(t.view)} title={t.label}><Icon name="home" /><span className="tab-label">{t.label}</span></button>
+        ) : (
           <button key={t.view} type="button" className="tab" aria-current={s.view === t.view ? 'page' : undefined}
-            onClick={() => s.go(t.view)} title={t.key ? `${t.label} (${t.key})` : t.label} disabled={!s.projectId && t.view !== 'overview'}>{t.label}</button>
+            onClick={() => s.go(t.view)} title={`${t.label} (${t.key})`} disabled={!s.projectId}>{t.label}</button>
         ))}
       </nav>
       <div className="spacer" />
