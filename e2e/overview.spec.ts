@@ -37,7 +37,12 @@ for (const size of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) 
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`#/projects/${pid}/messages/${post.id}$`));
     await expect(page.getByRole('heading', { name: new RegExp(`Snow report ${tag}`), level: 1 })).toBeVisible();
-    // Back to the Overview with the tab; the project chosen is kept for the boards.
+    // Back to the Overview with its key (0), then with the tab; the project chosen is kept for the boards.
+    await page.keyboard.press('0');
+    await expect(page).toHaveURL(/#\/overview$/);
+    await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+    await page.getByRole('button', { name: 'Todos' }).click();
+    await expect(page).toHaveURL(new RegExp(`#/projects/${pid}/todos`));
     await page.getByRole('button', { name: 'Overview' }).click();
     await expect(page).toHaveURL(/#\/overview$/);
     await expect(page.getByLabel('Project')).toHaveValue(String(pid));

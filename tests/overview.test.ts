@@ -1,9 +1,11 @@
 // The Overview (docs/api-extensions.md E7, D300–D302): GET /overview.xml and .json, for each kind of caller,
 // keyset paging, bad input. On both engines (vitest project `pg` runs it on PostgreSQL).
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { XNode } from '../shared/codec/in.ts';
-import { freshAccount, locId, text, type Account, type Who } from './helpers.ts';
+import { defaultEngine, freshAccount, locId, text, type Account, type Who } from './helpers.ts';
+import { pgSkipReason } from './pg.ts';
+import { closeAll, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
 
 interface Ev { kind: string; at: string; project_id: number; project_name: string; resource: string; record_id: number;
   title: string | null; excerpt: string | null; parent_type: string | null; parent_id: number | null;
@@ -176,5 +178,35 @@ describe('the Overview', () => {
     }
     expect((await a.h.req(null, 'GET', '/overview.xml')).status).toBe(401);
     expect((await req('fran', 'POST', '/overview.xml')).status).toBe(405);
+  });
+});
+
+describe.skipIf(defaultEngine() === 'postgres' ? pgSkipReason() : '')('the Overview on a replica', () => {
+  let remote: Remote | undefined;
+  let proxy: Proxy | undefined;
+  const replicas: Replica[] = [];
+  afterEach(() => closeAll(replicas, proxy, remote));
+
+  it('is answered from the local store: what the person sees of the remote, with its times and people, and offline work', async () => {
+    remote = await startRemote();
+    proxy = await startProxy(remote.url, {});
+    const fran = remote.as('fran');
+    const alpha = (await fran('GET', '/projects.xml')).xml().children.find((p) => text(p, 'name') === 'Alpha Ascent')!;
+    const pid = text(alpha, 'id')!;
+    const post = loc(await fran('POST', `/projects/${pid}/posts.xml`, '<post><title>From the team server</title><body>b</body></post>'));
+    await fran('POST', `/projects/${pid}/posts.xml`, '<post><title>Firm only</title><body>b</body><private>true</private></post>');
+    const postedOn = text((await fran('GET', `/posts/${post}.xml`)).xml(), 'posted-on');
+    const cleo = await startReplica(proxy.url, 'cleo');
+    replicas.push(cleo);
+    const local = async (): Promise<Ev[]> => (JSON.parse((await cleo.req('GET', '/overview.json')).body) as Page).events;
+    const seen = (await local()).find((e) => e.title === 'From the team server')!;
+    expect(seen).toMatchObject({ kind: 'post', at: postedOn, person_name: 'Fran Firm', project_name: 'Alpha Ascent' });
+    expect((await local()).some((e) => e.title === 'Firm only')).toBe(false);
+    // Offline: the remote does not answer; the Overview still does, with what was written meanwhile.
+    proxy.faults.down = true;
+    const r = await cleo.req('POST', `/posts/${seen.record_id}/comments.xml`, '<comment><body>Written offline</body></comment>');
+    expect(r.status, r.body).toBe(201);
+    const after = await local();
+    expect(after[0]).toMatchObject({ kind: 'comment', excerpt: 'Written offline', title: 'From the team server', person_name: 'Cleo Client' });
   });
 });

@@ -75,6 +75,7 @@ export function App() {
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
       else if (e.key === '/') { ui.setOverlay('search'); e.preventDefault(); }
       else if (['1', '2', '3', '4', '5'].includes(e.key)) { useSession.getState().go(VIEWS[Number(e.key) - 1]); e.preventDefault(); }
+      else if (e.key === '0') { useSession.getState().go('overview'); e.preventDefault(); }
       else if (e.key === 'n') { ui.requestNew(); e.preventDefault(); }
     };
     window.addEventListener('keydown', onKey);

@@ -6,8 +6,8 @@ import { HeaderTimer } from './Timer.tsx';
 import { syncLabel, useSync, type SyncTab } from '../stores/sync.ts';
 import { useEffect, useState } from 'react';
 
-const TABS: { view: View; label: string; key?: string }[] = [
-  { view: 'overview', label: 'Overview' },
+const TABS: { view: View; label: string; key: string }[] = [
+  { view: 'overview', label: 'Overview', key: '0' },
   { view: 'todos', label: 'Todos', key: '1' },
   { view: 'messages', label: 'Messages', key: '2' },
   { view: 'time', label: 'Timesheet', key: '3' },
@@ -45,7 +45,7 @@ export function Header() {
         {TABS.map((t) => t.view === 'overview' ? (
           // The Overview (issue #27): an icon below 1440 px, where the header has no room for one more word.
           <button key={t.view} type="button" className="tab tab-overview" aria-current={s.view === t.view ? 'page' : undefined}
-            onClick={() => s.go(t.view)} title={t.label}><Icon name="home" /><span className="tab-label">{t.label}</span></button>
+            onClick={() => s.go(t.view)} title={`${t.label} (${t.key})`}><Icon name="home" /><span className="tab-label">{t.label}</span></button>
         ) : (
           <button key={t.view} type="button" className="tab" aria-current={s.view === t.view ? 'page' : undefined}
             onClick={() => s.go(t.view)} title={`${t.label} (${t.key})`} disabled={!s.projectId}>{t.label}</button>
