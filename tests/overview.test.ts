@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { XNode } from '../shared/codec/in.ts';
 import { defaultEngine, freshAccount, locId, text, type Account, type Who } from './helpers.ts';
 import { pgSkipReason } from './pg.ts';
+import { overview } from '../electron/service/overview.ts';
+import type { Caller } from '../electron/store/types.ts';
 import { closeAll, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from './sync-helpers.ts';
 
 interface Ev { kind: string; at: string; project_id: number; project_name: string; resource: string; record_id: number;
@@ -151,6 +153,34 @@ describe('the Overview', () => {
     expect(whole.filter((e) => e.kind === 'time-entry').every((e) => e.at.endsWith('T00:00:00Z'))).toBe(true);
     for (const size of [1, 2, 5]) {
       expect((await all('ada', size)).map((e) => `${e.kind}:${e.record_id}`), `limit ${size}`).toEqual(whole.map((e) => `${e.kind}:${e.record_id}`));
+    }
+  });
+
+  it('a person who sees a few projects is read project by project: the same events, the same pages (D301)', async () => {
+    await world();
+    for (let k = 0; k < 4; k++) await created('finn', `/projects/${a.f.project.basecamp}/posts.xml`, `<post><title>Base ${k}</title><body>b</body></post>`);
+    const callerOf = async (who: Who): Promise<Caller> => {
+      const r = (await a.h.store.get<{ id: number; company_id: number; administrator: number; firm: number }>(
+        'SELECT pe.id, pe.company_id, pe.administrator, co.firm FROM people pe JOIN companies co ON co.id = pe.company_id WHERE pe.user_name = ?', [who]))!;
+      return { id: Number(r.id), companyId: Number(r.company_id), admin: Number(r.administrator) === 1, firm: Number(r.firm) === 1, name: '' };
+    };
+    const pages = async (caller: Caller, perProjectMax: number, limit: number): Promise<string[]> => {
+      const out: string[] = [];
+      let before;
+      for (let n = 0; n < 100; n++) {
+        const p = await overview({ store: a.h.store, caller }, { limit, perProjectMax, before });
+        out.push(...p.events.map((e) => `${e.kind}:${e.id}:${e.person_name}`));
+        if (!p.next_before) return out;
+        const m = /^(.*Z)\.(\d)\.(\d+)$/.exec(p.next_before)!;
+        before = { at: m[1], rank: Number(m[2]), id: Number(m[3]) };
+      }
+      throw new Error('no last page');
+    };
+    for (const who of ['fran', 'finn', 'cleo', 'carl'] as const) {
+      const caller = await callerOf(who);
+      const whole = await pages(caller, -1, 100); // never project by project
+      expect(whole.length > 0, who).toBe(who !== 'carl');
+      for (const limit of [100, 3]) expect(await pages(caller, 100, limit), `${who}, ${limit} a page`).toEqual(whole);
     }
   });
 

@@ -4,7 +4,7 @@
 // comments.ts, time-entries.ts: never a looser copy) and a keyset condition, `ORDER BY time DESC, id DESC
 // LIMIT n`, read off an index of the time column (D301); the service merges them.
 
-import type { Caller, Param, Queryable } from '../types.ts';
+import { isStore, type Caller, type Param, type Queryable } from '../types.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { parentPrivate } from './comments.ts';
 import { entryVisible } from './time-entries.ts';
@@ -38,6 +38,8 @@ interface Branch {
   readonly at: string;
   readonly date?: boolean;
   readonly id: string;
+  /** The project column. */
+  readonly project: string;
   /** Columns id, project_id, person_id, title, excerpt, parent_type, parent_id, hours, and FROM. */
   readonly select: string;
   /** Visibility (its parameters pushed to p in order) and the kind's own condition. */
@@ -48,13 +50,13 @@ const SEL = (at: string): string => `${at} AS at`;
 
 const BRANCHES: readonly Branch[] = [
   {
-    kind: 'post', at: 'p.posted_on', id: 'p.id',
+    kind: 'post', at: 'p.posted_on', id: 'p.id', project: 'p.project_id',
     select: `p.id, p.project_id, p.author_id AS person_id, p.title, NULL AS excerpt, NULL AS parent_type, NULL AS parent_id, NULL AS hours
       FROM posts p`,
     where: (c, p) => `${projectVisible('p.project_id', c, p)} AND ${notPrivate('p.private', c)}`,
   },
   {
-    kind: 'comment', at: 'c.created_at', id: 'c.id',
+    kind: 'comment', at: 'c.created_at', id: 'c.id', project: 'c.project_id',
     select: `c.id, c.project_id, c.author_id AS person_id, CASE c.commentable_type
         WHEN 'Post' THEN (SELECT x.title FROM posts x WHERE x.id = c.commentable_id)
         WHEN 'Milestone' THEN (SELECT x.title FROM milestones x WHERE x.id = c.commentable_id)
@@ -65,7 +67,7 @@ const BRANCHES: readonly Branch[] = [
     where: (c, p) => `${projectVisible('c.project_id', c, p)}${c.firm ? '' : ` AND COALESCE(c.private, 0) = 0 AND ${parentPrivate('c')} = 0`}`,
   },
   ...(['todo-item', 'todo-item-completed'] as const).map((kind): Branch => ({
-    kind, at: kind === 'todo-item' ? 'i.created_at' : 'i.completed_at', id: 'i.id',
+    kind, at: kind === 'todo-item' ? 'i.created_at' : 'i.completed_at', id: 'i.id', project: 'i.project_id',
     select: `i.id, i.project_id, ${kind === 'todo-item' ? 'i.creator_id' : 'i.completer_id'} AS person_id, i.content AS title,
       l.name AS excerpt, 'TodoList' AS parent_type, i.todo_list_id AS parent_id, NULL AS hours
       FROM todo_items i JOIN todo_lists l ON l.id = i.todo_list_id`,
@@ -73,14 +75,14 @@ const BRANCHES: readonly Branch[] = [
     where: (c, p) => `${projectVisible('i.project_id', c, p)} AND ${notPrivate('l.private', c)}${kind === 'todo-item' ? '' : ' AND i.completed = 1'}`,
   })),
   ...(['milestone', 'milestone-completed'] as const).map((kind): Branch => ({
-    kind, at: kind === 'milestone' ? 'm.created_on' : 'm.completed_at', id: 'm.id',
+    kind, at: kind === 'milestone' ? 'm.created_on' : 'm.completed_at', id: 'm.id', project: 'm.project_id',
     select: `m.id, m.project_id, ${kind === 'milestone' ? 'm.creator_id' : 'm.completer_id'} AS person_id, m.title,
       m.deadline AS excerpt, NULL AS parent_type, NULL AS parent_id, NULL AS hours
       FROM milestones m`,
     where: (c, p) => `${projectVisible('m.project_id', c, p)} AND ${notPrivate('m.private', c)}${kind === 'milestone' ? '' : ' AND m.completed = 1'}`,
   })),
   {
-    kind: 'time-entry', at: 'te.date', date: true, id: 'te.id',
+    kind: 'time-entry', at: 'te.date', date: true, id: 'te.id', project: 'te.project_id',
     select: `te.id, te.project_id, te.person_id, te.description AS title, NULL AS excerpt,
       CASE WHEN te.todo_item_id IS NULL THEN NULL ELSE 'TodoItem' END AS parent_type, te.todo_item_id AS parent_id, te.hours
       FROM time_entries te`,
@@ -110,13 +112,16 @@ function after(b: Branch, cur: Cursor, p: Param[]): string {
 }
 
 /**
- * The caller's `limit` newest events of one kind before `cursor` (none: the newest), newest first.
+ * The caller's `limit` newest events of one kind before `cursor` (none: the newest), newest first; with
+ * `projectId`, of that project only (read off the project's own time index, D301).
  * `today` (`YYYY-MM-DD`): time entries dated later are not shown yet.
  */
-export async function kindEvents(db: Queryable, c: Caller, kind: EventKind, limit: number, today: string, cursor?: Cursor): Promise<EventRow[]> {
+export async function kindEvents(db: Queryable, c: Caller, kind: EventKind, limit: number, today: string, cursor?: Cursor, projectId?: number): Promise<EventRow[]> {
   const b = BRANCHES.find((x) => x.kind === kind)!;
   const p: Param[] = [];
-  const where = [b.where(c, p), `${b.at} IS NOT NULL`];
+  const where: string[] = [];
+  if (projectId !== undefined) { where.push(`${b.project} = ?`); p.push(projectId); }
+  where.push(b.where(c, p), `${b.at} IS NOT NULL`);
   if (b.date) { where.push(`${b.at} <= ?`); p.push(today); }
   if (cursor) where.push(after(b, cursor, p));
   p.push(limit);
@@ -133,4 +138,10 @@ export async function kindEvents(db: Queryable, c: Caller, kind: EventKind, limi
     parent_id: r.parent_id === null || r.parent_id === undefined ? null : Number(r.parent_id),
     hours: r.hours === null || r.hours === undefined ? null : Number(r.hours),
   }));
+}
+
+/** How many projects the account holds (kept by the store until a project is added or removed). */
+export async function projectCount(db: Queryable): Promise<number> {
+  const read = async (): Promise<number> => Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM projects'))?.n ?? 0);
+  return isStore(db) ? db.memo('overview.projects', read, ['projects']) : read();
 }
