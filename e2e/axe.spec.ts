@@ -1,10 +1,10 @@
 // Issue #28, "Tests": axe (axe-core through @axe-core/playwright) with 0 violations on every board, in both
 // themes, at 1280×800 and 360×740: sign-in, Todos (and an item's panel), Messages (list and a message),
-// Timesheet, Time report, My work, the running timer, and the Search, Settings, Keyboard shortcuts, Team server
+// Timesheet, Time report, My work, the Overview, the running timer, and the Search, Settings, Keyboard shortcuts, Team server
 // and Save the time dialogs.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { openBoard, seedBoards, settled, uniq, walkBoards } from './helpers.ts';
+import { apiCall, openBoard, seedBoards, settled, uniq, walkBoards } from './helpers.ts';
 import { USERS } from './helpers.ts';
 
 /** axe's violations on the page as it is, one line each (rule, impact, the first nodes). */
@@ -38,8 +38,14 @@ for (const scheme of ['light', 'dark'] as const) {
       await check('sign in');
       await page.getByLabel('User name').fill(USERS.ada.user);
       await page.getByLabel('Password').fill(USERS.ada.password);
+      // The Overview (issue #27) is the first page, its events marked new (a last visit long ago).
+      const me = await apiCall<{ id: number }>(request, 'ada', 'GET', '/me.json');
+      await page.evaluate((id) => window.localStorage.setItem(`bivouac.overview.seen.${id}`, '2000-01-01T00:00:00Z'), me.id);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByRole('navigation', { name: 'Boards' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+      await expect(page.locator('.overview-event.new', { hasText: 'Weather window' }).first()).toBeVisible();
+      await check('overview');
       await page.getByLabel('Project').selectOption(String(pid));
       await walkBoards(page, pid, check, async () => {
         await page.getByLabel('New item in Approach').fill('Call the hut tomorrow'); // the due date chip

@@ -16,6 +16,8 @@ window.addEventListener('popstate', () => {
   if (useSession.getState().status === 'signedIn') {
     const r = parseHash(window.location.hash);
     if (r.projectId) useSession.getState().applyRoute(r);
+    // The Overview keeps the project chosen (the boards' tabs open it).
+    else if (r.view === 'overview') useSession.getState().applyRoute({ ...r, projectId: useSession.getState().projectId });
   }
 });
 

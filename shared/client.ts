@@ -54,6 +54,24 @@ export interface Comment {
   post_id?: number; posted_on: string; private?: boolean;
 }
 
+/** One event of the Overview (`GET /overview.json`, docs/api-extensions.md E7). */
+export interface OverviewEvent {
+  kind: 'post' | 'comment' | 'todo-item' | 'todo-item-completed' | 'milestone' | 'milestone-completed' | 'time-entry';
+  at: string;
+  project_id: number;
+  project_name: string;
+  resource: 'post' | 'comment' | 'todo-item' | 'milestone' | 'time-entry';
+  record_id: number;
+  title: string | null;
+  excerpt: string | null;
+  parent_type: string | null;
+  parent_id: number | null;
+  person_id: number | null;
+  person_name: string | null;
+  hours: number | null;
+}
+export interface OverviewPage { events: OverviewEvent[]; next_before: string | null }
+
 export interface Milestone {
   commented_at: string | null; comments_count: number; completed: boolean; completed_at?: string; completed_on?: string;
   completer_id?: number; completer_name?: string; created_on: string; creator_id: number; creator_name: string;
@@ -376,6 +394,11 @@ export class BivouacClient {
   }
   updateComment(id: number, input: CommentInput): Promise<Comment> { return this.send('PUT', `/comments/${id}.json`, wrap('comment', input)); }
   async deleteComment(id: number): Promise<void> { await this.send('DELETE', `/comments/${id}.json`); }
+
+  // -- the Overview (extension E7): the latest events across the caller's projects, a page at a time
+  overview(opts: { before?: string; limit?: number } = {}): Promise<OverviewPage> {
+    return this.get(`/overview.json${qs({ before: opts.before, limit: opts.limit })}`);
+  }
 
   // -- milestones (legacy action routes; the `.json` twin of the `list.xml` extension)
   milestones(projectId: number, find?: 'all' | 'late' | 'upcoming' | 'completed'): Promise<Milestone[]> {

@@ -219,7 +219,8 @@ const post: Resource = {
   ],
   // posts_project: a page's ids and versions in order, index-only for firm callers (D185). posts_category:
   // a category's elements-count, index-only for clients too (D199).
-  indexes: { posts_project: 'project_id, posted_on, id, version', posts_category: 'category_id, private', posts_milestone: 'milestone_id' },
+  // posts_posted: the Overview's posts, newest first across projects (D301).
+  indexes: { posts_project: 'project_id, posted_on, id, version', posts_category: 'category_id, private', posts_milestone: 'milestone_id', posts_posted: 'posted_on' },
   references: { project_id: 'projects' },
 };
 
@@ -242,7 +243,9 @@ const comment: Resource = {
   ],
   template: [{ name: 'body', type: 'string' }, { name: 'private', type: 'boolean', firmOnly: true }],
   internal: [{ column: 'project_id', sql: 'INTEGER NOT NULL REFERENCES projects(id)' }],
-  indexes: { comments_parent: 'commentable_type, commentable_id, private, created_at' },
+  // comments_created: the Overview's comments, newest first across projects (D301).
+  // comments_project_created: a member's few projects, one by one (D301).
+  indexes: { comments_parent: 'commentable_type, commentable_id, private, created_at', comments_created: 'created_at', comments_project_created: 'project_id, created_at' },
 };
 
 const milestone: Resource = {
@@ -284,7 +287,12 @@ const todoItem: Resource = {
     // A list's completed/uncompleted counts are index-only seeks (D44).
     todo_items_list_done: 'todo_list_id, completed',
     todo_items_party: 'responsible_party_type, responsible_party_id, completed',
-    todo_items_project: 'project_id',
+    // A project's items; with created_at, the Overview's items of one project, newest first (D301).
+    todo_items_project: 'project_id, created_at',
+    // The Overview's items added and completed, newest first across projects, and completed in one project (D301).
+    todo_items_created: 'created_at',
+    todo_items_completed: 'completed_at',
+    todo_items_project_completed: 'project_id, completed_at',
   },
 };
 

@@ -30,6 +30,7 @@ import timeEntries from './plugins/time-entries.ts';
 import { syncPlugin } from './plugins/sync-local.ts';
 import type { SyncPort } from '../service/sync.ts';
 import changes from './plugins/changes.ts';
+import overviewRoutes from './plugins/overview.ts';
 import setup from './plugins/setup.ts';
 import sync from './plugins/sync.ts';
 import { idempotency } from './idempotency.ts';
@@ -437,6 +438,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Not resource routes (the reference lists them from their own docs): the live change stream
   // (docs/changes-stream.md) and the first-run setup of an empty data directory.
   await app.register(changes);
+  // The Overview (docs/api-extensions.md E7): an extension documented there, like the stream.
+  await app.register(overviewRoutes);
   await app.register(setup, { onCreated: opts.onAccountCreated, sync: opts.sync, network: opts.network ?? (!isLoopbackBind(bound) || Boolean(opts.trustProxy)) });
   const syncPort = opts.sync;
   if (syncPort) {

@@ -14,6 +14,7 @@ import { Timesheet } from './Timesheet.tsx';
 import { MilestoneBoard } from './MilestoneBoard.tsx';
 import { Report } from './Report.tsx';
 import { MyWork } from './MyWork.tsx';
+import { Overview } from './Overview.tsx';
 import { TimerStopDialog } from './Timer.tsx';
 import { DesktopShell } from './Desktop.tsx';
 import { SyncPanel } from './SyncPanel.tsx';
@@ -76,6 +77,7 @@ export function App() {
       if (e.key === '?') { ui.setOverlay('help'); e.preventDefault(); }
       else if (e.key === '/') { ui.setOverlay('search'); e.preventDefault(); }
       else if (['1', '2', '3', '4', '5', '6'].includes(e.key)) { useSession.getState().go(VIEWS[Number(e.key) - 1]); e.preventDefault(); }
+      else if (e.key === '0') { useSession.getState().go('overview'); e.preventDefault(); }
       else if (e.key === 'n') { ui.requestNew(); e.preventDefault(); }
     };
     window.addEventListener('keydown', onKey);
@@ -95,7 +97,7 @@ export function App() {
         </div>
       )}
       <main id="main" tabIndex={-1}>
-        {view === 'mine' ? <MyWork /> : !projectId ? (
+        {view === 'overview' ? <Overview /> : view === 'mine' ? <MyWork /> : !projectId ? (
           <div className="empty big">
             <h1>No projects yet</h1>
             <p>{projects.length === 0 ? 'You are not a member of any project. Ask an administrator of your account to add you to one.' : 'Pick a project in the header.'}</p>

@@ -10,6 +10,7 @@ import { useEffect, useState } from 'react';
 const MANAGE = 'manage';
 
 const TABS: { view: View; label: string; key: string }[] = [
+  { view: 'overview', label: 'Overview', key: '0' },
   { view: 'todos', label: 'Todos', key: '1' },
   { view: 'messages', label: 'Messages', key: '2' },
   { view: 'milestones', label: 'Milestones', key: '3' },
@@ -47,7 +48,11 @@ export function Header() {
         </select>
       </label>
       <nav aria-label="Boards">
-        {TABS.map((t) => (
+        {TABS.map((t) => t.view === 'overview' ? (
+          // The Overview (issue #27): an icon below 1440 px, where the header has no room for one more word.
+          <button key={t.view} type="button" className="tab tab-overview" aria-current={s.view === t.view ? 'page' : undefined}
+            onClick={() => s.go(t.view)} title={`${t.label} (${t.key})`}><Icon name="home" /><span className="tab-label">{t.label}</span></button>
+        ) : (
           <button key={t.view} type="button" className="tab" aria-current={s.view === t.view ? 'page' : undefined}
             onClick={() => s.go(t.view)} title={`${t.label} (${t.key})`} disabled={!s.projectId}>{t.label}</button>
         ))}

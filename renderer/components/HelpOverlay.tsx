@@ -3,7 +3,7 @@ import { useUi } from '../stores/ui.ts';
 import { Modal } from './Modal.tsx';
 
 export const SHORTCUTS: { group: string; keys: [string, string][] }[] = [
-  { group: 'Everywhere', keys: [['?', 'Show this list'], ['/', 'Search messages and todos of all your projects'], ['1 – 6', 'Todos, Messages, Milestones, Timesheet, Time report, My work'],
+  { group: 'Everywhere', keys: [['?', 'Show this list'], ['/', 'Search messages and todos of all your projects'], ['0', 'Overview: what happened lately in all your projects'], ['1 – 6', 'Todos, Messages, Milestones, Timesheet, Time report, My work'],
     ['n', 'New list / message / milestone / timesheet row'], ['Esc', 'Close a dialog or panel']] },
   { group: 'Todo board (a card has focus)', keys: [['x or Space', 'Complete or reopen the item'], ['Enter', 'Open the item (edit, comments)'],
     ['Alt + ↑ / ↓', 'Move the item up or down'], ['Alt + ← / →', 'Move the item to the previous or next list'], ['↑ / ↓', 'Focus the previous or next card']] },

@@ -8,9 +8,12 @@ import { fail, track } from './ui.ts';
 import { askOtherTabs } from './handover.ts';
 import { hashPath } from '../lib/url-filters.ts';
 
-/** The boards of a project, and "My work" (mine: the items assigned to me across every project). */
-export type View = 'todos' | 'messages' | 'milestones' | 'time' | 'report' | 'mine';
-/** In the order of the tabs and of their number keys (1 – 6). */
+/**
+ * The boards of a project, "My work" (mine: the items assigned to me across every project), and the Overview
+ * (what happened lately across every project: the first page after sign-in, issue #27).
+ */
+export type View = 'todos' | 'messages' | 'milestones' | 'time' | 'report' | 'mine' | 'overview';
+/** The tabs of a project, in the order of their number keys (1 – 6); the Overview is key 0. */
 export const VIEWS: readonly View[] = ['todos', 'messages', 'milestones', 'time', 'report', 'mine'];
 const KEY = 'bivouac.credentials';
 /** Where this tab keeps its sign-in (sessionStorage): handed to a new tab on request (handover.ts, D95). */
@@ -20,12 +23,15 @@ export const SESSION_KEY = KEY;
 export interface Route { projectId: number | null; view: View; postId: number | null; categoryId?: number | null }
 
 export function parseHash(hash: string): Route {
+  // No board named (a fresh start, `#/`) or `#/overview`: the Overview.
+  if (/^#?\/?(overview\/?)?$/.test(hash.replace(/\?.*$/, ''))) return { projectId: null, view: 'overview', postId: null, categoryId: null };
   const m = /^#?\/projects\/(\d+)(?:\/(todos|messages|milestones|time|report|mine)(?:\/(\d+))?(?:\/cat\/(\d+))?)?/.exec(hash);
   if (!m) return { projectId: null, view: 'todos', postId: null, categoryId: null };
   const view = (m[2] as View) ?? 'todos';
   return { projectId: Number(m[1]), view, postId: m[3] ? Number(m[3]) : null, categoryId: view === 'messages' && m[4] ? Number(m[4]) : null };
 }
 export const formatHash = (r: Route): string => {
+  if (r.view === 'overview') return '#/overview';
   if (!r.projectId) return '#/';
   const msg = r.view === 'messages' ? `${r.postId ? `/${r.postId}` : ''}${r.categoryId && !r.postId ? `/cat/${r.categoryId}` : ''}` : '';
   return `#/projects/${r.projectId}/${r.view}${msg}`;
@@ -179,9 +185,11 @@ export const useSession = create<SessionState>((set, get) => ({
 
   selectProject(id) {
     const s = get();
-    const h = formatHash({ projectId: id, view: s.view, postId: null });
+    // From the Overview, a project is chosen to open it: its todo board.
+    const view = s.view === 'overview' ? 'todos' : s.view;
+    const h = formatHash({ projectId: id, view, postId: null });
     if (typeof window !== 'undefined' && window.location.hash !== h) window.history.pushState(null, '', h);
-    s.applyRoute({ projectId: id, view: s.view, postId: null });
+    s.applyRoute({ projectId: id, view, postId: null });
   },
 
   async refreshProjects() {

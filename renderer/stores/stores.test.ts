@@ -190,7 +190,7 @@ describe('messages store', () => {
 describe('session store', () => {
   const me = { id: 3, first_name: 'Fran', last_name: 'Firm', client_id: 0, company_id: 1 } as Person;
 
-  it('signs in, keeps the API token (never the password) in sessionStorage, opens the first active project', async () => {
+  it('signs in, keeps the API token (never the password) in sessionStorage, opens the Overview with the first active project chosen', async () => {
     vi.spyOn(api, 'me').mockResolvedValue({ ...me, token: 'fran-token' });
     const set = vi.spyOn(api, 'setCredentials');
     vi.spyOn(api, 'projects').mockResolvedValue([{ id: 9, name: 'X', status: 'on_hold' }, { id: 4, name: 'Y', status: 'active' }] as never);
@@ -207,7 +207,9 @@ describe('session store', () => {
     for (let i = 0; i < sessionStorage.length; i++) expect(sessionStorage.getItem(sessionStorage.key(i)!)).not.toContain('fran-pass-2');
     // After the check, the client signs its requests with the token, not the password.
     expect(set).toHaveBeenLastCalledWith({ token: 'fran-token' });
-    expect(window.location.hash).toBe('#/projects/4/todos');
+    // The first page after sign-in is the Overview (issue #27); the boards' tabs open project 4.
+    expect(s.view).toBe('overview');
+    expect(window.location.hash).toBe('#/overview');
     s.signOut();
     expect(sessionStorage.getItem('bivouac.credentials')).toBeNull();
   });
@@ -258,6 +260,9 @@ describe('session store', () => {
     expect(parseHash('#/projects/7/messages/12')).toEqual({ projectId: 7, view: 'messages', postId: 12, categoryId: null });
     expect(parseHash('#/projects/7')).toEqual({ projectId: 7, view: 'todos', postId: null, categoryId: null });
     expect(parseHash('#/nonsense')).toEqual({ projectId: null, view: 'todos', postId: null, categoryId: null });
+    // No board named, or #/overview: the Overview (issue #27), whichever project is chosen.
+    for (const h of ['', '#', '#/', '#/overview']) expect(parseHash(h), h).toEqual({ projectId: null, view: 'overview', postId: null, categoryId: null });
+    expect(formatHash({ projectId: 7, view: 'overview', postId: null })).toBe('#/overview');
     expect(formatHash({ projectId: 7, view: 'report', postId: null })).toBe('#/projects/7/report');
     // the message board's category filter
     expect(parseHash('#/projects/7/messages/cat/5')).toEqual({ projectId: 7, view: 'messages', postId: null, categoryId: 5 });

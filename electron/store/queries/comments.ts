@@ -8,8 +8,8 @@ import type { CommentableType } from './fragments.ts';
 
 export type { CommentableType };
 
-/** The parent of comment alias `a` is private (todo items: their list). */
-const parentPrivate = (a: string): string => `CASE ${a}.commentable_type
+/** The parent of comment alias `a` is private (todo items: their list). Also the Overview's (overview.ts). */
+export const parentPrivate = (a: string): string => `CASE ${a}.commentable_type
   WHEN 'Post' THEN (SELECT COALESCE(x.private, 0) FROM posts x WHERE x.id = ${a}.commentable_id)
   WHEN 'Milestone' THEN (SELECT COALESCE(x.private, 0) FROM milestones x WHERE x.id = ${a}.commentable_id)
   WHEN 'TodoItem' THEN (SELECT COALESCE(l.private, 0) FROM todo_items i JOIN todo_lists l ON l.id = i.todo_list_id WHERE i.id = ${a}.commentable_id)
