@@ -142,13 +142,9 @@ export const INPUT_KEYS: { readonly [R in Exclude<ResourceKey, 'company' | 'pers
 
 // ---- sync (local extension, docs/sync-client.md §4) -------------------------------------------
 
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local' | 'connecting';
-export interface SyncStatus {
-  state: SyncState; lastSuccessAt: string | null; pending: number; rejected: number; conflicts: number;
-  progress: { done: number; total: number; phase?: 'pull' | 'push' } | null;
-  remote: { url: string; user: string | null; kind: string } | null;
-  error: string | null;
-}
+// The one sync status (D308).
+export type { SyncState, SyncStatus } from './sync-status.ts';
+import type { SyncStatus } from './sync-status.ts';
 export interface SyncConflict {
   id: number; resource: string; recordId: number; field: string; kind: string;
   mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: 'mine' | 'theirs' | null;

@@ -25,7 +25,7 @@ describe('sync panel', () => {
   it('connecting a directory with local work: the push of that work shows its progress, a refusal its message as is', async () => {
     vi.spyOn(api, 'syncConflicts').mockResolvedValue([]);
     vi.spyOn(api, 'syncRejected').mockResolvedValue([]);
-    const base = { lastSuccessAt: null, pending: 10, rejected: 0, conflicts: 0, error: null, lastSyncedAt: null, message: null };
+    const base = { lastSuccessAt: null, pending: 10, rejected: 0, conflicts: 0, error: null, lastSyncedAt: null, message: null, nextAttemptAt: null, offlineSince: null, live: false };
     vi.spyOn(api, 'syncStatus').mockResolvedValue({ ...base, state: 'syncing', progress: { done: 3, total: 10, phase: 'push' },
       remote: { url: 'http://team.example', user: 'ada', kind: 'team' } });
     let finish: (v: never) => void = () => undefined;
