@@ -82,6 +82,8 @@ export interface EngineOptions {
 
 /** Seconds between syncs while the team server's change stream is open: a safety net only (D306). */
 export const LIVE_INTERVAL_SEC = 300;
+/** The debounce of a sync after a local write while the team server's stream is open (ms; else 250). D305. */
+export const LIVE_DEBOUNCE_MS = 50;
 
 /** Pages of one list a plain scan reads at most (posts 25 a page, time entries, comments; D248). */
 const MAX_LIST_PAGES = 4000;
@@ -628,9 +630,11 @@ export class SyncEngine implements SyncPort {
   }
 
   /** A local write happened: sync soon (debounced), never blocking the writer, never before a retry is due. */
-  nudge(delayMs = 250): void {
+  nudge(delayMs?: number): void {
     if (!this.remote || this.stopped) return;
-    this.schedule(Math.max(delayMs, this.retryAt - this.timers.now()), 'soon');
+    // Following a team server's stream, teammates wait for this push: a shorter debounce (D305).
+    const d = delayMs ?? (this.live?.f.open ? LIVE_DEBOUNCE_MS : 250);
+    this.schedule(Math.max(d, this.retryAt - this.timers.now()), 'soon');
   }
 
   /**
