@@ -10,7 +10,7 @@ import { LiveFollower } from '../electron/sync/live.ts';
 import { Remote } from '../electron/sync/remote.ts';
 import { VirtualClock } from './support/virtual-clock.ts';
 
-type Mode = 'hugeLine' | 'endlessEvent' | 'silent' | 'closeAtOnce' | 'busy' | 'none' | 'storm' | 'html' | 'good';
+type Mode = 'hugeLine' | 'endlessEvent' | 'silent' | 'closeAtOnce' | 'busy' | 'none' | 'storm' | 'html' | 'good' | 'deaf';
 
 interface Hostile { url: string; mode: Mode; connections: number; closed: number; written: number[]; server: Server; open: Set<ServerResponse> }
 
@@ -29,6 +29,7 @@ async function hostile(mode: Mode): Promise<Hostile> {
       case 'html': res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'); return;
       case 'closeAtOnce': sse(); res.end('event: ready\ndata: {"seq":1}\n\n'); return;
       case 'silent': sse(); res.flushHeaders(); return;
+      case 'deaf': return; // accepts, never answers
       case 'storm': {
         sse();
         let s = 'event: ready\ndata: {"seq":1}\n\n';
@@ -133,6 +134,16 @@ describe('the live follower against a hostile change stream', () => {
     expect(f.lastError).toBe('the change stream said nothing for too long');
     clock.fire();
     await until('reopened', () => h.connections === 2);
+  });
+
+  it('a remote that never answers the headers is given up after the silence timeout, and asked again later', async () => {
+    const { h, clock, f } = await follow('deaf');
+    await until('the request arrived', () => h.connections === 1 && clock.pending().includes(45_000));
+    clock.fire();
+    await until('given up, a retry armed', () => f.nextRetryMs !== null);
+    expect(f.lastError).toBe('the change stream did not answer');
+    clock.fire();
+    await until('asked again', () => h.connections === 2);
   });
 
   it('429 waits for its Retry-After; an answer that is not an event stream is retried with the backoff', async () => {

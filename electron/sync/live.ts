@@ -142,7 +142,14 @@ export class LiveFollower {
     const abort = new AbortController();
     this.abort = abort;
     this.why = null;
-    const res = await this.o.open(STREAM_PATH, abort.signal);
+    // A remote that accepts and never answers the headers is given up after the same silence.
+    const deaf = this.timers.set(() => { this.why = 'the change stream did not answer'; abort.abort(); }, this.o.silenceMs ?? 45_000);
+    let res: Response;
+    try {
+      res = await this.o.open(STREAM_PATH, abort.signal);
+    } finally {
+      this.timers.clear(deaf);
+    }
     if (res.status === 404 || res.status === 405 || res.status === 501) {
       await res.body?.cancel().catch(() => undefined);
       this.gone = true;
