@@ -445,6 +445,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(setup, { onCreated: opts.onAccountCreated, sync: opts.sync, network: opts.network ?? (!isLoopbackBind(bound) || Boolean(opts.trustProxy)) });
   const syncPort = opts.sync;
+  // A sync that brought changes: the open boards of this replica learn of them at once too.
+  syncPort?.onChanged?.(() => waker.wake());
   if (syncPort) {
     await app.register(syncPlugin(syncPort));
     // Sync soon after a local write (never blocking it).

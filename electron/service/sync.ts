@@ -58,4 +58,6 @@ export interface SyncPort {
   nudge(): void;
   /** Start the interval timer. */
   start(): void;
+  /** Call `fn` after each sync that committed something here (the local change streams look at once, D305). */
+  onChanged?(fn: () => void): void;
 }

@@ -614,6 +614,10 @@ export class SyncEngine implements SyncPort {
     this.live.f.start();
   }
 
+  private readonly changed = new Set<() => void>();
+  /** Call `fn` after each sync that committed something here (the local service's change streams look at once). */
+  onChanged(fn: () => void): void { this.changed.add(fn); }
+
   /** The change stream is open (tests, bench, status). */
   get following(): boolean { return this.live?.f.open ?? false; }
   /** Change streams this engine opened (tests, bench). */
@@ -764,6 +768,7 @@ export class SyncEngine implements SyncPort {
           await q.setState(w, 'last_success_at', now);
         });
         this.idleSuccessAt = null;
+        for (const fn of this.changed) fn();
       }
       this.offlineSince = null;
       this.state = 'idle';
