@@ -8,6 +8,9 @@
 //     BENCH_CASES=idle,endless runs some of them (and prints the child's V8 heap spaces); BENCH_CHILD_FLAGS
 //     adds node options to the child (e.g. --max-semi-space-size=16, D279).
 //  6. the request rate to a remote that is down, per minute, over 11 minutes (the real schedule on a virtual clock).
+//  7. live sync (issue #26, D305): propagation replica → replica and team server → replica (p50, p95, default
+//     settings, real clock), an idle replica's requests per minute and local commits per idle sync (`--only=live`;
+//     BENCH_LIVE_TRIALS=N changes each way, 40; BENCH_IDLE_SEC=S of idle observed, 60).
 // Results go to stdout and, for a full run, bench/results/sync.md (a partial run writes only with BENCH_OUT=FILE). Not part of `npm test`.
 
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
@@ -117,7 +120,7 @@ async function remoteEdits(n: number, tag: string, offset = 0): Promise<void> {
 say(`# bench:sync — ${new Date().toISOString()}`);
 say(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}; dataset: ${JSON.stringify(summary.counts)}`);
 
-// `--only=push` runs section 3 alone, `--only=hostile` section 5, `--only=down` section 6 (printed; written to
+// `--only=push` runs section 3 alone, `--only=hostile` section 5, `--only=down` section 6, `--only=live` section 7 (printed; written to
 // BENCH_OUT when set).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 
@@ -393,6 +396,90 @@ if (!only || only === 'down') {
   say(`| requests / minute | ${rate(0)} | ${rate(1)} | ${rate(4)} | ${rate(10)} | ${(perMinute.reduce((a, b) => a + b, 0) / REPLICAS).toFixed(1)} |`);
   say('(before D255: a retry every 2 s after a network error, 30 requests a minute for as long as the outage lasts)');
   for (const r of replicas) { r.engine.stop(); await r.store.close(); }
+}
+
+// ---- 7: live sync (issue #26, D305) -------------------------------------------------------------
+// Two people's replicas (Ada, Fran) of a small team server, with default settings (interval 30 s, the change
+// stream followed), on the real clock. A change is made through one side's API and the other side's local API
+// is read every 5 ms until it shows it: the time from the write's answer to the first read that shows it.
+if (!only || only === 'live') {
+  const FRAN = FIXTURE.people.find((p) => p.key === 'fran')!;
+  const teamStore = new SqliteStore(join(tmp, 'live-team.sqlite'));
+  await importSeed(teamStore, FIXTURE);
+  const team = await buildApp({ store: teamStore, responseCacheBytes: 0 });
+  await team.listen({ host: '127.0.0.1', port: 0 });
+  const url = `http://127.0.0.1:${(team.server.address() as AddressInfo).port}`;
+  const asTeam = (method: string, path: string, body?: string) => team.inject({ method: method as 'GET', url: path, payload: body, headers: { host: '127.0.0.1', authorization: basic(ADA['user-name'], ADA.password) } });
+  const side = async (who: { 'user-name': string; password: string }, name: string) => {
+    const dir = join(tmp, `live-${name}`);
+    mkdirSync(dir, { recursive: true });
+    const store = new SqliteStore(join(dir, 'bivouac.sqlite'));
+    const engine = new SyncEngine({ store, dataDir: null }); // default settings
+    await engine.connect(url, { user: who['user-name'], password: who.password });
+    const app = await buildApp({ store, sync: engine, responseCacheBytes: 0 });
+    engine.start();
+    const req = (method: string, path: string, body?: string) => app.inject({ method: method as 'GET', url: path, payload: body, headers: { host: '127.0.0.1', authorization: basic(who['user-name'], who.password) } });
+    return { store, engine, app, req };
+  };
+  const a = await side(ADA, 'ada');
+  const b = await side(FRAN, 'fran');
+  while (!a.engine.following || !b.engine.following) await new Promise((r) => setTimeout(r, 20));
+  const XMLD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+  const listIn = async (req: typeof a.req, name: string) => {
+    const projects = (await req('GET', '/projects.xml')).body;
+    const P = /<project>(?:(?!<\/project>)[^])*?<id type="integer">(\d+)<\/id>(?:(?!<\/project>)[^])*?<name>Alpha Ascent<\/name>/.exec(projects)![1];
+    const lists = (await req('GET', `/projects/${P}/todo_lists.xml`)).body;
+    return { P, L: [...lists.matchAll(/<todo-list>[^]*?<\/todo-list>/g)].map((m) => m[0]).find((x) => x.includes(`<name>${name}</name>`))?.match(/<id type="integer">(\d+)<\/id>/)?.[1] };
+  };
+  const { P: PA } = await listIn(a.req, '');
+  await a.req('POST', `/projects/${PA}/todo_lists.xml`, `${XMLD}<todo-list><name>Bench live</name></todo-list>`);
+  let LB: string | undefined;
+  while (!(LB = (await listIn(b.req, 'Bench live')).L)) await new Promise((r) => setTimeout(r, 20));
+  const LA = (await listIn(a.req, 'Bench live')).L!;
+  const LT = (await listIn(asTeam, 'Bench live')).L!;
+  const trials = Number(process.env.BENCH_LIVE_TRIALS ?? 40);
+  const pct = (xs: number[], p: number) => { const s = [...xs].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]; };
+  const propagate = async (write: (content: string) => Promise<unknown>, tag: string) => {
+    const out: number[] = [];
+    for (let k = 0; k < trials; k++) {
+      const content = `${tag} ${k} ${Math.random().toString(36).slice(2)}`;
+      await write(content);
+      const t0 = performance.now();
+      while (!(await b.req('GET', `/todo_lists/${LB}/todo_items.xml`)).body.includes(content)) {
+        if (performance.now() - t0 > 60_000) throw new Error(`${tag}: not seen within 60 s`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      out.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 300)); // writes apart, at random phases of the stream's poll
+    }
+    return out;
+  };
+  const r2r = await propagate((c) => a.req('POST', `/todo_lists/${LA}/todo_items.xml`, `${XMLD}<todo-item><content>${c}</content></todo-item>`), 'replica');
+  const t2r = await propagate((c) => asTeam('POST', `/todo_lists/${LT}/todo_items.xml`, `${XMLD}<todo-item><content>${c}</content></todo-item>`), 'team');
+  say(`\n## live sync: propagation with default settings (${trials} changes each way, real clock; goal p95 ≤ 1 s)`);
+  say('| from → to | p50 | p95 | max |');
+  say('|---|---|---|---|');
+  say(`| replica (Ada) → replica (Fran) | ${ms(pct(r2r, 0.5))} | ${ms(pct(r2r, 0.95))} | ${ms(Math.max(...r2r))} |`);
+  say(`| team server → replica (Fran) | ${ms(pct(t2r, 0.5))} | ${ms(pct(t2r, 0.95))} | ${ms(Math.max(...t2r))} |`);
+  // Idle: nothing changes anywhere; what one replica sends, and what an idle sync commits locally.
+  const idleSec = Number(process.env.BENCH_IDLE_SEC ?? 60);
+  await new Promise((r) => setTimeout(r, 2000));
+  const r0 = b.engine.requests;
+  await new Promise((r) => setTimeout(r, idleSec * 1000));
+  const perMin = (b.engine.requests - r0) / (idleSec / 60);
+  const commitsOf = async () => Number((await b.store.changeToken()).split(':')[0]);
+  const c0 = await commitsOf();
+  const SYNCS = 10;
+  const q0 = b.engine.requests;
+  for (let k = 0; k < SYNCS; k++) await b.engine.run();
+  const perSync = (b.engine.requests - q0) / SYNCS;
+  say(`\n## live sync: an idle replica (team server, stream open: ${b.engine.following})`);
+  say('| requests per minute (idle, observed ' + idleSec + ' s) | requests per idle sync | local commits per idle sync |');
+  say('|---|---|---|');
+  say(`| ${perMin.toFixed(2)} | ${perSync.toFixed(1)} | ${((await commitsOf() - c0) / SYNCS).toFixed(2)} |`);
+  for (const s of [a, b]) { s.engine.stop(); await s.app.close(); await s.store.close(); }
+  await team.close();
+  await teamStore.close();
 }
 
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });

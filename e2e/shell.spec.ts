@@ -64,7 +64,7 @@ async function desktopMode(page: import('@playwright/test').Page, userToken = FR
       },
       'shell:export-backup': () => ({ file: '/home/me/Documents/bivouac-backup.json' }),
       'sync:status': () => sync,
-      'sync:run': () => ({ ...sync, state: 'syncing', progress: 0.1 }),
+      'sync:run': () => ({ ...sync, state: 'syncing', progress: { done: 1, total: 10, phase: 'pull' } }),
     };
     const w = window as unknown as { bivouac: object; __shell: Recorded };
     w.__shell = { calls, emit: (c, p) => { for (const l of listeners[c] ?? []) l(p); } };

@@ -171,13 +171,9 @@ export const INPUT_KEYS: { readonly [R in Exclude<ResourceKey, 'company' | 'pers
 
 // ---- sync (local extension, docs/sync-client.md §4) -------------------------------------------
 
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local' | 'connecting';
-export interface SyncStatus {
-  state: SyncState; lastSuccessAt: string | null; pending: number; rejected: number; conflicts: number;
-  progress: { done: number; total: number; phase?: 'pull' | 'push' } | null;
-  remote: { url: string; user: string | null; kind: string } | null;
-  error: string | null;
-}
+// The one sync status (D308).
+export type { SyncState, SyncStatus } from './sync-status.ts';
+import type { SyncStatus } from './sync-status.ts';
 /** A conflict as people read it (D310): title and place of the record, the field's label, readable values. */
 export interface SyncConflict {
   id: number; resource: string; recordId: number; field: string; kind: string;

@@ -11,28 +11,9 @@ export const APP_SCHEME = 'bivouac';
 // ---------------------------------------------------------------------------------------------
 // Data that crosses the bridge
 
-/**
- * Sync as the shell shows it. `local`: no team server is set up (or this service has no sync), the
- * data lives on this computer only.
- */
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local';
-export const SYNC_STATES: readonly SyncState[] = ['idle', 'syncing', 'offline', 'error', 'local'];
-
-export interface SyncStatus {
-  readonly state: SyncState;
-  /** Local changes not yet acknowledged by the team server. */
-  readonly pending: number;
-  /** Records that changed on both sides and wait for a decision. */
-  readonly conflicts: number;
-  /** 0..1 while syncing, else null. */
-  readonly progress: number | null;
-  /** When the last sync finished (ISO 8601), null if never. */
-  readonly lastSyncedAt: string | null;
-  /** What went wrong (state `error`/`offline`), else null. */
-  readonly message: string | null;
-}
-
-export const LOCAL_ONLY: SyncStatus = Object.freeze({ state: 'local', pending: 0, conflicts: 0, progress: null, lastSyncedAt: null, message: null });
+// Sync as the shell shows it: the one status of shared/sync-status.ts (D308).
+export { LOCAL_ONLY, SYNC_STATES, type SyncState, type SyncStatus } from './sync-status.ts';
+import type { SyncStatus } from './sync-status.ts';
 
 /** The settings that belong to the shell (the rest lives in the account). */
 export interface ShellSettings {

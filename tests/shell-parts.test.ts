@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { redact, RotatingLog } from '../electron/shell/log.ts';
 import { restoreBounds, rememberBounds, parseWindowState, isReachable, EMPTY_WINDOW_STATE } from '../electron/shell/window-state.ts';
 import { HttpSyncStatusSource, normalizeSyncStatus } from '../electron/shell/sync-source.ts';
+import { syncLabel as trayLabel } from '../electron/shell/menus.ts';
 import { serviceLog, serviceStarter } from '../electron/shell/service.ts';
 import { appLinkHash, INVOKE_ARG_CHECKS, LOCAL_ONLY, isShellSession } from '../shared/ipc.ts';
 import { externalUrl, mayNavigate, mayGrantPermission } from '../electron/shell/guards.ts';
@@ -251,11 +252,23 @@ describe('the IPC contract', () => {
 
 describe('sync status source', () => {
   it('normalises what the route answers', () => {
-    expect(normalizeSyncStatus({ state: 'syncing', pending: 3, conflicts: [{}, {}], progress: 1.7 })).toEqual(
-      { state: 'syncing', pending: 3, conflicts: 2, progress: 1, lastSyncedAt: null, message: null });
-    expect(normalizeSyncStatus({ state: 'idle', pending: -1, progress: 0.5, last_synced_at: '2026-11-22T10:00:00Z' })).toEqual(
+    expect(normalizeSyncStatus({ state: 'syncing', pending: 3, conflicts: [{}, {}], progress: { done: 3, total: 4, phase: 'push' } })).toMatchObject(
+      { state: 'syncing', pending: 3, conflicts: 2, progress: { done: 3, total: 4, phase: 'push' }, lastSyncedAt: null, message: null });
+    expect(normalizeSyncStatus({ state: 'idle', pending: -1, progress: { done: 1, total: 2 }, last_synced_at: '2026-11-22T10:00:00Z' })).toMatchObject(
       { state: 'idle', pending: 0, conflicts: 0, progress: null, lastSyncedAt: '2026-11-22T10:00:00Z', message: null });
+    // A number (the shape the shell once expected) is not the engine's progress.
+    expect(normalizeSyncStatus({ state: 'syncing', progress: 0.5 }).progress).toBeNull();
     expect(normalizeSyncStatus({ state: 'exploded' })).toMatchObject({ state: 'error', message: 'unreadable sync status' });
+  });
+
+  it('the tray shows a sync\'s progress as the engine reports it ({done, total, phase}: issue #26)', () => {
+    // What GET /sync/status answers while a clone reads its feed (the engine's SyncStatus, as JSON).
+    const wire = JSON.parse(JSON.stringify({ ...LOCAL_ONLY, state: 'syncing', progress: { done: 300, total: 400, phase: 'pull' },
+      remote: { url: 'http://127.0.0.1:9', user: 'ada', kind: 'team' } }));
+    const s = normalizeSyncStatus(wire);
+    expect(trayLabel(s)).toBe('Syncing… 75%');
+    expect(trayLabel(normalizeSyncStatus({ ...wire, progress: { done: 5, total: 0 } }))).toBe('Syncing…');
+    expect(trayLabel(normalizeSyncStatus({ ...wire, progress: { done: 900, total: 400 } }))).toBe('Syncing… 100%');
   });
 
   it('asks GET /sync/status and POST /sync/run with the token, as JSON', async () => {

@@ -25,7 +25,7 @@ class FakeSync implements SyncStatusSource {
     this.current = { ...LOCAL_ONLY, ...s };
   }
   async status() { return this.current; }
-  async runNow() { this.runs++; this.current = { ...this.current, state: 'syncing', progress: 0 }; return this.current; }
+  async runNow() { this.runs++; this.current = { ...this.current, state: 'syncing', progress: { done: 0, total: 10, phase: 'pull' } }; return this.current; }
   finish() { this.current = { ...this.current, state: 'idle', progress: null }; this.events.push('sync finished'); }
 }
 
@@ -269,7 +269,7 @@ describe('close to tray vs quit', () => {
 
 describe('shutdown order', () => {
   it('a running sync finishes first, then the service closes (after its requests in flight), then the app quits', async () => {
-    const { fake, sync, events, starter } = await boot({ sync: { state: 'syncing', progress: 0.4 } });
+    const { fake, sync, events, starter } = await boot({ sync: { state: 'syncing', progress: { done: 4, total: 10, phase: 'pull' } } });
     fake.window.ready();
     fake.quit();
     expect(fake.quitted).toBe(false); // held back by before-quit
@@ -525,7 +525,7 @@ describe('tray and sync state', () => {
   it.each<[Partial<SyncStatus>, string[], string]>([
     [{}, ['Open Bivouac', '---', 'Local only: no team server (disabled)', 'Sync now (disabled)', '---', 'Copy API URL and token', '---', 'Quit Bivouac'], 'Bivouac — Local only: no team server'],
     [{ state: 'idle' }, ['Open Bivouac', '---', 'Synced (disabled)', 'Sync now', '---', 'Copy API URL and token', '---', 'Quit Bivouac'], 'Bivouac — Synced'],
-    [{ state: 'syncing', progress: 0.42, pending: 3 }, ['Open Bivouac', '---', 'Syncing… 42% (disabled)', 'Sync now (disabled)', '---', 'Copy API URL and token', '---', 'Quit Bivouac'], 'Bivouac — Syncing… 42%'],
+    [{ state: 'syncing', progress: { done: 42, total: 100, phase: 'pull' }, pending: 3 }, ['Open Bivouac', '---', 'Syncing… 42% (disabled)', 'Sync now (disabled)', '---', 'Copy API URL and token', '---', 'Quit Bivouac'], 'Bivouac — Syncing… 42%'],
     [{ state: 'offline', pending: 1 }, ['Open Bivouac', '---', 'Offline (1 change waiting) (disabled)', 'Sync now', '---', 'Copy API URL and token', '---', 'Quit Bivouac'], 'Bivouac — Offline (1 change waiting)'],
     [{ state: 'idle', conflicts: 2 }, ['Open Bivouac', '---', 'Synced (disabled)', '2 conflicts to resolve…', 'Sync now', '---', 'Copy API URL and token', '---', 'Quit Bivouac'], 'Bivouac — Synced, 2 conflicts'],
     [{ state: 'error', message: 'team server answered 500', pending: 4 }, ['Open Bivouac', '---', 'Sync failed: team server answered 500 (4 changes waiting) (disabled)', 'Sync now', '---', 'Copy API URL and token', '---', 'Quit Bivouac'], 'Bivouac — Sync failed: team server answered 500 (4 changes waiting)'],

@@ -29,7 +29,7 @@ import todoItems from './plugins/todo-items.ts';
 import timeEntries from './plugins/time-entries.ts';
 import { syncPlugin } from './plugins/sync-local.ts';
 import type { SyncPort } from '../service/sync.ts';
-import changes from './plugins/changes.ts';
+import changes, { type StreamWaker } from './plugins/changes.ts';
 import overviewRoutes from './plugins/overview.ts';
 import setup from './plugins/setup.ts';
 import sync from './plugins/sync.ts';
@@ -437,11 +437,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   for (const plugin of Object.values(API_PLUGINS)) await app.register(plugin);
   // Not resource routes (the reference lists them from their own docs): the live change stream
   // (docs/changes-stream.md) and the first-run setup of an empty data directory.
-  await app.register(changes);
+  const waker: StreamWaker = { wake: () => undefined };
+  await app.register(changes, { waker });
+  // A write answered: open change streams look now, not at their next poll (D305).
+  app.addHook('onResponse', (req, reply, done) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400) waker.wake();
+    done();
+  });
   // The Overview (docs/api-extensions.md E7): an extension documented there, like the stream.
   await app.register(overviewRoutes);
   await app.register(setup, { onCreated: opts.onAccountCreated, sync: opts.sync, network: opts.network ?? (!isLoopbackBind(bound) || Boolean(opts.trustProxy)) });
   const syncPort = opts.sync;
+  // A sync that brought changes: the open boards of this replica learn of them at once too.
+  syncPort?.onChanged?.(() => waker.wake());
   if (syncPort) {
     await app.register(syncPlugin(syncPort));
     // Sync soon after a local write (never blocking it).

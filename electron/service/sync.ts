@@ -3,30 +3,9 @@
 
 import type { ResourceKey } from '../../shared/registry.ts';
 
-/**
- * `local`: no remote is connected (a standalone data directory); `connecting`: a connect goes on in the
- * background (a start with --remote whose remote has not answered yet; D253).
- */
-export type SyncState = 'idle' | 'syncing' | 'offline' | 'error' | 'local' | 'connecting';
-
-export interface SyncStatus {
-  state: SyncState;
-  lastSuccessAt: string | null;
-  /** Outbox entries (local user actions) not yet on the remote. */
-  pending: number;
-  rejected: number;
-  /** Unresolved conflicts. */
-  conflicts: number;
-  /** While syncing (docs/sync-client.md §4, D163); `phase`: pulling or pushing. */
-  progress: { done: number; total: number; phase?: 'pull' | 'push' } | null;
-  remote: { url: string; user: string | null; kind: 'team' | 'plain' | null } | null;
-  error: string | null;
-  /** When the next attempt after a failure is due (ISO time; null: none waiting). Backoff: D255. */
-  nextAttemptAt: string | null;
-  /** Aliases the desktop shell reads (docs/desktop-shell.md): lastSuccessAt and error. */
-  lastSyncedAt: string | null;
-  message: string | null;
-}
+// The one sync status (D308).
+export type { SyncState, SyncStatus } from '../../shared/sync-status.ts';
+import type { SyncStatus } from '../../shared/sync-status.ts';
 
 /**
  * A resolution: keep my value (or my deletion), keep theirs (or their deletion), or restore a record the
@@ -93,4 +72,6 @@ export interface SyncPort {
   nudge(): void;
   /** Start the interval timer. */
   start(): void;
+  /** Call `fn` after each sync that committed something here (the local change streams look at once, D305). */
+  onChanged?(fn: () => void): void;
 }

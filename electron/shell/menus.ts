@@ -6,6 +6,7 @@
 // fields. The views get Ctrl/Cmd+1–4 instead, which the page ignores.
 
 import type { ShellCommand, SyncStatus } from '../../shared/ipc.ts';
+import { progressRatio } from '../../shared/sync-status.ts';
 import type { MenuItem } from './port.ts';
 
 export interface TrayActions {
@@ -22,7 +23,11 @@ export function syncLabel(s: SyncStatus): string {
   const waiting = s.pending > 0 ? ` (${plural(s.pending, 'change', 'changes')} waiting)` : '';
   switch (s.state) {
     case 'local': return 'Local only: no team server';
-    case 'syncing': return `Syncing…${s.progress !== null ? ` ${Math.round(Math.min(1, Math.max(0, s.progress)) * 100)}%` : ''}`;
+    case 'syncing': {
+      const r = progressRatio(s.progress);
+      return `Syncing…${r !== null ? ` ${Math.round(r * 100)}%` : ''}`;
+    }
+    case 'connecting': return 'Connecting to the team server…';
     case 'offline': return `Offline${waiting}`;
     case 'error': return `Sync failed${s.message ? `: ${s.message.slice(0, 60)}` : ''}${waiting}`;
     case 'idle': return s.pending > 0 ? `${plural(s.pending, 'change', 'changes')} to sync` : 'Synced';

@@ -2,22 +2,42 @@
 // docs/desktop-shell.md). A service without these routes (404) has no sync: "local only".
 
 import { LOCAL_ONLY, SYNC_STATES, type SyncState, type SyncStatus } from '../../shared/ipc.ts';
+import type { SyncProgress } from '../../shared/sync-status.ts';
 import type { SyncStatusSource } from './port.ts';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+const str = (v: unknown, max = 300): string | null => (typeof v === 'string' ? v.slice(0, max) : null);
 
-/** A status from the route's JSON, tolerant of what it leaves out (conflicts may be a count or a list). */
+/** The engine's `{done, total, phase}` (D308), or null. */
+function progressOf(v: unknown): SyncProgress | null {
+  const p = (typeof v === 'object' && v !== null ? v : null) as Record<string, unknown> | null;
+  if (!p) return null;
+  const phase = p.phase === 'pull' || p.phase === 'push' ? p.phase : undefined;
+  return { done: num(p.done), total: num(p.total), ...(phase ? { phase } : {}) };
+}
+
+/** A status from the route's JSON (the engine's SyncStatus), tolerant of what it leaves out (conflicts may be a count or a list). */
 export function normalizeSyncStatus(raw: unknown): SyncStatus {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-  const state = (SYNC_STATES as readonly unknown[]).includes(r.state) ? r.state as SyncState : 'error';
-  const progress = typeof r.progress === 'number' && Number.isFinite(r.progress) ? Math.min(1, Math.max(0, r.progress)) : null;
+  const known = (SYNC_STATES as readonly unknown[]).includes(r.state);
+  const state = known ? r.state as SyncState : 'error';
+  const rem = (typeof r.remote === 'object' && r.remote !== null ? r.remote : null) as Record<string, unknown> | null;
+  const last = str(r.lastSuccessAt) ?? str(r.lastSyncedAt) ?? str(r.last_synced_at);
+  const message = str(r.error) ?? str(r.message) ?? (!known ? 'unreadable sync status' : null);
   return {
     state,
+    lastSuccessAt: last,
     pending: num(r.pending),
+    rejected: num(r.rejected),
     conflicts: Array.isArray(r.conflicts) ? r.conflicts.length : num(r.conflicts),
-    progress: state === 'syncing' ? progress : null,
-    lastSyncedAt: typeof r.lastSyncedAt === 'string' ? r.lastSyncedAt : typeof r.last_synced_at === 'string' ? r.last_synced_at : null,
-    message: typeof r.message === 'string' ? r.message.slice(0, 300) : state === 'error' && !(SYNC_STATES as readonly unknown[]).includes(r.state) ? 'unreadable sync status' : null,
+    progress: state === 'syncing' ? progressOf(r.progress) : null,
+    remote: rem && typeof rem.url === 'string' ? { url: rem.url.slice(0, 500), user: str(rem.user), kind: rem.kind === 'team' || rem.kind === 'plain' ? rem.kind : null } : null,
+    error: message,
+    nextAttemptAt: str(r.nextAttemptAt),
+    offlineSince: state === 'offline' ? str(r.offlineSince) : null,
+    live: r.live === true,
+    lastSyncedAt: last,
+    message,
   };
 }
 
@@ -38,7 +58,8 @@ export class HttpSyncStatusSource implements SyncStatusSource {
         method, headers: { Authorization: this.auth, Accept: 'application/json' }, signal: AbortSignal.timeout(10_000),
       });
     } catch (e) {
-      return { ...LOCAL_ONLY, state: 'error', message: `the local service does not answer (${(e as Error).message})` };
+      const message = `the local service does not answer (${(e as Error).message})`;
+      return { ...LOCAL_ONLY, state: 'error', message, error: message };
     }
     if (res.status === 404 || res.status === 405) {
       await res.body?.cancel();
@@ -48,7 +69,7 @@ export class HttpSyncStatusSource implements SyncStatusSource {
     try {
       body = await res.json();
     } catch { /* not JSON */ }
-    if (!res.ok) return { ...LOCAL_ONLY, state: 'error', message: `sync status: HTTP ${res.status}` };
+    if (!res.ok) return { ...LOCAL_ONLY, state: 'error', message: `sync status: HTTP ${res.status}`, error: `sync status: HTTP ${res.status}` };
     return normalizeSyncStatus(body);
   }
 

@@ -26,6 +26,7 @@ import { status as setupStatus } from '../service/setup.ts';
 import { blockedTime, matchAccount, matchCategories, type Matching } from '../../shared/sync/adopt.ts';
 import { refResource } from '../../shared/sync/ids.ts';
 import { BACKOFF, nextDelay, REAL_TIMERS, retryAfterMs, type BackoffPolicy, type Timers } from './backoff.ts';
+import { LiveFollower } from './live.ts';
 import * as life from '../store/queries/lifecycle.ts';
 import { ownerCredentials } from '../store/queries/people.ts';
 
@@ -74,9 +75,16 @@ export interface EngineOptions {
   readonly random?: () => number;
   /** Retry delays (default BACKOFF: 1 s doubling up to 5 min, full jitter). */
   readonly backoff?: BackoffPolicy;
+  /** Follow the team server's change stream once started (default: yes on the real clock, no on an injected one; false: the interval only). D305. */
+  readonly live?: boolean;
   /** Called after each successful sync (the server writes the api-token file once a clone brought the owner). */
   readonly onSynced?: () => Promise<void>;
 }
+
+/** Seconds between syncs while the team server's change stream is open: a safety net only (D306). */
+export const LIVE_INTERVAL_SEC = 300;
+/** The debounce of a sync after a local write while the team server's stream is open (ms; else 250). D305. */
+export const LIVE_DEBOUNCE_MS = 50;
 
 /** Pages of one list a plain scan reads at most (posts 25 a page, time entries, comments; D248). */
 const MAX_LIST_PAGES = 4000;
@@ -197,6 +205,14 @@ export class SyncEngine implements SyncPort {
   private progress: { done: number; total: number; phase: 'pull' | 'push' } | null = null;
   private kind: 'team' | 'plain' | null = null;
   private stopped = false;
+  /** The team server's change stream, followed while started (electron/sync/live.ts, D305). */
+  private live: { remote: Remote; f: LiveFollower } | null = null;
+  /** Started (start(), or a connect in the background) and not stopped since: the stream is followed (D305). */
+  private started = false;
+  /** The last success of a sync that committed nothing (not written: an idle sync commits nothing, D307). */
+  private idleSuccessAt: string | null = null;
+  /** When the remote stopped answering (first failure of the current offline spell), ISO; null while online. */
+  private offlineSince: string | null = null;
 
   private readonly vault: TokenVault;
 
@@ -557,7 +573,8 @@ export class SyncEngine implements SyncPort {
       this.retryAt = 0;
       if (this.next?.kind === 'retry') this.unschedule();
       const sec = this.o.intervalSec ?? 30;
-      if (sec > 0) this.schedule(sec * 1000, 'interval');
+      // While the team server's stream is open, the interval is only a safety net (D306).
+      if (sec > 0) this.schedule((this.live?.f.open ? Math.max(sec, LIVE_INTERVAL_SEC) : sec) * 1000, 'interval');
       return;
     }
     this.failures++;
@@ -572,24 +589,57 @@ export class SyncEngine implements SyncPort {
   /** Sync on the interval, and after a failure when its backoff ends. */
   start(): void {
     this.stopped = false;
+    this.started = true;
+    if (this.kind === 'team') this.follow();
     if (this.next || this.connectAttempt || this.running) return;
     const wait = this.retryAt - this.timers.now();
     if (this.pendingConnect || wait > 0) this.schedule(wait, 'retry');
     else if (this.remote && (this.o.intervalSec ?? 30) > 0) this.schedule((this.o.intervalSec ?? 30) * 1000, 'interval');
   }
 
+  /** Follow the team server's change stream (D305): a change there is a sync soon. Once per remote. */
+  private follow(): void {
+    const remote = this.remote;
+    // Followed once started; an engine on an injected clock (tests, bench) only when asked.
+    if (this.stopped || !this.started || !remote || !(this.o.live ?? this.o.timers === undefined)) return;
+    if (this.live && this.live.remote !== remote) { this.live.f.stop(); this.live = null; }
+    this.live ??= {
+      remote,
+      f: new LiveFollower({
+        open: (path, signal) => remote.openStream(path, signal), timers: this.o.timers, random: this.o.random, backoff: this.o.backoff,
+        onChange: () => this.nudge(0),
+        // A stream lost: a sync says whether the remote is still there (the header's "Offline since").
+        onState: (open, _why, gone) => { if (!open && !gone && this.live?.remote === remote) this.nudge(0); },
+      }),
+    };
+    this.live.f.start();
+  }
+
+  private readonly changed = new Set<() => void>();
+  /** Call `fn` after each sync that committed something here (the local service's change streams look at once). */
+  onChanged(fn: () => void): void { this.changed.add(fn); }
+
+  /** The change stream is open (tests, bench, status). */
+  get following(): boolean { return this.live?.f.open ?? false; }
+  /** Change streams this engine opened (tests, bench). */
+  get streamsOpened(): number { return this.live?.f.opened ?? 0; }
+
   /** Stop the schedule; a connect waiting on the remote's first answers gives up at once (it is tried again on start). */
   stop(): void {
     this.stopped = true;
+    this.started = false;
+    this.live?.f.stop();
     this.unschedule();
     this.halt.abort();
     this.halt = new AbortController();
   }
 
   /** A local write happened: sync soon (debounced), never blocking the writer, never before a retry is due. */
-  nudge(delayMs = 250): void {
+  nudge(delayMs?: number): void {
     if (!this.remote || this.stopped) return;
-    this.schedule(Math.max(delayMs, this.retryAt - this.timers.now()), 'soon');
+    // Following a team server's stream, teammates wait for this push: a shorter debounce (D305).
+    const d = delayMs ?? (this.live?.f.open ? LIVE_DEBOUNCE_MS : 250);
+    this.schedule(Math.max(d, this.retryAt - this.timers.now()), 'soon');
   }
 
   /**
@@ -601,6 +651,7 @@ export class SyncEngine implements SyncPort {
   connectInBackground(url: string, auth: RemoteAuth): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pendingConnect = { url, auth, resolve, reject };
+      this.started = true;
       this.state = 'connecting';
       this.error = null;
       this.failures = 0;
@@ -655,7 +706,8 @@ export class SyncEngine implements SyncPort {
   async status(): Promise<SyncStatus> {
     const st = await q.state(this.store);
     const c = await q.counts(this.store);
-    const last = st.get('last_success_at') ?? null;
+    const stored = st.get('last_success_at') ?? null;
+    const last = this.idleSuccessAt && (!stored || this.idleSuccessAt > stored) ? this.idleSuccessAt : stored;
     const p = this.pendingConnect;
     const retry = this.retryInMs;
     return {
@@ -663,6 +715,7 @@ export class SyncEngine implements SyncPort {
       remote: st.get('url') ? { url: st.get('url')!, user: st.get('user') ?? null, kind: this.kind }
         : p ? { url: p.url.replace(/\/+$/, ''), user: 'user' in p.auth ? p.auth.user : null, kind: null } : null,
       error: this.error, nextAttemptAt: retry > 0 ? new Date(Date.now() + retry).toISOString() : null,
+      offlineSince: this.remote && this.state === 'offline' ? this.offlineSince : null, live: this.following,
       // The names the desktop shell reads (docs/desktop-shell.md).
       lastSyncedAt: last, message: this.error,
     };
@@ -697,6 +750,7 @@ export class SyncEngine implements SyncPort {
     try {
       const caps = await remote.capabilities();
       this.kind = caps.feed || caps.idempotency ? 'team' : 'plain';
+      const before = await this.store.changeToken();
       // A write whose answer was lost is settled first: otherwise the pull would take its
       // committed result for someone else's new record.
       await this.push(remote, caps.idempotency, true);
@@ -706,16 +760,26 @@ export class SyncEngine implements SyncPort {
       if (pushed && complete) await this.pull(remote, caps.feed);
       if (!complete && !this.stopped) this.nudge(1000);
       const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-      await this.store.write(async (w) => {
-        w.outbox?.mute();
-        await q.setState(w, 'last_success_at', now);
-      });
+      // A sync that changed nothing here commits nothing (no change token moved, no cache invalidated, D307):
+      // its time is kept in memory, and written with the next sync that commits.
+      if (await this.store.changeToken() === before) this.idleSuccessAt = now;
+      else {
+        await this.store.write(async (w) => {
+          w.outbox?.mute();
+          await q.setState(w, 'last_success_at', now);
+        });
+        this.idleSuccessAt = null;
+        for (const fn of this.changed) fn();
+      }
+      this.offlineSince = null;
       this.state = 'idle';
+      if (caps.feed) this.follow();
       this.settle(null);
       await this.o.onSynced?.().catch(() => undefined);
     } catch (e) {
       // Every failure is retried with the backoff (D255): a remote that is down, busy or refusing is not hammered.
       this.state = (e instanceof Backoff && e.offline) || e instanceof RemoteUnreachable ? 'offline' : 'error';
+      if (this.state === 'offline') this.offlineSince ??= new Date().toISOString().replace(/\.\d+Z$/, 'Z');
       this.error = (e as Error).message;
       this.settle(e);
       throw e;
@@ -887,7 +951,9 @@ export class SyncEngine implements SyncPort {
       // (told before the page is applied, which is most of a page's time: a one-page clone shows it too).
       if (page.clock !== null && page.clock > start) this.report('pull', Math.min(Number(page.cursor), page.clock) - start, page.clock - start);
       else this.report('pull', read, 0);
-      await this.applyPage(remote, page, round, !page.more);
+      // Nothing new (the same cursor, no change, no round, nothing parked): nothing to commit (D307).
+      const idle = !page.more && !page.changes.length && page.cursor === (since ?? '0') && round === null && !(await q.hasParked(this.store));
+      if (!idle) await this.applyPage(remote, page, round, !page.more);
       since = page.cursor;
       if (!page.more) round = null;
       if (!page.more) return true;

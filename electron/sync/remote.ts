@@ -206,6 +206,26 @@ export class Remote {
     return Buffer.concat(chunks, size).toString('utf8');
   }
 
+  /**
+   * Open a long-lived GET (the team server's change stream, electron/sync/live.ts): the answer's
+   * status, headers and body stream, unread. Redirects are not followed (D250); no timeout beyond
+   * `signal` (the caller bounds the time between bytes itself).
+   */
+  async openStream(path: string, signal: AbortSignal): Promise<Response> {
+    this.requests++;
+    let res: Response;
+    try {
+      res = await fetch(this.url + path, { method: 'GET', redirect: 'manual', signal, headers: { authorization: this.authHeader, accept: 'text/event-stream' } });
+    } catch (e) {
+      throw this.unreachable(e);
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new RemoteRedirect(res.status, `GET ${path}: the remote answered ${res.status} (a redirect), which is not followed`);
+    }
+    return res;
+  }
+
   /** GET a document; RemoteError unless 200. */
   async getXml(path: string): Promise<{ root: XNode | null; headers: Headers }> {
     const r = await this.request('GET', path);

@@ -4,13 +4,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, fireEvent } from '@testing-library/react';
 import type { BivouacBridge, EventChannel, EventContract, ShellState } from '../../shared/ipc.ts';
+import { LOCAL_ONLY } from '../../shared/ipc.ts';
 import { DesktopShell, syncText, useDesktop } from './Desktop.tsx';
 import { useUi } from '../stores/ui.ts';
 
 const STATE: ShellState = {
   settings: { startAtLogin: false, keepInTray: true, apiPort: 4817 }, apiUrl: 'http://127.0.0.1:4817', portMessage: null,
   dataDir: '/home/me/.config/Bivouac/data', logFile: '/home/me/.config/Bivouac/logs/bivouac.log', secretsEncrypted: true,
-  sync: { state: 'idle', pending: 0, conflicts: 0, progress: null, lastSyncedAt: null, message: null },
+  sync: { ...LOCAL_ONLY, state: 'idle' },
 };
 
 function fakeBridge() {

@@ -5,6 +5,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { create } from 'zustand';
 import type { BivouacBridge, ShellCommand, ShellSettingsPatch, ShellState, SyncStatus } from '../../shared/ipc.ts';
+import { progressRatio } from '../../shared/sync-status.ts';
 import { useSession, type View } from '../stores/session.ts';
 import { useUi } from '../stores/ui.ts';
 import { Modal } from './Modal.tsx';
@@ -32,7 +33,11 @@ export function syncText(s: SyncStatus | null): string {
   const conflicts = s.conflicts > 0 ? `, ${s.conflicts} ${s.conflicts === 1 ? 'conflict' : 'conflicts'}` : '';
   switch (s.state) {
     case 'local': return 'Local only: no team server';
-    case 'syncing': return `Syncing${s.progress !== null ? ` ${Math.round(s.progress * 100)}%` : ''}…${conflicts}`;
+    case 'syncing': {
+      const r = progressRatio(s.progress);
+      return `Syncing${r !== null ? ` ${Math.round(r * 100)}%` : ''}…${conflicts}`;
+    }
+    case 'connecting': return 'Connecting to the team server…';
     case 'offline': return `Offline${waiting}${conflicts}`;
     case 'error': return `Sync failed${s.message ? `: ${s.message}` : ''}${waiting}${conflicts}`;
     case 'idle': return `${s.pending > 0 ? `${s.pending} to sync` : 'Synced'}${conflicts}`;

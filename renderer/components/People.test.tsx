@@ -8,6 +8,7 @@ import { Welcome } from './FirstRun.tsx';
 import { invitationLink, parseInvitation, PeopleOverlay } from './People.tsx';
 import { useSync } from '../stores/sync.ts';
 import type { SyncStatus } from '../../shared/client.ts';
+import { LOCAL_ONLY } from '../../shared/sync-status.ts';
 import { useSession } from '../stores/session.ts';
 import { usePeople } from '../stores/people.ts';
 
@@ -48,7 +49,7 @@ describe('the People area', () => {
     vi.spyOn(api, 'people').mockResolvedValue([]);
     vi.spyOn(api, 'companies').mockResolvedValue([{ id: 1, name: 'Summit', can_see_private: true } as never]);
     vi.spyOn(api, 'createCompany').mockRejectedValue(new ApiError(409, ['This is a copy of the team server at http://team.example: people, companies and project members are managed on the team server']));
-    useSync.setState({ status: { remote: { url: 'http://team.example', user: 'ada', kind: 'bivouac' } } as SyncStatus });
+    useSync.setState({ status: { ...LOCAL_ONLY, state: 'idle', remote: { url: 'http://team.example', user: 'ada', kind: 'team' } } satisfies SyncStatus });
     render(<PeopleOverlay tab="people" />);
     expect((await screen.findByRole('note')).textContent).toContain('copy of the team server at http://team.example');
     fireEvent.change(screen.getByLabelText('New client company'), { target: { value: 'Valley' } });

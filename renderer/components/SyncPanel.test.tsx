@@ -33,7 +33,7 @@ describe('sync panel', () => {
   it('connecting a directory with local work: the push of that work shows its progress, a refusal its message as is', async () => {
     vi.spyOn(api, 'syncConflicts').mockResolvedValue([]);
     vi.spyOn(api, 'syncRejected').mockResolvedValue([]);
-    const base = { lastSuccessAt: null, pending: 10, rejected: 0, conflicts: 0, error: null, lastSyncedAt: null, message: null };
+    const base = { lastSuccessAt: null, pending: 10, rejected: 0, conflicts: 0, error: null, lastSyncedAt: null, message: null, nextAttemptAt: null, offlineSince: null, live: false };
     vi.spyOn(api, 'syncStatus').mockResolvedValue({ ...base, state: 'syncing', progress: { done: 3, total: 10, phase: 'push' },
       remote: { url: 'http://team.example', user: 'ada', kind: 'team' } });
     let finish: (v: never) => void = () => undefined;
@@ -80,7 +80,7 @@ describe('sync panel', () => {
   it('keyboard: a resolution leaves the focus on its conflict, which says what was kept', async () => {
     vi.spyOn(api, 'syncConflicts').mockResolvedValueOnce([field]).mockResolvedValue([{ ...field, resolved: true, keep: 'mine', actions: [] }]);
     vi.spyOn(api, 'syncRejected').mockResolvedValue([]);
-    vi.spyOn(api, 'syncStatus').mockResolvedValue({ state: 'idle', lastSuccessAt: null, pending: 0, rejected: 0, conflicts: 0, progress: null, remote: null, error: null });
+    vi.spyOn(api, 'syncStatus').mockResolvedValue({ state: 'idle', lastSuccessAt: null, pending: 0, rejected: 0, conflicts: 0, progress: null, remote: null, error: null, nextAttemptAt: null, offlineSince: null, live: false, lastSyncedAt: null, message: null });
     vi.spyOn(api, 'resolveConflict').mockResolvedValue({ ...field, resolved: true, keep: 'mine', actions: [] });
     useSync.setState({ tab: 'conflicts' });
     render(<SyncPanel />);
@@ -100,7 +100,7 @@ describe('sync panel', () => {
     vi.spyOn(api, 'syncConflicts').mockResolvedValueOnce([item, comment])
       .mockResolvedValue([{ ...item, resolved: true, keep: 'restore', actions: [] }, { ...comment, resolved: true, keep: 'restore', actions: [] }]);
     vi.spyOn(api, 'syncRejected').mockResolvedValue([]);
-    vi.spyOn(api, 'syncStatus').mockResolvedValue({ state: 'idle', lastSuccessAt: null, pending: 2, rejected: 0, conflicts: 0, progress: null, remote: null, error: null });
+    vi.spyOn(api, 'syncStatus').mockResolvedValue({ state: 'idle', lastSuccessAt: null, pending: 2, rejected: 0, conflicts: 0, progress: null, remote: null, error: null, nextAttemptAt: null, offlineSince: null, live: false, lastSyncedAt: null, message: null });
     const resolve = vi.spyOn(api, 'resolveConflict').mockResolvedValue({ ...item, resolved: true, keep: 'restore', actions: [] });
     useSync.setState({ tab: 'conflicts' });
     render(<SyncPanel />);

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SyncStatus } from '../../shared/client.ts';
+import { LOCAL_ONLY } from '../../shared/sync-status.ts';
 import { api, ApiError } from '../api.ts';
 import { progressText, startSyncPolling, stopSyncPolling, syncLabel, useSync } from './sync.ts';
 
 const st = (x: Partial<SyncStatus>): SyncStatus => ({
-  state: 'idle', lastSuccessAt: null, pending: 0, rejected: 0, conflicts: 0, progress: null,
-  remote: { url: 'http://team:1', user: 'ada', kind: 'team' }, error: null, ...x,
+  ...LOCAL_ONLY, state: 'idle', remote: { url: 'http://team:1', user: 'ada', kind: 'team' }, ...x,
 });
 const now = Date.parse('2026-11-23T01:00:00Z');
 afterEach(() => { vi.restoreAllMocks(); useSync.setState({ status: null, conflicts: [], rejected: [], connectError: null, connecting: false }); });
@@ -23,11 +23,24 @@ describe('sync label', () => {
     expect(progressText({ done: 3, total: 0 })).toBeNull();
     expect(progressText(null)).toBeNull();
     expect(syncLabel(st({ state: 'offline', pending: 2 }), now, 'en')).toMatchObject({ text: 'Offline', tone: 'offline' });
+    // Since when (issue #26): "Offline since 10:42", a time on the local clock; another day names the day.
+    const today = new Date(now);
+    const at = (h: number, m: number, day = today.getDate()) => new Date(today.getFullYear(), today.getMonth(), day, h, m).toISOString();
+    expect(syncLabel(st({ state: 'offline', offlineSince: at(0, 0) }), Date.parse(at(23, 59)), 'en').text).toBe('Offline since 00:00');
+    expect(syncLabel(st({ state: 'offline', offlineSince: at(10, 42) }), Date.parse(at(11, 5)), 'en').text).toBe('Offline since 10:42');
+    const days = syncLabel(st({ state: 'offline', offlineSince: at(18, 5, 1) }), Date.parse(at(9, 0, 3)), 'en').text;
+    expect(days).toMatch(/^Offline since .+, 18:05$/);
+    expect(days).not.toBe('Offline since 18:05');
     expect(syncLabel(st({ state: 'offline', pending: 2 }), now, 'en').title).toContain('2 changes wait');
     expect(syncLabel(st({ state: 'error', error: 'HTTP 500' }), now, 'en').title).toContain('HTTP 500');
-    expect(syncLabel(st({ lastSuccessAt: '2026-11-23T00:59:50Z' }), now, 'en').text).toBe('Synced now');
-    expect(syncLabel(st({ lastSuccessAt: '2026-11-23T00:55:00Z' }), now, 'en').text).toBe('Synced 5 minutes ago');
-    expect(syncLabel(st({ lastSuccessAt: '2026-11-22T22:00:00Z' }), now, 'en').text).toBe('Synced 3 hours ago');
+    // Idle: "Synced" only when nothing waits (the time of the last sync in the title), else what waits.
+    expect(syncLabel(st({ lastSuccessAt: '2026-11-23T00:59:50Z' }), now, 'en').text).toBe('Synced');
+    expect(syncLabel(st({ lastSuccessAt: '2026-11-23T00:55:00Z' }), now, 'en').title).toContain('last sync 5 minutes ago');
+    expect(syncLabel(st({ lastSuccessAt: '2026-11-22T22:00:00Z' }), now, 'en').title).toContain('last sync 3 hours ago');
+    expect(syncLabel(st({ lastSuccessAt: '2026-11-23T00:59:50Z', pending: 3 }), now, 'en')).toMatchObject({ text: '3 changes waiting', tone: 'busy' });
+    expect(syncLabel(st({ lastSuccessAt: '2026-11-23T00:59:50Z', pending: 1 }), now, 'en').text).toBe('1 change waiting');
+    expect(syncLabel(st({ state: 'syncing', progress: null }), now, 'en').text).toBe('Syncing…');
+    expect(syncLabel(st({ lastSuccessAt: '2026-11-23T00:59:50Z', live: true }), now, 'en').title).toContain('arrive as they are made');
   });
 });
 

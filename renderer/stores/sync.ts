@@ -39,11 +39,25 @@ export function syncLabel(st: SyncStatus | null, now: number, locale?: string): 
     const p = st.progress;
     return { text: progressText(p) ? `Syncing ${progressText(p)}` : 'Syncing…', tone: 'busy', title: `Syncing with ${where}` };
   }
+  const waiting = `${st.pending} change${st.pending === 1 ? '' : 's'} waiting`;
   const pending = st.pending ? ` ${st.pending} change${st.pending === 1 ? '' : 's'} wait to be sent.` : '';
-  if (st.state === 'offline') return { text: 'Offline', tone: 'offline', title: `${where} does not answer. You keep working here; it syncs when it is back.${pending}` };
+  if (st.state === 'offline') {
+    return { text: st.offlineSince ? `Offline since ${clockTime(st.offlineSince, now, locale)}` : 'Offline', tone: 'offline', title: `${where} does not answer. You keep working here; it syncs when it is back.${pending}` };
+  }
   if (st.state === 'error') return { text: 'Sync error', tone: 'error', title: `${st.error ? inWords(st.error).replace(/\.?$/, '.') : 'The team server answered an error.'}${pending}` };
-  const when = st.lastSuccessAt ? `Synced ${ago(st.lastSuccessAt, now, locale)}` : 'Not synced yet';
-  return { text: when, tone: 'ok', title: `${where}${st.lastSuccessAt ? ` · last sync ${new Date(st.lastSuccessAt).toLocaleString(locale)}` : ''}.${pending}` };
+  // Idle: what is true now (issue #26): changes still to send, else synced (the time in the title).
+  const last = st.lastSuccessAt ? ` · last sync ${ago(st.lastSuccessAt, now, locale)} (${new Date(st.lastSuccessAt).toLocaleString(locale)})` : ' · not synced yet';
+  const live = st.live ? ' Changes of your team arrive as they are made.' : '';
+  if (st.pending > 0) return { text: waiting, tone: 'busy', title: `${where}${last}.${pending}` };
+  if (!st.lastSuccessAt) return { text: 'Not synced yet', tone: 'ok', title: `${where}${last}.` };
+  return { text: 'Synced', tone: 'ok', title: `${where}${last}.${live}` };
+}
+
+/** "10:42" (24-hour clock) for a time today, else the date and time: "Offline since 22 Nov, 18:05". */
+function clockTime(iso: string, now: number, locale?: string): string {
+  const d = new Date(iso);
+  const hm = d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return d.toDateString() === new Date(now).toDateString() ? hm : `${d.toLocaleDateString(locale, { day: 'numeric', month: 'short' })}, ${hm}`;
 }
 
 export type SyncTab = 'server' | 'conflicts' | 'rejected';

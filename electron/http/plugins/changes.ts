@@ -13,9 +13,18 @@ const KEEPALIVE_MS = 15_000;
 /** Streams one person may hold open at once in one process (each polls the store). */
 export const MAX_STREAMS = 16;
 
-export default async function changes(app: FastifyInstance): Promise<void> {
+/**
+ * Set by the plugin: look at the change token of every open stream now. The app calls it after a write of
+ * this process answered (a teammate's replica learns of it at once instead of at the next poll; D305);
+ * commits of other processes are still seen by the poll.
+ */
+export interface StreamWaker { wake: () => void }
+
+export default async function changes(app: FastifyInstance, opts: { waker?: StreamWaker } = {}): Promise<void> {
   // Open streams of this app instance: closed when the server closes (no module-level state).
   const open = new Set<() => void>();
+  const ticks = new Set<() => Promise<void>>();
+  if (opts.waker) opts.waker.wake = () => { for (const t of ticks) void t(); };
   // preClose: before the server waits for its connections to end (an open stream never ends by itself).
   app.addHook('preClose', async () => { for (const end of [...open]) end(); });
   // Open streams per person: a signed-in person cannot make the service poll the store without bound.
@@ -49,9 +58,12 @@ export default async function changes(app: FastifyInstance): Promise<void> {
     });
     res.write(`retry: 2000\nevent: ready\nid: ${seq}\ndata: ${JSON.stringify({ seq })}\n\n`);
     let busy = false;
-    const tick = async () => {
-      if (busy) return;
+    let again = false;
+    const tick = async (): Promise<void> => {
+      // A wake during a look: one more look after it (the commit may have come after its token read).
+      if (busy) { again = true; return; }
       busy = true;
+      again = false;
       try {
         const now = await app.store.changeToken();
         if (now === token) return;
@@ -62,12 +74,17 @@ export default async function changes(app: FastifyInstance): Promise<void> {
         }
       } catch (e) {
         req.log.error(e);
-      } finally { busy = false; }
+      } finally {
+        busy = false;
+        if (again && !res.writableEnded) void tick();
+      }
     };
     const poll = setInterval(() => void tick(), POLL_MS);
+    ticks.add(tick);
     const alive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);
     const end = () => {
       clearInterval(poll); clearInterval(alive);
+      ticks.delete(tick);
       open.delete(end);
       release();
       if (!res.writableEnded) res.end();
