@@ -36,7 +36,7 @@ export function keepInTree(tree: RestoreTree, at: number): void {
   for (let i = at; i >= 0 && !tree.rows[i].keep; i = tree.rows[i].parent) tree.rows[i].keep = true;
 }
 
-const restoreKey = (group: string) => `restore:${group}`;
+const restoreKey = (group: string): q.SyncStateKey => `restore:${group}`;
 
 /** Keep what a removal with conflicts took (only the rows to restore), until it is restored or dismissed. */
 export async function saveRestoreTree(db: Queryable, tree: RestoreTree): Promise<void> {
@@ -197,7 +197,7 @@ const parseContext = (s: string | null): ConflictContext | null => {
   try { return JSON.parse(s) as ConflictContext; } catch { return null; }
 };
 
-async function view(db: Queryable, c: q.ConflictRow, state: Map<string, string>): Promise<ConflictView | null> {
+async function view(db: Queryable, c: q.ConflictRow, state: q.SyncState): Promise<ConflictView | null> {
   const res = c.resource;
   if (!(res in RESOURCES)) return null;
   const label = c.field === '*' ? null : fieldLabel(res, c.field);

@@ -326,7 +326,7 @@ export class SyncEngine implements SyncPort {
       await this.store.write(async (w) => {
         w.outbox?.mute();
         if (adopt) await this.adopt(w, adopt, pwHash);
-        for (const k of ['was_url', 'was_self', 'was_user']) await q.setState(w, k, null);
+        for (const k of ['was_url', 'was_self', 'was_user'] as const) await q.setState(w, k, null);
         await q.setState(w, 'url', probe.url);
         await q.setState(w, 'user', 'user' in auth ? auth.user : String(me.user_name ?? ''));
         await q.setState(w, 'self_remote', String(selfRemote));
@@ -362,7 +362,7 @@ export class SyncEngine implements SyncPort {
   }
 
   /** Put the directory back as it was before a connect (D256): data or link, token, engine state. */
-  private async rollback(b: { snap: life.Snapshot | null; state: Map<string, string>; token: string | null; remote: Remote | null; recordOutbox: boolean | undefined; kind: SyncEngine['kind'] }): Promise<void> {
+  private async rollback(b: { snap: life.Snapshot | null; state: q.SyncState; token: string | null; remote: Remote | null; recordOutbox: boolean | undefined; kind: SyncEngine['kind'] }): Promise<void> {
     this.remote = b.remote;
     this.unschedule();
     await this.running?.catch(() => undefined);
@@ -415,7 +415,7 @@ export class SyncEngine implements SyncPort {
       await q.setState(w, 'was_url', st.get('url')!);
       await q.setState(w, 'was_self', st.get('self_remote') ?? '');
       await q.setState(w, 'was_user', st.get('user') ?? '');
-      for (const k of ['url', 'self_remote', 'user']) await q.setState(w, k, null);
+      for (const k of ['url', 'self_remote', 'user'] as const) await q.setState(w, k, null);
     });
     this.store.recordOutbox = (await q.state(this.store)).has('was_url');
     await this.vault.remove();

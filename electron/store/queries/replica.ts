@@ -97,10 +97,26 @@ export async function hasParked(db: Queryable): Promise<boolean> {
 }
 
 // ---- state ------------------------------------------------------------------------------------
-export async function state(db: Queryable): Promise<Map<string, string>> {
-  return new Map((await db.all<{ key: string; value: string }>('SELECT key, value FROM sync_state')).map((r) => [r.key, r.value]));
+/**
+ * Every key of the replica's bookkeeping (`sync_state`), named once (issue #30): a misspelt key is a type
+ * error, not a value that is never found.
+ * - the link: `url` (the remote), `user` (who it signs in as), `self_remote` (that person's id there),
+ *   `client` (this replica's id in its idempotency keys), `password_hash` (the remote password's hash, to sign
+ *   in locally as that person);
+ * - a link that was: `was_url`, `was_self`, `was_user` (a reconnect as another person is refused: D150);
+ * - the pull: `cursor` (the feed's), `resync` (a full pass under way: its round), `scan_round` (a plain
+ *   server's), `last_success_at`;
+ * - `restore:<group>`: the rows a deletion removed while they held local work (D311).
+ */
+export type SyncStateKey = 'url' | 'user' | 'self_remote' | 'client' | 'password_hash' | 'was_url' | 'was_self' | 'was_user'
+  | 'cursor' | 'resync' | 'scan_round' | 'last_success_at' | `restore:${string}`;
+/** The state as read: typed keys, string values. */
+export type SyncState = ReadonlyMap<SyncStateKey, string>;
+
+export async function state(db: Queryable): Promise<SyncState> {
+  return new Map((await db.all<{ key: SyncStateKey; value: string }>('SELECT key, value FROM sync_state')).map((r) => [r.key, r.value]));
 }
-export async function setState(db: Queryable, key: string, value: string | null): Promise<void> {
+export async function setState(db: Queryable, key: SyncStateKey, value: string | null): Promise<void> {
   await db.run('DELETE FROM sync_state WHERE key = ?', [key]);
   if (value !== null) await db.run('INSERT INTO sync_state (key, value) VALUES (?, ?)', [key, value]);
 }
