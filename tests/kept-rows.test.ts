@@ -5,7 +5,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../electron/http/app.ts';
-import type { Store, Writer } from '../electron/store/types.ts';
+import type { MemoKey, Store, Writer } from '../electron/store/types.ts';
 import { FIXTURE, freshAccount, fx, harness, text, type Harness } from './helpers.ts';
 
 /** The same store keeping nothing: every memo is computed afresh (no kept rows, counts or names). */
@@ -192,7 +192,7 @@ describe('a record made private between a list\'s two statements (D202)', () => 
     const store = new Proxy(h.store, {
       get(target, key) {
         if (key === 'memo') {
-          return async (k: string, compute: () => Promise<unknown>, tables?: readonly string[]) => {
+          return async (k: MemoKey, compute: () => Promise<unknown>, tables?: readonly string[]) => {
             const v = await target.memo(k, compute, tables);
             if (once && k.startsWith(prefix)) {
               once = false;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SqliteStore } from '../electron/store/sqlite.ts';
 import { PgStore } from '../electron/store/postgres.ts';
 import { MIGRATIONS, registrySync, tables } from '../electron/store/schema.ts';
-import { StoreVersionError, type Clock, type Store, type Writer } from '../electron/store/types.ts';
+import { StoreVersionError, type Clock, type MemoKey, type Store, type Writer } from '../electron/store/types.ts';
 import { column, RESOURCES } from '../shared/registry.ts';
 import { freshDatabase, pgSkipReason } from './pg.ts';
 import { importSeed } from '../electron/service/account.ts';
@@ -302,13 +302,13 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       const b = await fresh();
       let calls = 0;
       const f = async () => ++calls;
-      expect(await a.memo('k', f)).toBe(1);
-      expect(await a.memo('k', f)).toBe(1);
-      expect(await b.memo('k', f)).toBe(2); // another store: its own value
+      expect(await a.memo('test:k', f)).toBe(1);
+      expect(await a.memo('test:k', f)).toBe(1);
+      expect(await b.memo('test:k', f)).toBe(2); // another store: its own value
       await importSeed(a, FIXTURE);
       await new Promise((r) => setTimeout(r, 2));
-      expect(await a.memo('k', f)).toBe(3);
-      expect(await a.memo('k', f)).toBe(3);
+      expect(await a.memo('test:k', f)).toBe(3);
+      expect(await a.memo('test:k', f)).toBe(3);
     });
 
     it('does not keep a value computed while a commit happened', async () => {
@@ -316,8 +316,8 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       await importSeed(a, FIXTURE);
       let calls = 0;
       const slow = async () => { calls++; await a.write((w) => w.update('projects', 1, { name: 'Moved on' })); return calls; };
-      expect(await a.memo('k', slow)).toBe(1);
-      expect(await a.memo('k', async () => ++calls)).toBe(2);
+      expect(await a.memo('test:k', slow)).toBe(1);
+      expect(await a.memo('test:k', async () => ++calls)).toBe(2);
     });
 
     it('a time-entry count follows writes by this and by another connection', async () => {
@@ -525,7 +525,7 @@ describe.each([sqlite, postgres])('store on $name', (e) => {
       const { pid, list } = await setup(s);
       const kept: { sql: string; tables: readonly string[] }[] = [];
       const memo = s.memo.bind(s);
-      s.memo = (<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]) => {
+      s.memo = (<T>(key: MemoKey, compute: () => Promise<T>, tables?: readonly string[]) => {
         if (key.startsWith('refs:')) kept.push({ sql: key.slice(5, key.indexOf('\u0000')), tables: tables ?? [] });
         return memo(key, compute, tables);
       }) as Store['memo'];
@@ -650,7 +650,7 @@ describe('sqlite specifics', () => {
         const id = Number((await s.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id);
         const committed = (await s.get<{ name: string }>('SELECT name FROM projects WHERE id = ?', [id]))!.name;
         let calls = 0;
-        const name = () => s.memo('k', async () => { calls++; return (await s.get<{ name: string }>('SELECT name FROM projects WHERE id = ?', [id]))!.name; }, ['projects']);
+        const name = () => s.memo('test:k', async () => { calls++; return (await s.get<{ name: string }>('SELECT name FROM projects WHERE id = ?', [id]))!.name; }, ['projects']);
         let opened!: () => void;
         const open = new Promise<void>((r) => { opened = r; });
         const failing = s.write(async (w) => {
@@ -702,7 +702,7 @@ describe('derived data scoped to tables (D44)', () => {
     expect(await names()).toBe(1);
     await a.write((w) => w.update('projects', 1, { name: 'Elsewhere' }));
     expect(await names()).toBe(1); // projects changed, not people
-    expect(await a.memo('all', f)).toBe(2); // without tables: any commit counts
+    expect(await a.memo('test:all', f)).toBe(2); // without tables: any commit counts
     await a.write((w) => w.update('people', 1, { first_name: 'Renamed' }));
     expect(await names()).toBe(3);
     await a.write((w) => w.run('UPDATE companies SET name = ? WHERE id = ?', ['Renamed Co', 1]));

@@ -290,7 +290,7 @@ describe.skipIf(defaultEngine() !== 'postgres')('todo items on PostgreSQL: round
   it('a memo pinned to the request token sees the request\'s own write, and a commit by a Bivouac that does not count tables', async () => {
     const s = h.store as PgStore;
     const me = Number(text((await h.req('fran', 'GET', '/me.xml')).xml(), 'id'));
-    const first = () => s.memo('test.first', async () => (await s.get<{ f: string }>('SELECT first_name AS f FROM people WHERE id = ?', [me]))!.f, ['people']);
+    const first = () => s.memo('test:first', async () => (await s.get<{ f: string }>('SELECT first_name AS f FROM people WHERE id = ?', [me]))!.f, ['people']);
     const token = await s.changeToken();
     const seen = await s.pin(token, async () => {
       const before = await first();

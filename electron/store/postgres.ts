@@ -19,7 +19,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import { DerivedCache } from './derived.ts';
 import { cascade, clientVisible, CLIENT_VISIBLE, companyOf, COMPANY_OF, parentsFrom, scope, PARENT_COLUMNS, type ChangeOp } from './feed.ts';
-import { StoreUnavailable, StoreVersionError, type Clock, type Param, type Row, type Store, type Writer } from './types.ts';
+import { StoreUnavailable, StoreVersionError, type Clock, type MemoKey, type Param, type Row, type Store, type Writer } from './types.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
 /** Advisory lock keys (one namespace for Bivouac). */
@@ -352,7 +352,7 @@ export class PgStore implements Store {
    * tables' counters when `tables` is given. A miss reads the counters again after computing and keeps
    * the value only if they did not move (a commit during the computation: D52).
    */
-  async memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T> {
+  async memo<T>(key: MemoKey, compute: () => Promise<T>, tables?: readonly string[]): Promise<T> {
     const snap = this.pinned.getStore()?.snap ?? await this.snapshot();
     const token = PgStore.tokenOf(snap, tables);
     let after = token;

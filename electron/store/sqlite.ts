@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
 import { afterUpdate, appendChange, cascade, commentRowsName, movesParent, placesRows, rowsName, type ChangeOp } from './feed.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
-import { StoreVersionError, type Clock, type Param, type Queryable, type Row, type Store, type Writer } from './types.ts';
+import { StoreVersionError, type Clock, type MemoKey, type Param, type Queryable, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { OutboxRecorder } from './outbox.ts';
@@ -299,7 +299,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  async memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T> {
+  async memo<T>(key: MemoKey, compute: () => Promise<T>, tables?: readonly string[]): Promise<T> {
     // Another request's write is open on this connection (its Writer awaited). On a file, reads go to the
     // read connection and see the commit the token stands for; in memory they see that write, which may
     // never commit, so it is computed for this caller and not kept (D215).

@@ -69,7 +69,7 @@ export interface Store extends Queryable {
    * its change token, which is always correct). Never call it inside `write`: the transaction's own
    * changes are not committed yet.
    */
-  memo<T>(key: string, compute: () => Promise<T>, tables?: readonly string[]): Promise<T>;
+  memo<T>(key: MemoKey, compute: () => Promise<T>, tables?: readonly string[]): Promise<T>;
   /**
    * `all`, and whether what it read can only be committed data (D207): false on SQLite in memory when the
    * read ran inside another request's open write (one connection: what it read may still roll back, and a
@@ -94,6 +94,22 @@ export interface Store extends Queryable {
 }
 
 /** Is this the store itself (it keeps derived values), not a Writer inside a transaction (which keeps none)? */
+/**
+ * The keys of `Store.memo`, named once (issue #30): two modules that built the same string by hand would
+ * share (and clobber) one value; a key here says what it holds and who computes it.
+ */
+export type MemoKey =
+  | 'names' // queries/names.ts: every person's and company's name
+  | 'overview.projects' // queries/overview.ts: the projects and their sizes, for the Overview's read path
+  | 'milestones.private' // queries/redaction.ts: the private milestones' ids
+  | `auth.person:${number}` // queries/people.ts: a person as authentication reads them
+  | `client.sees:${number}` // queries/redaction.ts: what a client company's people may see
+  | `time_entries.count:${number}:${'firm' | 'client'}` // queries/time-entries.ts
+  | `comment-stats:${string}` // queries/fragments.ts: comment counts per record, per audience
+  | `rows:${string}` // queries/rows.ts: a row cache per table and select list
+  | `refs:${string}` // queries/rows.ts: the references of a query, by its SQL and parameters
+  | `test:${string}`; // the store's own tests
+
 export const isStore = (db: Queryable): db is Store => typeof (db as Partial<Store>).memo === 'function';
 
 /** Current time as the API shows it: `YYYY-MM-DDTHH:MM:SSZ`. Overridable for tests. */

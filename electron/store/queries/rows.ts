@@ -53,7 +53,7 @@ const BUCKETS = [1, 4, 16, 64, 256, 500] as const;
 export interface RowSource {
   readonly table: string;
   /** The memo key of its cache: one per statement, so two sources of one table never share rows. */
-  readonly key: string;
+  readonly key: `rows:${string}`;
   /** The statement per bucket length: `select` + ` WHERE alias.id IN (?, …)`. */
   readonly byId: readonly string[];
 }
