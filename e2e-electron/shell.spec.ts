@@ -23,7 +23,10 @@ async function launch(profile: string, packaged = false): Promise<Launched> {
   currentLog = join(profile, 'bivouac', 'logs', 'bivouac.log');
   const app = await _electron.launch({ ...spec, timeout: 90_000 });
   const win = await app.firstWindow();
-  await expect(win.getByRole('heading', { name: 'Todos', level: 1 })).toBeVisible({ timeout: 60_000 });
+  // The first page after sign-in is the Overview (issue #27); the boards are a click away.
+  await expect(win.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible({ timeout: 60_000 });
+  await win.getByRole('button', { name: 'Todos', exact: true }).click();
+  await expect(win.getByRole('heading', { name: 'Todos', level: 1 })).toBeVisible({ timeout: 30_000 });
   const session = await win.evaluate(() => ({ origin: window.bivouac.apiBase, token: window.bivouac.token }));
   return { app, win, spec, session };
 }

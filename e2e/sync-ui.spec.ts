@@ -22,6 +22,7 @@ let local: ChildProcess | null = null;
 const teamUrl = () => `http://127.0.0.1:${teamPort}`;
 const localUrl = () => `http://127.0.0.1:${localPort}`;
 const startTeam = async () => { team = await start(['--data-dir', teamDir, '--seed', join(root, 'tests/fixtures/account.json'), '--no-demo'], teamPort); };
+const startLocal = async () => { local = await start(['--data-dir', localDir, '--no-demo', '--sync-interval', '1'], localPort); };
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
@@ -30,7 +31,7 @@ test.beforeAll(async () => {
   teamPort = await freePort();
   await startTeam();
   localPort = await freePort();
-  local = await start(['--data-dir', localDir, '--no-demo', '--sync-interval', '1'], localPort);
+  await startLocal();
   const projects = await call<{ id: number; name: string }[]>(teamUrl(), 'GET', '/projects.json');
   const alpha = projects.find((p) => p.name === 'Alpha Ascent')!;
   await call(teamUrl(), 'POST', `/projects/${alpha.id}/todo_lists.json`, { todo_list: { name: 'Gear' } });
@@ -107,11 +108,18 @@ test('connect to a team server at first run, work offline, come back, resolve a 
     const rItem = (await itemOf(teamUrl(), rGear.id))!;
     const lItem = (await itemOf(localUrl(), lGear.id))!;
     lastTeamName = `Gear ${width} (team)`;
-    await call(teamUrl(), 'PUT', `/todo_lists/${rGear.id}.json`, { todo_list: { name: lastTeamName } });
-    await call(teamUrl(), 'DELETE', `/todo_items/${rItem.id}.json`);
+    // Both sides change the same records without seeing each other (a partition: live sync would otherwise
+    // bring the team server's changes here within a second): the team server is down while this replica
+    // edits, and this replica is down while the team server's people edit.
+    await stop(team);
     await call(localUrl(), 'PUT', `/todo_lists/${lGear.id}.json`, { todo_list: { name: `Gear ${width} (mine)` } });
     await call(localUrl(), 'PUT', `/todo_items/${lItem.id}/complete.json`);
     await call(localUrl(), 'POST', `/todo_items/${lItem.id}/comments.json`, { comment: { body: `Bring the blue rope ${width}` } });
+    await stop(local);
+    await startTeam();
+    await call(teamUrl(), 'PUT', `/todo_lists/${rGear.id}.json`, { todo_list: { name: lastTeamName } });
+    await call(teamUrl(), 'DELETE', `/todo_items/${rItem.id}.json`);
+    await startLocal();
     await call(localUrl(), 'POST', '/sync/run?wait=true');
     if (width > 600) {
       const conflictsLink = page.getByRole('button', { name: /^\d+ conflicts?$/ });

@@ -75,7 +75,8 @@ let app;
 try {
   app = await _electron.launch({ ...launchSpec({ packaged, profile }), timeout: 90_000 });
   const win = await app.firstWindow({ timeout: 90_000 });
-  await win.getByRole('heading', { name: 'Todos', level: 1 }).waitFor({ timeout: 60_000 });
+  await win.getByRole('heading', { name: 'Overview', level: 1 }).waitFor({ timeout: 60_000 }); // the first page (issue #27)
+  await win.getByText('Loading…').waitFor({ state: 'hidden', timeout: 30_000 });
   await win.evaluate(() => document.fonts.ready); // eslint-disable-line no-undef -- runs in the page
   const shown = Date.now() - t0;
   const png = await app.evaluate(async ({ BrowserWindow }) => {

@@ -19,7 +19,11 @@ let app;
 try {
   app = await _electron.launch({ ...spec, timeout: 90_000 });
   const win = await app.firstWindow({ timeout: 90_000 });
-  await win.getByRole('heading', { name: 'Todos', level: 1 }).waitFor({ timeout: 60_000 });
+  // The first page after sign-in is the Overview (issue #27); then the Todos board, as a person opens it.
+  await win.getByRole('heading', { name: 'Overview', level: 1 }).waitFor({ timeout: 60_000 });
+  await win.getByRole('button', { name: 'Todos', exact: true }).click();
+  await win.getByRole('heading', { name: 'Todos', level: 1 }).waitFor({ timeout: 30_000 });
+  await win.locator('.column').first().waitFor({ timeout: 30_000 });
   /* global window, document, location -- the callback runs in the page */
   const seen = await win.evaluate(() => ({ bridge: Object.keys(window.bivouac ?? {}).length, columns: document.querySelectorAll('.column').length, origin: location.origin }));
   if (seen.bridge !== 6 || seen.columns === 0) throw new Error(`the window shows ${seen.columns} board columns and a bridge of ${seen.bridge} members`);
