@@ -22,7 +22,7 @@ async function launch(profile: string, packaged = false): Promise<Launched> {
   const spec = launchSpec({ profile, packaged });
   currentLog = join(profile, 'bivouac', 'logs', 'bivouac.log');
   const app = await _electron.launch({ ...spec, timeout: 90_000 });
-  const win = await app.firstWindow();
+  const win = await app.firstWindow({ timeout: 90_000 }); // as the launch check: the window waits for the service, slow on a busy machine
   // The first page after sign-in is the Overview (issue #27); the boards are a click away.
   await expect(win.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible({ timeout: 60_000 });
   await win.getByRole('button', { name: 'Todos', exact: true }).click();
