@@ -87,10 +87,9 @@ describe('the Host rule over real sockets', () => {
   });
   afterAll(async () => { await s.close(); });
 
-  it('a loopback name with another port or none is this server (/health, a thin-path GET, a write)', async () => {
+  it('a loopback name with another port or none is this server (/health, a resource GET, a write)', async () => {
     for (const host of ['127.0.0.1', 'localhost', '[::1]', '127.0.0.1:9000', 'localhost:1', '[::1]:8080', `127.0.0.1:${port + 1}`, '127.1.2.3', '127.255.255.254:4817', 'LOCALHOST:80']) {
       expect([host, (await send(port, '/health', { host })).status]).toEqual([host, 200]);
-      // GETs of resources take the thin path (http/fast.ts), other requests Fastify's: both apply the rule.
       expect([host, (await send(port, '/projects.xml', { host, authorization: ADA })).status]).toEqual([host, 200]);
     }
     const w = await send(port, '/projects.json', { host: '127.0.0.1', authorization: ADA, 'content-type': 'application/json' },

@@ -240,3 +240,67 @@ describe('header names carry the capitalisation the original service sent (a 200
     }
   });
 });
+
+describe('long answers and a close, over sockets (kept from the thin path’s parity test, D334)', () => {
+  it('long answers with multi-byte characters: Content-Length counts UTF-8 bytes, XML and JSON (D200)', async () => {
+    const alpha = (await store.get<{ id: number }>("SELECT id FROM projects WHERE name = 'Alpha Ascent'"))!.id;
+    const listXml = '<todo-list><name>Long answers</name></todo-list>';
+    const created = await exchange(port, [`POST /projects/${alpha}/todo_lists.xml HTTP/1.1\r\n${H}Content-Length: ${listXml.length}\r\n\r\n`, listXml]);
+    expect(created.status).toBe(201);
+    const list = Number(/\/todo_lists\/(\d+)$/.exec(header(created, 'location')!)![1]);
+    const text = 'Zürich café ✓ 😀 '.repeat(20);
+    for (let k = 0; k < 30; k++) {
+      const body = Buffer.from(`<todo-item><content>${text}${k}</content></todo-item>`, 'utf8');
+      const w = await exchange(port, [`POST /todo_lists/${list}/todo_items.xml HTTP/1.1\r\n${H}Content-Length: ${body.length}\r\n\r\n`, body]);
+      expect(w.status).toBe(201);
+    }
+    for (const path of [`/todo_lists/${list}/todo_items.xml`, `/todo_lists/${list}/todo_items.json`]) {
+      const w = await exchange(port, [`GET ${path} HTTP/1.1\r\n${H}\r\n`]);
+      expect(w.status).toBe(200);
+      const bytes = Buffer.from(w.raw.slice(w.raw.indexOf('\r\n\r\n') + 4), 'latin1');
+      expect(bytes.length).toBeGreaterThan(8192);
+      expect(Number(header(w, 'content-length'))).toBe(bytes.length);
+      expect(w.body).toContain(`${text}29`);
+      expect(w.body.length).toBeLessThan(bytes.length); // multi-byte characters went out as UTF-8
+    }
+  });
+
+  it("while the app closes, a GET pipelined behind a write in flight gets Fastify's 503 and Connection: close", async () => {
+    const closing = await buildApp({ store });
+    // Events, not sleeps: the POST reached its handler (after authentication), close began (Fastify answers
+    // 503 from here on), the pipelined GET arrived.
+    let posted!: () => void, began!: () => void, got!: () => void;
+    const inHandler = new Promise<void>((r) => { posted = r; });
+    const closeBegan = new Promise<void>((r) => { began = r; });
+    const getArrived = new Promise<void>((r) => { got = r; });
+    closing.addHook('preHandler', async (req) => { if (req.method === 'POST') posted(); });
+    closing.addHook('preClose', (done) => { began(); done(); });
+    await closing.listen({ host: '127.0.0.1', port: 0 });
+    closing.server.on('request', (req: { method?: string }) => { if (req.method === 'GET') got(); });
+    const p = (closing.server.address() as AddressInfo).port;
+    const head = `Host: 127.0.0.1:${p}\r\nAuthorization: Basic ${Buffer.from('ada:ada-pass-1').toString('base64')}\r\n`;
+    // A write held in the store's write queue keeps the POST (queued behind it) in flight while close() begins.
+    let release = (): void => undefined;
+    const holding = store.write(() => new Promise<void>((r) => { release = r; }));
+    const s = connect(p, '127.0.0.1');
+    const got2: Buffer[] = [];
+    s.on('data', (d: Buffer) => got2.push(d));
+    const ended = new Promise<void>((resolve) => s.on('close', () => resolve()));
+    const body = '<project><name>Closing</name></project>';
+    s.write(`POST /projects.xml HTTP/1.1\r\n${head}Content-Type: application/xml\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    await inHandler;
+    const closed = closing.close();
+    await closeBegan;
+    s.write(`GET /me.xml HTTP/1.1\r\n${head}\r\n`);
+    await getArrived;
+    release();
+    await holding;
+    await ended;
+    await closed;
+    const answers = Buffer.concat(got2).toString('latin1');
+    expect(answers).toMatch(/^HTTP\/1\.1 201 Created\r\n/);
+    const second = answers.slice(answers.indexOf('HTTP/1.1', 1));
+    expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(second).toContain('\r\nConnection: close\r\n');
+  });
+});

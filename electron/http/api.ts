@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Field, Resource, WireRecord } from '../../shared/registry.ts';
 import {
-  jsonMany, jsonOne, jsonPlain, xmlErrors, xmlMany, xmlOne, xmlPlain, type RecordTexts, type Row, type TextState,
+  jsonMany, jsonOne, jsonPlain, xmlErrors, xmlMany, xmlOne, xmlPlain, type RecordTexts, type Row,
 } from '../../shared/codec/out.ts';
 import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
@@ -108,7 +108,7 @@ export function preflight(req: FastifyRequest): ApiError | null {
   return preflightOf(routeConfig(req), req.method, req.params as Record<string, string>);
 }
 
-/** `preflight` of a route's config, a method and path params (also used by the thin path, http/fast.ts). */
+/** `preflight` of a route's config, a method and path params. */
 export function preflightOf(cfg: Partial<RouteConfig>, reqMethod: string, params: Readonly<Record<string, string>>): ApiError | null {
   if (!cfg.allow) return null;
   if (!cfg.allow.includes(asMethod(reqMethod))) {
@@ -227,8 +227,7 @@ export interface Asked {
 
 /**
  * The answer of a route's handler, as status, headers and body: the response cache, the handler,
- * redaction and rendering. Fastify's route handler (`dispatch`) and the thin path for GET
- * (http/fast.ts) both answer through it.
+ * redaction and rendering (the part of Fastify's route handler, `dispatch`, after the body).
  */
 export async function answer(app: Answerer, a: Asked): Promise<Rendered> {
   const { store, responses } = app;
@@ -292,9 +291,8 @@ export function render(caller: Caller, out: Reply, json: boolean, texts?: Record
     return { status, headers, type: 'application/json; charset=utf-8', body: JSON.stringify(data) };
   }
   if (out.kind === 'plain') return { status, headers, type: 'application/xml; charset=utf-8', body: xmlPlain(out.root, out.entries) };
-  const st: TextState = { wide: false };
-  const body = out.kind === 'one' ? xmlOne(out.resource, out.row, view, out.fields, out.element, st, texts) : xmlMany(out.resource, out.rows, view, out, st, texts);
-  return { status, headers, type: 'application/xml; charset=utf-8', body, ascii: !st.wide };
+  const body = out.kind === 'one' ? xmlOne(out.resource, out.row, view, out.fields, out.element, undefined, texts) : xmlMany(out.resource, out.rows, view, out, undefined, texts);
+  return { status, headers, type: 'application/xml; charset=utf-8', body };
 }
 
 /** Render an error as XML or JSON (§4.4, §8.14). */

@@ -3,7 +3,7 @@
 // and method (404/405), body size (413, Fastify's body limit), then the handlers.
 
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { http } from './node-http.ts';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -13,7 +13,6 @@ import { Authenticator } from '../service/auth.ts';
 import { AuthLimiter, RateLimiter, type GuardOptions, type RateOptions } from '../service/limits.ts';
 import { StoreUnavailable, type Store } from '../store/types.ts';
 import { BODY_LIMIT, preflight, prefersJson, routeConfig, sendError } from './api.ts';
-import { ThinPath } from './fast.ts';
 import { uiPlugin } from './ui.ts';
 import { ClassicResponse } from './headers.ts';
 import { ResponseCache } from './cache.ts';
@@ -42,12 +41,6 @@ export const API_PLUGINS = {
   projects, people, companies, categories, posts, comments, milestones, todoLists, todoItems, timeEntries, sync,
 } as const;
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The thin path for GETs (http/fast.ts), null when off. */
-    thinPath: ThinPath | null;
-  }
-}
 
 /** Records' XML text kept for lists and single records by default (D219, D223): the 20,000 todo items of bench:api take ~21 MB. */
 const RECORD_TEXT_BYTES = 32 * 1024 * 1024;
@@ -92,11 +85,6 @@ export interface AppOptions {
   readonly authGuard?: boolean | GuardOptions;
   /** Per-person request rate (D63). Off by default (the contract's local service has none). */
   readonly rateLimit?: RateOptions | null;
-  /**
-   * Answer GETs of resource routes on the thin path in front of Fastify (http/fast.ts, D190). On by
-   * default; the same bytes either way (tests/fast-path.test.ts compares them).
-   */
-  readonly thinPath?: boolean;
   /** What one person's stored Idempotency-Key answers may hold (D244; default 10,000 keys, 16 MiB). */
   readonly idempotencyCap?: KeyCap;
 }
@@ -108,7 +96,7 @@ const unavailable = (): ApiError => new ApiError(503, ['The database is unavaila
 /** Log levels at which Fastify logs every request (each then gets a child logger with its id). */
 const REQUEST_LEVELS = new Set(['trace', 'debug', 'info']);
 
-/** The router's options: Fastify's and the thin path's (http/fast.ts), which must match alike. */
+/** Fastify's router options. */
 const ROUTER_OPTIONS = { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 200 };
 /** `//projects/7.xml` is `/projects/7.xml` (§2.1); nothing else is rewritten. */
 const rewriteUrl = (url: string): string => url.replace(/^\/{2,}/, '/');
@@ -304,7 +292,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const rate = opts.rateLimit ? new RateLimiter(opts.store, opts.rateLimit) : null;
   const { store } = opts;
 
-  // The checks of every request, shared by the onRequest hook and the thin path (http/fast.ts).
+  // The checks of every request (the onRequest hook's).
   /** Host, Origin and fetch metadata, in this order; `site` is not checked for the UI's own files. */
   const local = (host: string | undefined, defaultPort: number, origin: string | undefined, site: string | undefined, ui = false): ApiError | null => {
     if (!hostAllowed(host, extraHosts, defaultPort)) return new ApiError(403, ['Host not allowed']);
@@ -318,30 +306,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const check = () => auth.authenticate(authorization, token, ip, conn);
     return store.pin ? store.pin(token, (unpin) => check().finally(unpin)) : check();
   };
-
-  // GETs of resource routes without a body are answered in front of Fastify, by the same functions
-  // (http/fast.ts, D190); every other request goes to Fastify's own 'request' listener. Not behind a
-  // trusted proxy (the client's address and Host come from X-Forwarded-*, which Fastify reads).
-  if (opts.thinPath !== false && !opts.trustProxy) {
-    let closing = false;
-    const thin = new ThinPath({
-      app, routerOptions: ROUTER_OPTIONS, rewriteUrl,
-      local: (host, origin, site) => local(host, 80, origin, site),
-      identify, unauthenticated, admit: rate ? (id) => rate.admit(id) : null,
-      failure: (err) => failure(err, app.log),
-      // While closing, Fastify answers 503; requests logged one by one are Fastify's to log.
-      open: () => !closing && !REQUEST_LEVELS.has(app.log.level),
-    });
-    // First of the preClose hooks: Fastify has just begun answering 503.
-    app.addHook('preClose', (done) => { closing = true; done(); });
-    // Before any route is declared: the thin path's router gets every route Fastify's gets.
-    app.addHook('onRoute', (route) => thin.see(route));
-    const server = app.server;
-    const fastifyListener = server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
-    server.removeListener('request', fastifyListener);
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => { if (!thin.handle(req, res)) fastifyListener(req, res); });
-    app.decorate('thinPath', thin);
-  } else app.decorate('thinPath', null);
 
   // Bodies are read as bytes whatever the Content-Type (§2.4): never a 415.
   app.removeAllContentTypeParsers();

@@ -137,8 +137,8 @@ type RecordWriter = (row: Row, view: View, st: TextState) => string;
 /**
  * What a rendering learned of the text it wrote (D211): `wide` once a value held a character outside
  * ASCII. Every other part of an XML record (markup from the registry, numbers, booleans) is ASCII, so a
- * document rendered with `wide` still false is ASCII: its length is its byte length, and its UTF-8 bytes
- * are its Latin-1 bytes (the thin path writes it without encoding it, http/fast.ts).
+ * document rendered with `wide` still false is ASCII. (The thin path wrote such a document as Latin-1; it
+ * is gone, D334: what is left of the flag sizes the kept record texts.)
  */
 export interface TextState { wide: boolean }
 
