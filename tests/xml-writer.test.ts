@@ -170,7 +170,7 @@ describe('compiled XML record writers (D120)', () => {
     expect([a.wide, b.wide]).toEqual([false, true]);
   });
 
-  it('refuses markup outside ASCII (an element name), which would break the Latin-1 write (D211)', () => {
+  it('refuses markup outside ASCII (an element name), which `wide` would not see (D211)', () => {
     expect(() => xmlOne(RESOURCES.person, { id: 1 }, VIEWS[0], RESOURCES.person.fields, 'persönlich')).toThrow(/not ASCII/);
     const st: TextState = { wide: false };
     xmlMany(RESOURCES.person, [], VIEWS[0], { root: 'leute-ü' }, st);
