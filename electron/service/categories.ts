@@ -2,8 +2,8 @@
 // with access to the project (§5.5). A category that still has posts cannot be deleted (409).
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate } from '../../shared/values.ts';
+import { toColumns, validateInput, type Given } from '../../shared/values.ts';
+import type { CategoryInput } from '../../shared/client.ts';
 import { getCategory, listCategories, postsInCategory } from '../store/queries/categories.ts';
 import { badRequest, check, conflict, forbidden, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
@@ -44,20 +44,20 @@ const mayWrite = (ctx: Ctx): void => {
   if (!ctx.caller.firm) throw forbidden('Only people of the firm can change categories');
 };
 
-export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, projectId: number, input: Given<CategoryInput>): Promise<Row> {
   await projects.get(ctx, projectId);
   mayWrite(ctx);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   check(v.errors);
   const id = await ctx.store.write((w) => w.insert('categories', { ...toColumns(v.values), project_id: projectId }, projectId));
   return get(ctx, id);
 }
 
 /** Only `name` changes; `type` is ignored on update. */
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<CategoryInput>): Promise<Row> {
   const c = await get(ctx, id);
   mayWrite(ctx);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
   if (v.values.size) await ctx.store.write((w) => w.update('categories', id, toColumns(v.values), Number(c.project_id)));
   return get(ctx, id);

@@ -3,13 +3,13 @@
 // update/delete/edit.xml: the author or an administrator (§5.5). Pagination per §6.3.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate } from '../../shared/values.ts';
+import { toColumns, validateInput, type Given } from '../../shared/values.ts';
+import type { CommentInput } from '../../shared/client.ts';
 import {
   commentIdsOf, countComments, getComment, getParent, isCommentOf, listComments, type CommentableType,
 } from '../store/queries/comments.ts';
 import { withCommentStats } from '../store/queries/fragments.ts';
-import { ApiError, badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
+import { badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Row, Writer } from '../store/types.ts';
 
@@ -73,9 +73,9 @@ async function editable(ctx: Ctx, id: number): Promise<Row> {
   return c;
 }
 
-export async function create(ctx: Ctx, type: CommentableType, parentId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, type: CommentableType, parentId: number, input: Given<CommentInput>): Promise<Row> {
   const p = await parent(ctx, type, parentId);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
     // the parent may have been deleted since it was read
@@ -88,36 +88,12 @@ export async function create(ctx: Ctx, type: CommentableType, parentId: number, 
   return get(ctx, id);
 }
 
-/**
- * A record-selecting id from the body (§2.6): missing or empty is 422; not an id, unknown or
- * invisible is 404 (checked by the caller).
- */
-export function selectingId(root: XNode | null, rec: XNode | null, name: string, label: string): number {
-  const node = fieldNode(root, rec, name);
-  if (!node || node.nil || (!node.children.length && node.text.trim() === '')) throw new ApiError(422, [`${label} can't be blank`]);
-  const t = node.text.trim();
-  if (node.children.length || !digits(t)) throw notFound(label);
-  return Number(t);
-}
-
-/** `/msg/create_comment`: the parent post comes from `post-id`. */
-export async function createOnPost(ctx: Ctx, root: XNode | null): Promise<Row> {
-  const postId = selectingId(root, recordElement(root, R.recordNames), 'post-id', 'Post');
-  return create(ctx, 'Post', postId, root);
-}
-
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<CommentInput>): Promise<Row> {
   const c = await editable(ctx, id);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
   if (v.values.size) await ctx.store.write((w) => w.update('comments', id, toColumns(v.values), Number(c.project_id)));
   return get(ctx, id);
-}
-
-/** `/msg/update_comment`: the comment comes from `comment-id`. */
-export async function updateSelected(ctx: Ctx, root: XNode | null): Promise<Row> {
-  const id = selectingId(root, recordElement(root, R.recordNames), 'comment-id', 'Comment');
-  return update(ctx, id, root);
 }
 
 /** Delete a comment; answers it as it was just before. */

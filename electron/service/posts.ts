@@ -2,8 +2,8 @@
 // the stored body (never stored). Update, delete and edit.xml: the author or an administrator.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate, type Validated } from '../../shared/values.ts';
+import { toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
+import type { PostInput } from '../../shared/client.ts';
 import { renderBody, renderExtended } from '../../shared/render.ts';
 import { getPost, listPosts } from '../store/queries/posts.ts';
 import { checkReferences as checkRefs } from './references.ts';
@@ -47,21 +47,6 @@ export async function archive(ctx: Ctx, projectId: number, categoryId?: number):
   return listPosts(ctx.store, ctx.caller, projectId, { categoryId, summary: true });
 }
 
-/**
- * `/projects/{id}/msg/archive`: the optional selector `category-id` comes from the body's
- * `<request>`, else from the query. Not digits: 400; not a category of the project: 404.
- */
-export function archiveSelected(ctx: Ctx, projectId: number, root: XNode | null, query: string | undefined): Promise<Row[]> {
-  const node = root ? child(root, 'category-id') : undefined;
-  const fromBody = node && !node.nil && !node.children.length ? node.text.trim() : '';
-  const raw = fromBody !== '' ? fromBody : query?.trim() || undefined;
-  if (raw === undefined) return archive(ctx, projectId);
-  if (!/^\d+$/.test(raw)) throw badRequest('category-id must be a category id');
-  const id = Number(raw);
-  if (!(id > 0 && id <= Number.MAX_SAFE_INTEGER)) throw notFound('Category');
-  return archive(ctx, projectId, id);
-}
-
 /** A visible post, or 404. */
 export async function get(ctx: Ctx, id: number): Promise<Row> {
   const p = await getPost(ctx.store, ctx.caller, id);
@@ -87,9 +72,9 @@ async function recheck(w: Queryable, ctx: Ctx, projectId: number, v: Validated, 
   check(again.errors);
 }
 
-export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, projectId: number, input: Given<PostInput>): Promise<Row> {
   await projects.get(ctx, projectId);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   await checkReferences(ctx.store, ctx, projectId, v);
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
@@ -99,10 +84,10 @@ export async function create(ctx: Ctx, projectId: number, root: XNode | null): P
   return get(ctx, id);
 }
 
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<PostInput>): Promise<Row> {
   const p = await editable(ctx, id);
   const projectId = Number(p.project_id);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'update', input, ctx.caller);
   await checkReferences(ctx.store, ctx, projectId, v, p);
   check(v.errors);
   if (v.values.size) {

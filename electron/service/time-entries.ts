@@ -3,8 +3,8 @@
 // new/edit templates (§8.11). Visibility rules (§5.2) live in the queries; invisible = 404.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { parseQueryDate, toColumns, validate, type Validated } from '../../shared/values.ts';
+import { givenText, parseQueryDate, toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
+import type { TimeEntryInput, TimeEntrySaveInput } from '../../shared/client.ts';
 import {
   countProjectEntries, getEntry, listItemEntries, listProjectEntries, reportEntries, type ReportFilter,
 } from '../store/queries/time-entries.ts';
@@ -151,10 +151,9 @@ async function checkRefs(db: Queryable, caller: Caller, projectId: number, v: Va
   await checkReferences(db, caller, R, projectId, v, stored);
 }
 
-function readEntry(root: XNode | null, caller: Caller, mode: 'create' | 'update', fromRoute: boolean): Validated {
-  const rec = recordElement(root, R.recordNames);
+function readEntry(input: Given<TimeEntryInput>, caller: Caller, mode: 'create' | 'update', fromRoute: boolean): Validated {
   const only = fromRoute ? WRITABLE.filter((n) => n !== 'todo-item-id') : WRITABLE;
-  return validate(R, mode, root, rec, caller, only);
+  return validateInput(R, mode, input, caller, only);
 }
 
 async function insert(ctx: Ctx, projectId: number, v: Validated, todoItemId?: number): Promise<Row> {
@@ -171,19 +170,19 @@ async function insert(ctx: Ctx, projectId: number, v: Validated, todoItemId?: nu
 }
 
 /** `POST /projects/{id}/time_entries.xml`. */
-export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, projectId: number, input: Given<TimeEntryInput>): Promise<Row> {
   await projects.get(ctx, projectId);
-  const v = readEntry(root, ctx.caller, 'create', false);
+  const v = readEntry(input, ctx.caller, 'create', false);
   await checkRefs(ctx.store, ctx.caller, projectId, v, 'create');
   check(v.errors);
   return insert(ctx, projectId, v);
 }
 
 /** `POST /todo_items/{id}/time_entries.xml`: the item (and its project) come from the route. */
-export async function createForItem(ctx: Ctx, itemId: number, root: XNode | null): Promise<Row> {
+export async function createForItem(ctx: Ctx, itemId: number, input: Given<TimeEntryInput>): Promise<Row> {
   const it = await item(ctx, itemId);
   const projectId = Number(it.project_id);
-  const v = readEntry(root, ctx.caller, 'create', true);
+  const v = readEntry(input, ctx.caller, 'create', true);
   await checkRefs(ctx.store, ctx.caller, projectId, v, 'create');
   check(v.errors);
   return insert(ctx, projectId, v, itemId);
@@ -193,24 +192,22 @@ export async function createForItem(ctx: Ctx, itemId: number, root: XNode | null
  * `POST /time/save_entry`: the project comes from the body field `project-id`, a selecting id
  * (§2.6): missing or empty is 422, not digits, unknown or not visible is 404.
  */
-export async function createLegacy(ctx: Ctx, root: XNode | null): Promise<Row> {
-  const rec = recordElement(root, R.recordNames);
-  const node = fieldNode(root, rec, 'project-id');
-  const raw = node && !node.nil && node.children.length === 0 ? node.text.trim() : '';
+export async function createLegacy(ctx: Ctx, input: Given<TimeEntrySaveInput>): Promise<Row> {
+  const raw = (givenText(input.project_id) ?? '').trim();
   if (raw === '') {
     // Report the missing project with every other problem the body has (§4.4).
-    const v = readEntry(root, ctx.caller, 'create', false);
+    const v = readEntry(input, ctx.caller, 'create', false);
     throw invalid(["Project can't be blank", ...v.errors]);
   }
   if (!/^\d{1,16}$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) throw notFound('Project');
-  return create(ctx, Number(raw), root);
+  return create(ctx, Number(raw), input);
 }
 
 /** `PUT /time_entries/{id}.xml`, `POST /time/save_entry/{id}`: partial update. */
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<TimeEntryInput>): Promise<Row> {
   const e = await get(ctx, id);
   const projectId = Number(e.project_id);
-  const v = readEntry(root, ctx.caller, 'update', false);
+  const v = readEntry(input, ctx.caller, 'update', false);
   await checkRefs(ctx.store, ctx.caller, projectId, v, 'update', e);
   check(v.errors);
   if (v.values.size) {

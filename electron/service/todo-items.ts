@@ -2,8 +2,8 @@
 // responsible-party checks, reorder/move bodies, contiguous renumbering (§6.2), cascades.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate, type Validated } from '../../shared/values.ts';
+import { givenText, toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
+import type { TodoItemInput } from '../../shared/client.ts';
 import { visibleList } from '../store/queries/todo-lists.ts';
 import { commentIdsOf } from '../store/queries/milestones.ts';
 import {
@@ -26,23 +26,15 @@ export const checkParty = (db: Queryable, c: Caller, projectId: number, v: Valid
   checkReferences(db, c, R, projectId, v, stored);
 
 /**
- * The ids of a reorder body (§8.8, §8.9): `<todo-lists type="array"><todo-list><id>…`, the same
- * inside `<request>`, or a JSON array of `{id}`. Repeated ids count at their first place.
- * A record without a well-formed id: 422.
+ * The ids of a reorder (§8.8, §8.9), as given (numbers, or the texts of a body: http/inputs.ts).
+ * Repeated ids count at their first place. One that is not a positive id: 422.
  */
-export function readIds(root: XNode | null, collection: string): number[] {
-  if (!root) return [];
-  let container = root;
-  if (root.name === 'request') {
-    const inner = root.children.filter((c) => c.name === collection);
-    if (inner.length === 1 && !child(inner[0], 'id')) container = inner[0];
-  }
+export function checkIds(given: readonly (number | string)[]): number[] {
   const out: number[] = [];
   const seen = new Set<number>();
   let bad = 0;
-  for (const rec of container.children) {
-    const node = rec.children.length ? child(rec, 'id') : rec;
-    const t = node && !node.children.length ? node.text.trim() : '';
+  for (const g of given) {
+    const t = (givenText(g) ?? '').trim();
     if (!/^\d{1,15}$/.test(t) || Number(t) === 0) { bad++; continue; }
     const id = Number(t);
     if (!seen.has(id)) { seen.add(id); out.push(id); }
@@ -51,11 +43,10 @@ export function readIds(root: XNode | null, collection: string): number[] {
   return out;
 }
 
-/** `<request><to>N</to></request>` (§8.8, §8.9): an integer; missing or not an integer is 422. */
-export function readTo(root: XNode | null): number {
-  const node = root ? (child(root, 'to') ?? (root.name === 'to' ? root : undefined)) : undefined;
-  if (!node) throw invalid(["To can't be blank"]);
-  const t = node.nil || node.children.length ? '' : node.text.trim();
+/** The position of a move (§8.8, §8.9): an integer; missing (undefined), empty or not an integer is 422. */
+export function checkTo(given: number | string | undefined): number {
+  if (given === undefined) throw invalid(["To can't be blank"]);
+  const t = (givenText(given) ?? '').trim();
   if (t === '') throw invalid(["To can't be blank"]);
   if (!/^[+-]?\d{1,15}$/.test(t)) throw invalid(['To is not a number']);
   return Number(t);
@@ -129,10 +120,10 @@ export async function list(ctx: Ctx, listId: number): Promise<Row[]> {
   return itemsOfList(ctx.store, ctx.caller, listId, Number(l.project_id));
 }
 
-export async function create(ctx: Ctx, listId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, listId: number, input: Given<TodoItemInput>): Promise<Row> {
   const l = await listOf(ctx, listId);
   const pid = Number(l.project_id);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   await checkParty(ctx.store, ctx.caller, pid, v);
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
@@ -147,10 +138,10 @@ export async function create(ctx: Ctx, listId: number, root: XNode | null): Prom
   return get(ctx, id);
 }
 
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<TodoItemInput>): Promise<Row> {
   const it = await get(ctx, id);
   const pid = Number(it.project_id);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'update', input, ctx.caller);
   await checkParty(ctx.store, ctx.caller, pid, v, it);
   check(v.errors);
   if (v.values.size) {
@@ -200,10 +191,10 @@ export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
  * Reorder a list's items (§8.9): the listed items first, in the order given, then the list's
  * others in their old order. Items of other lists of the project move into this list.
  */
-export async function reorder(ctx: Ctx, listId: number, root: XNode | null): Promise<Row[]> {
+export async function reorder(ctx: Ctx, listId: number, given: readonly (number | string)[]): Promise<Row[]> {
   const l = await listOf(ctx, listId);
   const pid = Number(l.project_id);
-  const ids = readIds(root, 'todo-items');
+  const ids = checkIds(given);
   if (ids.length) {
     await ctx.store.write(async (w) => {
       const found = await itemsInProject(w, ctx.caller, pid, ids);
@@ -228,15 +219,15 @@ export async function reorder(ctx: Ctx, listId: number, root: XNode | null): Pro
 }
 
 /** Move an item to position `to` within its list, clamped (§8.9). */
-export async function move(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function move(ctx: Ctx, id: number, to: number | string | undefined): Promise<Row> {
   const it = await get(ctx, id);
-  const to = readTo(root);
+  const position = checkTo(to);
   const pid = Number(it.project_id);
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
     if (!cur) return;
     const rows = await positionsOfList(w, Number(cur.todo_list_id));
-    const order = moveTo(rows.map((r) => Number(r.id)), id, to);
+    const order = moveTo(rows.map((r) => Number(r.id)), id, position);
     if (!await renumber(w, 'todo_items', order, new Map(rows.map((r) => [Number(r.id), Number(r.position)])), pid)) w.touch(pid);
   });
   return get(ctx, id);

@@ -2,8 +2,8 @@
 // responsible-party view, one list with its items, create, update, delete, reorder, move.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate, type Validated } from '../../shared/values.ts';
+import { toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
+import type { TodoListInput } from '../../shared/client.ts';
 import {
   getList, itemIdsOfList, listsByIds, listsOfProject, nextListPosition, positionsOfProject, visibleListIds,
 } from '../store/queries/todo-lists.ts';
@@ -11,7 +11,7 @@ import { itemsOfList, itemsOfLists, openItemsOf, type PartyFilter } from '../sto
 import { checkReferences, recheckReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
-import { cascadeItems, moveTo, readIds, readTo, renumber } from './todo-items.ts';
+import { cascadeItems, checkIds, checkTo, moveTo, renumber } from './todo-items.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
 
@@ -33,17 +33,6 @@ export function parseFilter(v: string | undefined): Filter {
   if (v === undefined || v === '' || v === 'all') return 'all';
   if (v === 'pending' || v === 'finished') return v;
   throw badRequest(`filter must be all, pending or finished (got "${v}")`);
-}
-
-/** The `complete` selector of /projects/{id}/todos/lists: body `<request>`, else the query. */
-export function completeSelector(root: XNode | null, query: string | undefined): Filter {
-  const node = child(root, 'complete');
-  const raw = node ? (node.nil ? '' : node.text.trim()) : (query ?? '').trim();
-  const t = raw.toLowerCase();
-  if (t === '') return 'all';
-  if (t === 'true' || t === '1') return 'finished';
-  if (t === 'false' || t === '0') return 'pending';
-  throw badRequest(`complete must be true, false, 1 or 0 (got "${raw}")`);
 }
 
 /** `responsible_party` of /todo_lists.xml: digits (person), c + digits (company), empty (unassigned). */
@@ -115,9 +104,9 @@ export async function getBare(ctx: Ctx, id: number): Promise<Row> {
 const checkMilestone = (db: Queryable, ctx: Ctx, projectId: number, v: Validated, stored?: Row): Promise<void> =>
   checkReferences(db, ctx.caller, R, projectId, v, stored);
 
-export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, projectId: number, input: Given<TodoListInput>): Promise<Row> {
   await projects.get(ctx, projectId);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   await checkMilestone(ctx.store, ctx, projectId, v);
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
@@ -127,10 +116,10 @@ export async function create(ctx: Ctx, projectId: number, root: XNode | null): P
   return finish(await getVisible(ctx, id));
 }
 
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<TodoListInput>): Promise<Row> {
   const l = await getVisible(ctx, id);
   const pid = Number(l.project_id);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'update', input, ctx.caller);
   await checkMilestone(ctx.store, ctx, pid, v, l);
   check(v.errors);
   if (v.values.size) {
@@ -180,9 +169,9 @@ async function reposition(w: Writer, caller: Caller, projectId: number, order: (
  * Reorder the lists of a project (§8.8) in the caller's terms: the listed lists take the caller's
  * positions 1..k, the caller's other lists follow; answers all visible lists in the new order.
  */
-export async function reorder(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row[]> {
+export async function reorder(ctx: Ctx, projectId: number, given: readonly (number | string)[]): Promise<Row[]> {
   await projects.get(ctx, projectId);
-  const ids = readIds(root, 'todo-lists');
+  const ids = checkIds(given);
   if (ids.length) {
     await ctx.store.write((w) => reposition(w, ctx.caller, projectId, (visible) => {
       const shown = new Set(visible);
@@ -195,11 +184,11 @@ export async function reorder(ctx: Ctx, projectId: number, root: XNode | null): 
 }
 
 /** Move a list to position `to` of the lists the caller sees (clamped to 1..their number) (§8.8). */
-export async function move(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function move(ctx: Ctx, id: number, to: number | string | undefined): Promise<Row> {
   const l = await getVisible(ctx, id);
-  const to = readTo(root);
+  const position = checkTo(to);
   const pid = Number(l.project_id);
-  await ctx.store.write((w) => reposition(w, ctx.caller, pid, (visible) => moveTo(visible, id, to)));
+  await ctx.store.write((w) => reposition(w, ctx.caller, pid, (visible) => moveTo(visible, id, position)));
   return finish(await getVisible(ctx, id));
 }
 
