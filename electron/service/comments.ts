@@ -12,6 +12,7 @@ import { withCommentStats } from '../store/queries/fragments.ts';
 import { badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Row, Writer } from '../store/types.ts';
+import type { CommentRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.comment;
 export const PAGE = 50;
@@ -46,7 +47,7 @@ export async function page(ctx: Ctx, kind: Kind, parentId: number, threshold: st
   // The parent's visible comments, as its comments-count (kept per project by the store, D185).
   const [stats] = await withCommentStats<Row>(ctx.store, ctx.caller, type, [{ id: p.id, project_id: p.project_id }]);
   const count = Number(stats.comments_count);
-  const oldest = rows.length ? Number(rows[0].id) : undefined;
+  const oldest = rows.length ? rows[0].id : undefined;
   // Without a threshold the page holds the newest comments: older ones exist when there are more.
   const older = oldest !== undefined && (before === undefined ? count > rows.length
     : (await countComments(ctx.store, ctx.caller, type, parentId, oldest)) > 0);
@@ -54,26 +55,26 @@ export async function page(ctx: Ctx, kind: Kind, parentId: number, threshold: st
 }
 
 /** `/msg/comments/{id}`: every visible comment of a visible post, oldest first. */
-export async function ofPost(ctx: Ctx, postId: number): Promise<Row[]> {
+export async function ofPost(ctx: Ctx, postId: number): Promise<CommentRow[]> {
   await parent(ctx, 'Post', postId);
   return listComments(ctx.store, ctx.caller, 'Post', postId);
 }
 
 /** A visible comment, or 404. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<CommentRow> {
   const c = await getComment(ctx.store, ctx.caller, id);
   if (!c) throw notFound('Comment');
   return c;
 }
 
 /** A comment the caller may change: the author or an administrator (403). */
-async function editable(ctx: Ctx, id: number): Promise<Row> {
+async function editable(ctx: Ctx, id: number): Promise<CommentRow> {
   const c = await get(ctx, id);
-  if (!ctx.caller.admin && Number(c.author_id) !== ctx.caller.id) throw forbidden('Only the author or an administrator can change this comment');
+  if (!ctx.caller.admin && c.author_id !== ctx.caller.id) throw forbidden('Only the author or an administrator can change this comment');
   return c;
 }
 
-export async function create(ctx: Ctx, type: CommentableType, parentId: number, input: Given<CommentInput>): Promise<Row> {
+export async function create(ctx: Ctx, type: CommentableType, parentId: number, input: Given<CommentInput>): Promise<CommentRow> {
   const p = await parent(ctx, type, parentId);
   const v = validateInput(R, 'create', input, ctx.caller);
   check(v.errors);
@@ -88,18 +89,18 @@ export async function create(ctx: Ctx, type: CommentableType, parentId: number, 
   return get(ctx, id);
 }
 
-export async function update(ctx: Ctx, id: number, input: Given<CommentInput>): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<CommentInput>): Promise<CommentRow> {
   const c = await editable(ctx, id);
   const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update('comments', id, toColumns(v.values), Number(c.project_id)));
+  if (v.values.size) await ctx.store.write((w) => w.update('comments', id, toColumns(v.values), c.project_id));
   return get(ctx, id);
 }
 
 /** Delete a comment; answers it as it was just before. */
-export async function remove(ctx: Ctx, id: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number): Promise<CommentRow> {
   const c = await editable(ctx, id);
-  await ctx.store.write((w) => w.remove('comments', id, Number(c.project_id)));
+  await ctx.store.write((w) => w.remove('comments', id, c.project_id));
   return c;
 }
 

@@ -10,7 +10,7 @@ import {
 import { check, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { checkReferences, recheckReferences } from './references.ts';
-import type { Row } from '../store/types.ts';
+import type { MilestoneRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.milestone;
 export type { Find };
@@ -18,19 +18,19 @@ export type { Find };
 const todayUtc = (): string => new Date().toISOString().slice(0, 10);
 
 /** A visible milestone, or 404. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await getMilestone(ctx.store, ctx.caller, id);
   if (!m) throw notFound('Milestone');
   return m;
 }
 
-export async function list(ctx: Ctx, projectId: number, find: Find): Promise<Row[]> {
+export async function list(ctx: Ctx, projectId: number, find: Find): Promise<MilestoneRow[]> {
   await projects.get(ctx, projectId);
   return listMilestones(ctx.store, ctx.caller, projectId, find, todayUtc());
 }
 
 /** Create a batch (§8.7), all or nothing; answers the created milestones in input order. */
-export async function create(ctx: Ctx, projectId: number, inputs: readonly Given<MilestoneInput>[]): Promise<Row[]> {
+export async function create(ctx: Ctx, projectId: number, inputs: readonly Given<MilestoneInput>[]): Promise<MilestoneRow[]> {
   await projects.get(ctx, projectId);
   const errors: string[] = [];
   const batch: Validated[] = [];
@@ -51,7 +51,7 @@ export async function create(ctx: Ctx, projectId: number, inputs: readonly Given
     }
     return out;
   });
-  const rows = new Map((await getMilestones(ctx.store, ctx.caller, ids)).map((r) => [Number(r.id), r]));
+  const rows = new Map((await getMilestones(ctx.store, ctx.caller, ids)).map((r) => [r.id, r]));
   return ids.map((id) => rows.get(id)!);
 }
 
@@ -71,9 +71,9 @@ export function shiftDate(d: string, days: number, offWeekends: boolean): string
 }
 
 /** Partial update; with move-upcoming-milestones, later open milestones shift by the same days. */
-export async function update(ctx: Ctx, id: number, input: Given<MilestoneUpdateInput>): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<MilestoneUpdateInput>): Promise<MilestoneRow> {
   const m = await get(ctx, id);
-  const pid = Number(m.project_id);
+  const pid = m.project_id;
   const v = validateInput(R, 'update', input, ctx.caller);
   await checkReferences(ctx.store, ctx.caller, R, pid, v, m);
   const flag = (given: unknown, label: string): boolean => {
@@ -98,40 +98,40 @@ export async function update(ctx: Ctx, id: number, input: Given<MilestoneUpdateI
       const days = Math.round((toMs(next) - toMs(cur.deadline)) / DAY);
       for (const o of await laterOpenMilestones(w, ctx.caller, pid, id, cur.deadline)) {
         const d = shiftDate(o.deadline, days, offWeekends);
-        if (d !== o.deadline) await w.update('milestones', Number(o.id), { deadline: d }, pid);
+        if (d !== o.deadline) await w.update('milestones', o.id, { deadline: d }, pid);
       }
     });
   }
   return get(ctx, id);
 }
 
-export async function complete(ctx: Ctx, id: number): Promise<Row> {
+export async function complete(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await get(ctx, id);
   await ctx.store.write(async (w) => {
     const cur = await milestoneState(w, id);
-    if (!cur || Number(cur.completed) === 1) return;
-    await w.update('milestones', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id }, Number(m.project_id));
+    if (!cur || cur.completed === 1) return;
+    await w.update('milestones', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id }, m.project_id);
   });
   return get(ctx, id);
 }
 
-export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
+export async function uncomplete(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await get(ctx, id);
   await ctx.store.write(async (w) => {
     const cur = await milestoneState(w, id);
-    if (!cur || Number(cur.completed) !== 1) return;
-    await w.update('milestones', id, { completed: 0, completed_at: null, completer_id: null }, Number(m.project_id));
+    if (!cur || cur.completed !== 1) return;
+    await w.update('milestones', id, { completed: 0, completed_at: null, completer_id: null }, m.project_id);
   });
   return get(ctx, id);
 }
 
 /** Delete a milestone and its comments; posts and lists that referred to it get "none". */
-export async function remove(ctx: Ctx, id: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await get(ctx, id);
-  const pid = Number(m.project_id);
+  const pid = m.project_id;
   await ctx.store.write(async (w) => {
-    for (const c of await commentIdsOf(w, 'Milestone', [id])) await w.remove('comments', Number(c.id), pid);
-    for (const r of await milestoneReferrers(w, id)) await w.update(r.tbl, Number(r.id), { milestone_id: null }, pid);
+    for (const c of await commentIdsOf(w, 'Milestone', [id])) await w.remove('comments', c.id, pid);
+    for (const r of await milestoneReferrers(w, id)) await w.update(r.tbl, r.id, { milestone_id: null }, pid);
     await w.remove('milestones', id, pid);
   });
   return m;

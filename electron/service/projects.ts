@@ -7,23 +7,24 @@ import { countProjects, getProject, listProjects } from '../store/queries/projec
 import { companyExists, firmCompanyId } from '../store/queries/companies.ts';
 import { check, forbidden, notFound, type Ctx } from './context.ts';
 import type { Row } from '../store/types.ts';
+import type { ProjectRow } from '../../shared/rows.ts';
 import { addMember } from '../store/feed.ts';
 import { projectStatus } from '../store/queries/admin.ts';
 import type { Store, Writer } from '../store/types.ts';
 
 const R = RESOURCES.project;
 
-export const list = (ctx: Ctx): Promise<Row[]> => listProjects(ctx.store, ctx.caller);
+export const list = (ctx: Ctx): Promise<ProjectRow[]> => listProjects(ctx.store, ctx.caller);
 export const count = (ctx: Ctx): Promise<Record<string, number>> => countProjects(ctx.store, ctx.caller);
 
 /** A visible project, or 404. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<ProjectRow> {
   const p = await getProject(ctx.store, ctx.caller, id);
   if (!p) throw notFound('Project');
   return p;
 }
 
-export async function create(ctx: Ctx, input: Given<NewProjectInput>): Promise<Row> {
+export async function create(ctx: Ctx, input: Given<NewProjectInput>): Promise<ProjectRow> {
   if (!ctx.caller.admin) throw forbidden('Only administrators can create projects');
   const v = validateInput(R, 'create', input, ctx.caller);
   let companyId: number | null = null;
@@ -47,7 +48,7 @@ export async function create(ctx: Ctx, input: Given<NewProjectInput>): Promise<R
   return get(ctx, id);
 }
 
-export async function update(ctx: Ctx, id: number, input: Given<ProjectInput>): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<ProjectInput>): Promise<ProjectRow> {
   await get(ctx, id);
   if (!ctx.caller.admin) throw forbidden('Only administrators can change projects');
   const v = validateInput(R, 'update', input, ctx.caller);

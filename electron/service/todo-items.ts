@@ -13,6 +13,7 @@ import { check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import { checkReferences, recheckReferences } from './references.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
+import type { TodoItemRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.todoItem;
 
@@ -72,15 +73,15 @@ export async function renumber(
 /** Close the gaps of a list's positions (after a delete or a move out). */
 export async function closeListGaps(w: Writer, listId: number, projectId: number): Promise<void> {
   const rows = await positionsOfList(w, listId);
-  await renumber(w, 'todo_items', rows.map((r) => Number(r.id)), new Map(rows.map((r) => [Number(r.id), Number(r.position)])), projectId);
+  await renumber(w, 'todo_items', rows.map((r) => r.id), new Map(rows.map((r) => [r.id, r.position])), projectId);
 }
 
 /** Delete items' comments and unlink their time entries (the items themselves are removed by the caller). */
 export async function cascadeItems(w: Writer, ids: readonly number[], projectId: number): Promise<void> {
   for (let k = 0; k < ids.length; k += 500) {
     const chunk = ids.slice(k, k + 500);
-    for (const c of await commentIdsOf(w, 'TodoItem', chunk)) await w.remove('comments', Number(c.id), projectId);
-    for (const e of await entriesOfItems(w, chunk)) await w.update('time_entries', Number(e.id), { todo_item_id: null }, Number(e.project_id));
+    for (const c of await commentIdsOf(w, 'TodoItem', chunk)) await w.remove('comments', c.id, projectId);
+    for (const e of await entriesOfItems(w, chunk)) await w.update('time_entries', e.id, { todo_item_id: null }, e.project_id);
   }
 }
 
@@ -101,28 +102,28 @@ async function listOf(ctx: Ctx, listId: number): Promise<{ id: number; project_i
   return l;
 }
 
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<TodoItemRow> {
   const it = await getItem(ctx.store, ctx.caller, id);
   if (!it) throw notFound('Todo item');
   return it;
 }
 
 /** An item that must be in the given list (compatibility routes, §8.13). */
-export async function getInList(ctx: Ctx, listId: number, id: number): Promise<Row> {
+export async function getInList(ctx: Ctx, listId: number, id: number): Promise<TodoItemRow> {
   await listOf(ctx, listId);
   const it = await get(ctx, id);
-  if (Number(it.todo_list_id) !== listId) throw notFound('Todo item');
+  if (it.todo_list_id !== listId) throw notFound('Todo item');
   return it;
 }
 
-export async function list(ctx: Ctx, listId: number): Promise<Row[]> {
+export async function list(ctx: Ctx, listId: number): Promise<TodoItemRow[]> {
   const l = await listOf(ctx, listId);
-  return itemsOfList(ctx.store, ctx.caller, listId, Number(l.project_id));
+  return itemsOfList(ctx.store, ctx.caller, listId, l.project_id);
 }
 
-export async function create(ctx: Ctx, listId: number, input: Given<TodoItemInput>): Promise<Row> {
+export async function create(ctx: Ctx, listId: number, input: Given<TodoItemInput>): Promise<TodoItemRow> {
   const l = await listOf(ctx, listId);
-  const pid = Number(l.project_id);
+  const pid = l.project_id;
   const v = validateInput(R, 'create', input, ctx.caller);
   await checkParty(ctx.store, ctx.caller, pid, v);
   check(v.errors);
@@ -138,9 +139,9 @@ export async function create(ctx: Ctx, listId: number, input: Given<TodoItemInpu
   return get(ctx, id);
 }
 
-export async function update(ctx: Ctx, id: number, input: Given<TodoItemInput>): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<TodoItemInput>): Promise<TodoItemRow> {
   const it = await get(ctx, id);
-  const pid = Number(it.project_id);
+  const pid = it.project_id;
   const v = validateInput(R, 'update', input, ctx.caller);
   await checkParty(ctx.store, ctx.caller, pid, v, it);
   check(v.errors);
@@ -154,35 +155,35 @@ export async function update(ctx: Ctx, id: number, input: Given<TodoItemInput>):
 }
 
 /** Delete an item; answers it as it was (§4.6). */
-export async function remove(ctx: Ctx, id: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number): Promise<TodoItemRow> {
   const it = await get(ctx, id);
-  const pid = Number(it.project_id);
+  const pid = it.project_id;
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
     if (!cur) return;
     await cascadeItems(w, [id], pid);
     await w.remove('todo_items', id, pid);
-    await closeListGaps(w, Number(cur.todo_list_id), pid);
+    await closeListGaps(w, cur.todo_list_id, pid);
   });
   return it;
 }
 
-export async function complete(ctx: Ctx, id: number): Promise<Row> {
+export async function complete(ctx: Ctx, id: number): Promise<TodoItemRow> {
   const it = await get(ctx, id);
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
-    if (!cur || Number(cur.completed) === 1) return;
-    await w.update('todo_items', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id, updated_at: w.now }, Number(it.project_id));
+    if (!cur || cur.completed === 1) return;
+    await w.update('todo_items', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id, updated_at: w.now }, it.project_id);
   });
   return get(ctx, id);
 }
 
-export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
+export async function uncomplete(ctx: Ctx, id: number): Promise<TodoItemRow> {
   const it = await get(ctx, id);
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
-    if (!cur || Number(cur.completed) !== 1) return;
-    await w.update('todo_items', id, { completed: 0, completed_at: null, completer_id: null, updated_at: w.now }, Number(it.project_id));
+    if (!cur || cur.completed !== 1) return;
+    await w.update('todo_items', id, { completed: 0, completed_at: null, completer_id: null, updated_at: w.now }, it.project_id);
   });
   return get(ctx, id);
 }
@@ -191,19 +192,19 @@ export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
  * Reorder a list's items (§8.9): the listed items first, in the order given, then the list's
  * others in their old order. Items of other lists of the project move into this list.
  */
-export async function reorder(ctx: Ctx, listId: number, given: readonly (number | string)[]): Promise<Row[]> {
+export async function reorder(ctx: Ctx, listId: number, given: readonly (number | string)[]): Promise<TodoItemRow[]> {
   const l = await listOf(ctx, listId);
-  const pid = Number(l.project_id);
+  const pid = l.project_id;
   const ids = checkIds(given);
   if (ids.length) {
     await ctx.store.write(async (w) => {
       const found = await itemsInProject(w, ctx.caller, pid, ids);
       if (found.length !== ids.length) throw invalid(['Todo item is not an item of this project']);
-      const from = new Map(found.map((r) => [Number(r.id), Number(r.todo_list_id)]));
+      const from = new Map(found.map((r) => [r.id, r.todo_list_id]));
       const current = await positionsOfList(w, listId);
       const listed = new Set(ids);
-      const order = [...ids, ...current.map((r) => Number(r.id)).filter((x) => !listed.has(x))];
-      const old = new Map(current.map((r) => [Number(r.id), Number(r.position)]));
+      const order = [...ids, ...current.map((r) => r.id).filter((x) => !listed.has(x))];
+      const old = new Map(current.map((r) => [r.id, r.position]));
       const sources = new Set<number>();
       const changed = await renumber(w, 'todo_items', order, old, pid, (id) => {
         const src = from.get(id);
@@ -219,16 +220,16 @@ export async function reorder(ctx: Ctx, listId: number, given: readonly (number 
 }
 
 /** Move an item to position `to` within its list, clamped (§8.9). */
-export async function move(ctx: Ctx, id: number, to: number | string | undefined): Promise<Row> {
+export async function move(ctx: Ctx, id: number, to: number | string | undefined): Promise<TodoItemRow> {
   const it = await get(ctx, id);
   const position = checkTo(to);
-  const pid = Number(it.project_id);
+  const pid = it.project_id;
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
     if (!cur) return;
-    const rows = await positionsOfList(w, Number(cur.todo_list_id));
-    const order = moveTo(rows.map((r) => Number(r.id)), id, position);
-    if (!await renumber(w, 'todo_items', order, new Map(rows.map((r) => [Number(r.id), Number(r.position)])), pid)) w.touch(pid);
+    const rows = await positionsOfList(w, cur.todo_list_id);
+    const order = moveTo(rows.map((r) => r.id), id, position);
+    if (!await renumber(w, 'todo_items', order, new Map(rows.map((r) => [r.id, r.position])), pid)) w.touch(pid);
   });
   return get(ctx, id);
 }
