@@ -27,7 +27,11 @@ const LAYERS = {
   // the service does not see HTTP; HTTP reaches the store's data only through the service (it may
   // name the store's types: Row, Store, Caller).
   'electron/store': { allow: ['electron/store', 'shared', '#node', '#package'] },
-  'electron/service': { allow: ['electron/service', 'electron/store', 'shared', '#node', '#package'] },
+  // Services take typed inputs (issue #30, D323): the request body's tree is decoded in electron/http.
+  'electron/service': {
+    allow: ['electron/service', 'electron/store', 'shared', '#node', '#package'], deny: ['shared/codec/in.ts'],
+    denyWhy: 'services take typed inputs; a body is decoded in electron/http (D323)',
+  },
   'electron/http': { allow: ['electron/http', 'electron/service', 'electron/store/types.ts', 'shared', '#node', '#package'] },
   // the replica's sync engine sits beside the service: it reads and writes the store as the service does and
   // calls the service's operations; it never sees HTTP's routes, the shell or an entry point (it is given them).

@@ -18,7 +18,6 @@ import * as projects from './service/projects.ts';
 import { ApiError, viewOf, type Ctx } from './service/context.ts';
 import { RESOURCES, type Resource } from '../shared/registry.ts';
 import { jsonOne } from '../shared/codec/out.ts';
-import type { XNode } from '../shared/codec/in.ts';
 import type { Row } from './store/types.ts';
 
 export const ADMIN_COMMANDS: readonly string[] = ['people', 'projects', 'members'];
@@ -32,10 +31,6 @@ export const ADMIN_USAGE = `administration (acts as the account's first administ
   members add PROJECT_ID PERSON_ID | members remove PROJECT_ID PERSON_ID`;
 
 class CliError extends Error {}
-
-const el = (name: string, children: XNode[] = [], text = ''): XNode => ({ name, attrs: {}, children, text, nil: false });
-const record = (name: string, fields: Record<string, string | undefined>): XNode =>
-  el(name, Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => el(k, [], v)));
 
 function id(s: string | undefined, what: string): number {
   if (!s || !/^\d{1,15}$/.test(s) || Number(s) < 1) throw new CliError(`${what} must be a number (got ${s === undefined ? 'nothing' : JSON.stringify(s)})`);
@@ -112,20 +107,20 @@ export async function adminMain(argv: string[], defaultDataDir: string, out: Nod
         }
         case 'projects add': {
           if (!rest[0]) throw new CliError('projects add needs a NAME');
-          const row = await projects.create(ctx, record('project', { name: rest[0], 'company-id': o.company }));
+          const row = await projects.create(ctx, o.company === undefined ? { name: rest[0] } : { name: rest[0], company_id: o.company });
           print(J, row, `added project ${row.id} (${rest[0]})`);
           return 0;
         }
         case 'projects rename': {
           const pid = id(rest[0], 'ID');
           if (!rest[1]) throw new CliError('projects rename needs ID and NAME');
-          const row = await projects.update(ctx, pid, record('project', { name: rest[1] }));
+          const row = await projects.update(ctx, pid, { name: rest[1] });
           print(J, row, `renamed project ${pid} to ${rest[1]}`);
           return 0;
         }
         case 'projects archive': {
           const pid = id(rest[0], 'ID');
-          const row = await projects.update(ctx, pid, record('project', { status: 'archived' }));
+          const row = await projects.update(ctx, pid, { status: 'archived' });
           print(J, row, `archived project ${pid}`);
           return 0;
         }

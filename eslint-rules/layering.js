@@ -10,7 +10,8 @@
 // The importing file's layer is the longest key of `layers` that is a prefix of its path relative to
 // the working directory (so `electron/main.ts` can be more permissive than `electron/`, and
 // `electron/store/` stricter). Files under no key are not checked. A layer lists what it may import
-// in `allow` ('*' allows everything) and may forbid particular packages in `denyPackages`. An entry
+// in `allow` ('*' allows everything) and may forbid particular packages in `denyPackages`, and files or
+// folders it would otherwise allow in `deny` (with the reason, `denyWhy`, in the message). An entry
 // of `allow` is one of the `#` kinds above or a repository path: a folder (`shared`,
 // `electron/service`) allows every file below it, a file (`electron/store/types.ts`) only itself.
 // So layers nest: `electron/store` may import `electron/store` and `shared` only, not the
@@ -81,6 +82,8 @@ export default {
             properties: {
               allow: { type: 'array', items: { type: 'string' } },
               denyPackages: { type: 'array', items: { type: 'string' } },
+              deny: { type: 'array', items: { type: 'string' } },
+              denyWhy: { type: 'string' },
             },
             required: ['allow'],
             additionalProperties: false,
@@ -91,6 +94,7 @@ export default {
     }],
     messages: {
       forbidden: "{{layer}} may not import '{{spec}}' ({{what}}); it may import: {{allowed}}.",
+      denied: "{{layer}} may not import '{{spec}}': {{why}}.",
     },
   },
   create(context) {
@@ -107,6 +111,10 @@ export default {
       const c = classify(spec, rel);
       let ok = layer.allow.some((a) => allows(a, c));
       if (ok && c.kind === '#package' && layer.denyPackages?.some((p) => c.pkg === p || (p.endsWith('/*') && c.pkg.startsWith(p.slice(0, -1))))) ok = false;
+      if (ok && layer.deny?.some((d) => allows(d, c))) {
+        context.report({ node, messageId: 'denied', data: { layer: shown(layer.name), spec, why: layer.denyWhy ?? 'denied to this layer' } });
+        return;
+      }
       if (!ok) {
         const what = c.kind.startsWith('#') ? DESCRIBE[c.kind] : `${shown(targetLayer(c.target, layer.allow, layers))} layer`;
         context.report({ node, messageId: 'forbidden', data: { layer: shown(layer.name), spec, what, allowed } });

@@ -158,6 +158,13 @@ export interface TodoItemInput { content?: string; due_at?: string; responsible_
 export interface MilestoneInput { title?: string; deadline?: string; responsible_party?: string; notify?: boolean; private?: boolean }
 export interface TimeEntryInput { date?: string; hours?: number | string; description?: string; person_id?: number; todo_item_id?: number | null; private?: boolean }
 
+/** A new project (`company_id`: the firm's when absent). */
+export interface NewProjectInput extends ProjectInput { company_id?: number }
+/** A milestone update; `move_upcoming_milestones`: later open milestones shift by as many days (off weekends: to Monday). */
+export interface MilestoneUpdateInput extends MilestoneInput { move_upcoming_milestones?: boolean; move_upcoming_milestones_off_weekends?: boolean }
+/** `POST /time/save_entry` (§8.10): the project is a field of the entry. */
+export interface TimeEntrySaveInput extends TimeEntryInput { project_id?: number }
+
 export const INPUT_KEYS: { readonly [R in Exclude<ResourceKey, 'company' | 'person'>]: readonly string[] } = {
   project: keys<ProjectInput>()(['name', 'status', 'announcement', 'start_page', 'show_writeboards', 'show_announcement']),
   category: keys<CategoryInput>()(['name', 'type']),
@@ -318,7 +325,7 @@ export class BivouacClient {
   createProject(input: ProjectInput): Promise<Project> { return this.send('POST', '/projects.json', wrap('project', input)); }
   updateProject(id: number, input: ProjectInput): Promise<Project> { return this.send('PUT', `/projects/${id}.json`, wrap('project', input)); }
   /** A new project of a company (`company_id`: the firm's when absent). */
-  createProjectFor(input: ProjectInput & { company_id?: number }): Promise<Project> { return this.send('POST', '/projects.json', wrap('project', input)); }
+  createProjectFor(input: NewProjectInput): Promise<Project> { return this.send('POST', '/projects.json', wrap('project', input)); }
 
   // -- administration (extensions E2–E6; administrators, except a person's own password)
   createPerson(input: PersonInput): Promise<Person> { return this.send('POST', '/people.json', wrap('person', input)); }
@@ -405,7 +412,7 @@ export class BivouacClient {
     const created = await this.send<Milestone[]>('POST', `/projects/${projectId}/milestones/create`, wrap('milestone', input));
     return created[0];
   }
-  updateMilestone(id: number, input: MilestoneInput): Promise<Milestone> { return this.send('POST', `/milestones/update/${id}`, wrap('milestone', input)); }
+  updateMilestone(id: number, input: MilestoneUpdateInput): Promise<Milestone> { return this.send('POST', `/milestones/update/${id}`, wrap('milestone', input)); }
   completeMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/complete/${id}`); }
   uncompleteMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/uncomplete/${id}`); }
   /** Answers the deleted milestone; its comments go with it, lists and posts that named it name none. */

@@ -103,10 +103,26 @@ export interface Validated {
   readonly errors: string[];
 }
 
-/** The value of one field element, or an error message. */
-export function readValue(f: Field, node: XNode): Parsed<InputValue> {
-  if (node.children.length) return bad('is invalid');
-  const text = node.nil ? '' : node.text;
+/**
+ * A field element with child elements where a value belongs (`<title><b>x</b></title>`, a JSON object
+ * or array): it holds no value, and every kind of field answers it "is invalid".
+ */
+export interface Nested { readonly nested: true }
+export const NESTED: Nested = Object.freeze({ nested: true as const });
+
+/**
+ * An input as a caller gave it (issue #30, D323): each field its typed value (a JS caller, sync, the CLI),
+ * its text (an XML or form body), null (nil), or NESTED. The service checks every field through the
+ * registry whatever it holds (`validateInput`): the typed client, IPC and sync are input too, and
+ * one check gives one set of messages. Absent (undefined) = not sent.
+ */
+export type Given<T> = { readonly [K in keyof T]?: T[K] | string | null | Nested };
+
+/** The input key of a field: its input element name with `_` (`responsible_party`, `notify`). */
+export const inputKey = (f: Field): string => (f.input ?? f.name).replace(/-/g, '_');
+
+/** The value of one field from its text (nil = ''), or an error message. */
+function readText(f: Field, text: string): Parsed<InputValue> {
   const empty = text.trim() === '';
   switch (f.inputKind ?? 'string') {
     case 'string':
@@ -136,32 +152,87 @@ export function readValue(f: Field, node: XNode): Parsed<InputValue> {
 }
 
 /**
- * Read and check the writable fields of a resource from a request body (§2.5, §2.6).
- * create: required fields must be present and defaults fill the rest. update: only present
- * fields. Fields written only by firm people are ignored for clients (§5.2).
+ * The text of a given value as a body would carry it: a JSON body's scalars become element text the
+ * same way (shared/codec/in.ts), so a typed caller and a JSON body get the same answers. NESTED, an
+ * object or an array: no text (undefined).
  */
-export function validate(
-  r: Resource, mode: 'create' | 'update', root: XNode | null, rec: XNode | null, caller: { firm: boolean },
-  only?: readonly string[],
+export function givenText(v: unknown): string | undefined {
+  if (v === null) return '';
+  if (typeof v === 'string') return v;
+  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+/** The value of one given field (`Given`), or an error message. */
+export function readGiven(f: Field, v: unknown): Parsed<InputValue> {
+  const text = givenText(v);
+  return text === undefined ? bad('is invalid') : readText(f, text);
+}
+
+/** The value of one field element, or an error message. */
+export function readValue(f: Field, node: XNode): Parsed<InputValue> {
+  return readGiven(f, nodeValue(node));
+}
+
+/** What an element gives: NESTED when it has child elements, null when nil, else its text. */
+export const nodeValue = (node: XNode): string | null | Nested =>
+  node.children.length ? NESTED : node.nil ? null : node.text;
+
+/** A given value, own properties only (an input is never read through its prototype). */
+const givenOf = (input: object, key: string): unknown =>
+  Object.prototype.hasOwnProperty.call(input, key) ? (input as Record<string, unknown>)[key] : undefined;
+
+/**
+ * The writable fields of a resource as a body gives them (§2.5): from the record element, else (under
+ * `<request>`) from the request itself. Registry-driven: what http/ decodes a record body into.
+ */
+export function recordFields(r: Resource, root: XNode | null, rec: XNode | null): Record<string, string | null | Nested> {
+  const out: Record<string, string | null | Nested> = {};
+  const seen = new Set<string>();
+  for (const f of [...writableFields(r, 'create'), ...writableFields(r, 'update')]) {
+    const name = f.input ?? f.name;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const node = fieldNode(root, rec, name);
+    if (node) out[inputKey(f)] = nodeValue(node);
+  }
+  return out;
+}
+
+/**
+ * Read and check the writable fields of a resource from a given input (§2.5, §2.6), in the registry's
+ * field order (one error per problem, §4.4). create: required fields must be present and defaults fill
+ * the rest. update: only present fields. Fields written only by firm people are ignored for clients (§5.2).
+ */
+export function validateInput(
+  r: Resource, mode: 'create' | 'update', input: object, caller: { firm: boolean }, only?: readonly string[],
 ): Validated {
   const values = new Map<string, InputValue>();
   const errors: string[] = [];
   for (const f of writableFields(r, mode)) {
     if (only && !only.includes(f.name)) continue;
     if (f.writeBy === 'firm' && !caller.firm) continue;
-    const node = fieldNode(root, rec, f.input ?? f.name);
-    if (!node) {
+    const given = givenOf(input, inputKey(f));
+    if (given === undefined) {
       if (mode === 'create') {
         if (f.required) errors.push(`${humanize(f.input ?? f.name)} can't be blank`);
         else if (f.default !== undefined) values.set(f.name, f.default);
       }
       continue;
     }
-    const v = readValue(f, node);
+    const v = readGiven(f, given);
     if (v.ok) values.set(f.name, v.value);
     else errors.push(`${humanize(f.input ?? f.name)} ${v.message}`);
   }
   return { values, errors };
+}
+
+/** `validateInput` of a body's record element (tests, tools). */
+export function validate(
+  r: Resource, mode: 'create' | 'update', root: XNode | null, rec: XNode | null, caller: { firm: boolean },
+  only?: readonly string[],
+): Validated {
+  return validateInput(r, mode, recordFields(r, root, rec), caller, only);
 }
 
 /** Stored columns of validated values (party fields split into id and type). */

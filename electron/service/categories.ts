@@ -2,12 +2,12 @@
 // with access to the project (§5.5). A category that still has posts cannot be deleted (409).
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate } from '../../shared/values.ts';
+import { toColumns, validateInput, type Given } from '../../shared/values.ts';
+import type { CategoryInput } from '../../shared/client.ts';
 import { getCategory, listCategories, postsInCategory } from '../store/queries/categories.ts';
 import { badRequest, check, conflict, forbidden, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
-import type { Row } from '../store/types.ts';
+import type { CategoryRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.category;
 export type CategoryType = 'post' | 'attachment';
@@ -20,23 +20,23 @@ export function parseType(raw: string | undefined): CategoryType | undefined {
 }
 
 /** Categories of a visible project, optionally of one kind. */
-export async function list(ctx: Ctx, projectId: number, type?: CategoryType): Promise<Row[]> {
+export async function list(ctx: Ctx, projectId: number, type?: CategoryType): Promise<CategoryRow[]> {
   await projects.get(ctx, projectId);
   return listCategories(ctx.store, ctx.caller, projectId, type);
 }
 
 /** A visible category, or 404. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<CategoryRow> {
   const c = await getCategory(ctx.store, ctx.caller, id);
   if (!c) throw notFound('Category');
   return c;
 }
 
 /** A visible category of this project, or 404 (category routes under a project). */
-export async function inProject(ctx: Ctx, projectId: number, id: number): Promise<Row> {
+export async function inProject(ctx: Ctx, projectId: number, id: number): Promise<CategoryRow> {
   await projects.get(ctx, projectId);
   const c = await getCategory(ctx.store, ctx.caller, id);
-  if (!c || Number(c.project_id) !== projectId) throw notFound('Category');
+  if (!c || c.project_id !== projectId) throw notFound('Category');
   return c;
 }
 
@@ -44,31 +44,31 @@ const mayWrite = (ctx: Ctx): void => {
   if (!ctx.caller.firm) throw forbidden('Only people of the firm can change categories');
 };
 
-export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, projectId: number, input: Given<CategoryInput>): Promise<CategoryRow> {
   await projects.get(ctx, projectId);
   mayWrite(ctx);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   check(v.errors);
   const id = await ctx.store.write((w) => w.insert('categories', { ...toColumns(v.values), project_id: projectId }, projectId));
   return get(ctx, id);
 }
 
 /** Only `name` changes; `type` is ignored on update. */
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<CategoryInput>): Promise<CategoryRow> {
   const c = await get(ctx, id);
   mayWrite(ctx);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update('categories', id, toColumns(v.values), Number(c.project_id)));
+  if (v.values.size) await ctx.store.write((w) => w.update('categories', id, toColumns(v.values), c.project_id));
   return get(ctx, id);
 }
 
-export async function remove(ctx: Ctx, id: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number): Promise<CategoryRow> {
   const c = await get(ctx, id);
   mayWrite(ctx);
   await ctx.store.write(async (w) => {
     if (await postsInCategory(w, id)) throw conflict('The category still has posts');
-    await w.remove('categories', id, Number(c.project_id));
+    await w.remove('categories', id, c.project_id);
   });
   return c;
 }

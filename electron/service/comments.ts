@@ -3,15 +3,16 @@
 // update/delete/edit.xml: the author or an administrator (§5.5). Pagination per §6.3.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate } from '../../shared/values.ts';
+import { toColumns, validateInput, type Given } from '../../shared/values.ts';
+import type { CommentInput } from '../../shared/client.ts';
 import {
   commentIdsOf, countComments, getComment, getParent, isCommentOf, listComments, type CommentableType,
 } from '../store/queries/comments.ts';
 import { withCommentStats } from '../store/queries/fragments.ts';
-import { ApiError, badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
+import { badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Row, Writer } from '../store/types.ts';
+import type { CommentRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.comment;
 export const PAGE = 50;
@@ -46,7 +47,7 @@ export async function page(ctx: Ctx, kind: Kind, parentId: number, threshold: st
   // The parent's visible comments, as its comments-count (kept per project by the store, D185).
   const [stats] = await withCommentStats<Row>(ctx.store, ctx.caller, type, [{ id: p.id, project_id: p.project_id }]);
   const count = Number(stats.comments_count);
-  const oldest = rows.length ? Number(rows[0].id) : undefined;
+  const oldest = rows.length ? rows[0].id : undefined;
   // Without a threshold the page holds the newest comments: older ones exist when there are more.
   const older = oldest !== undefined && (before === undefined ? count > rows.length
     : (await countComments(ctx.store, ctx.caller, type, parentId, oldest)) > 0);
@@ -54,28 +55,28 @@ export async function page(ctx: Ctx, kind: Kind, parentId: number, threshold: st
 }
 
 /** `/msg/comments/{id}`: every visible comment of a visible post, oldest first. */
-export async function ofPost(ctx: Ctx, postId: number): Promise<Row[]> {
+export async function ofPost(ctx: Ctx, postId: number): Promise<CommentRow[]> {
   await parent(ctx, 'Post', postId);
   return listComments(ctx.store, ctx.caller, 'Post', postId);
 }
 
 /** A visible comment, or 404. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<CommentRow> {
   const c = await getComment(ctx.store, ctx.caller, id);
   if (!c) throw notFound('Comment');
   return c;
 }
 
 /** A comment the caller may change: the author or an administrator (403). */
-async function editable(ctx: Ctx, id: number): Promise<Row> {
+async function editable(ctx: Ctx, id: number): Promise<CommentRow> {
   const c = await get(ctx, id);
-  if (!ctx.caller.admin && Number(c.author_id) !== ctx.caller.id) throw forbidden('Only the author or an administrator can change this comment');
+  if (!ctx.caller.admin && c.author_id !== ctx.caller.id) throw forbidden('Only the author or an administrator can change this comment');
   return c;
 }
 
-export async function create(ctx: Ctx, type: CommentableType, parentId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, type: CommentableType, parentId: number, input: Given<CommentInput>): Promise<CommentRow> {
   const p = await parent(ctx, type, parentId);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
     // the parent may have been deleted since it was read
@@ -88,42 +89,18 @@ export async function create(ctx: Ctx, type: CommentableType, parentId: number, 
   return get(ctx, id);
 }
 
-/**
- * A record-selecting id from the body (§2.6): missing or empty is 422; not an id, unknown or
- * invisible is 404 (checked by the caller).
- */
-export function selectingId(root: XNode | null, rec: XNode | null, name: string, label: string): number {
-  const node = fieldNode(root, rec, name);
-  if (!node || node.nil || (!node.children.length && node.text.trim() === '')) throw new ApiError(422, [`${label} can't be blank`]);
-  const t = node.text.trim();
-  if (node.children.length || !digits(t)) throw notFound(label);
-  return Number(t);
-}
-
-/** `/msg/create_comment`: the parent post comes from `post-id`. */
-export async function createOnPost(ctx: Ctx, root: XNode | null): Promise<Row> {
-  const postId = selectingId(root, recordElement(root, R.recordNames), 'post-id', 'Post');
-  return create(ctx, 'Post', postId, root);
-}
-
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<CommentInput>): Promise<CommentRow> {
   const c = await editable(ctx, id);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update('comments', id, toColumns(v.values), Number(c.project_id)));
+  if (v.values.size) await ctx.store.write((w) => w.update('comments', id, toColumns(v.values), c.project_id));
   return get(ctx, id);
 }
 
-/** `/msg/update_comment`: the comment comes from `comment-id`. */
-export async function updateSelected(ctx: Ctx, root: XNode | null): Promise<Row> {
-  const id = selectingId(root, recordElement(root, R.recordNames), 'comment-id', 'Comment');
-  return update(ctx, id, root);
-}
-
 /** Delete a comment; answers it as it was just before. */
-export async function remove(ctx: Ctx, id: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number): Promise<CommentRow> {
   const c = await editable(ctx, id);
-  await ctx.store.write((w) => w.remove('comments', id, Number(c.project_id)));
+  await ctx.store.write((w) => w.remove('comments', id, c.project_id));
   return c;
 }
 

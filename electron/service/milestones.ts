@@ -2,67 +2,40 @@
 // move-upcoming-milestones (+ off weekends), complete, uncomplete, delete.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { child, fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { parseBoolean, toColumns, validate, type Validated } from '../../shared/values.ts';
+import { givenText, parseBoolean, toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
+import type { MilestoneInput, MilestoneUpdateInput } from '../../shared/client.ts';
 import {
   commentIdsOf, getMilestone, getMilestones, laterOpenMilestones, listMilestones, milestoneReferrers, milestoneState, type Find,
 } from '../store/queries/milestones.ts';
-import { badRequest, check, notFound, type Ctx } from './context.ts';
+import { check, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { checkReferences, recheckReferences } from './references.ts';
-import type { Row } from '../store/types.ts';
+import type { MilestoneRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.milestone;
-
-/** `find` of the list route (§8.7), from the body's `<request>`, else the query. Other values 400. */
-export function parseFind(root: XNode | null, query: string | undefined): Find {
-  const node = child(root, 'find');
-  const raw = node ? (node.nil ? '' : node.text.trim()) : (query ?? '').trim();
-  switch (raw) {
-    case '': case 'all': return 'all';
-    case 'late': return 'late';
-    case 'upcoming': return 'upcoming';
-    case 'completed': case 'complete': return 'completed';
-    default: throw badRequest(`find must be all, late, upcoming or completed (got "${raw}")`);
-  }
-}
+export type { Find };
 
 const todayUtc = (): string => new Date().toISOString().slice(0, 10);
 
 /** A visible milestone, or 404. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await getMilestone(ctx.store, ctx.caller, id);
   if (!m) throw notFound('Milestone');
   return m;
 }
 
-export async function list(ctx: Ctx, projectId: number, find: Find): Promise<Row[]> {
+export async function list(ctx: Ctx, projectId: number, find: Find): Promise<MilestoneRow[]> {
   await projects.get(ctx, projectId);
   return listMilestones(ctx.store, ctx.caller, projectId, find, todayUtc());
 }
 
-/**
- * The record elements of a create (§8.7): every `<milestone>` child of `<request>` (a batch);
- * else the bare root, or the flat `<request>` itself. A JSON array of objects is a batch too.
- */
-function batchRecords(root: XNode | null): (XNode | null)[] {
-  if (!root) return [null];
-  if (root.name !== 'request') return [root];
-  const ms = root.children.filter((c) => c.name === 'milestone');
-  if (ms.length) return ms;
-  const items = root.children.filter((c) => c.name === 'item' && c.children.length > 0);
-  if (items.length && items.length === root.children.length) return items;
-  return [recordElement(root, R.recordNames)];
-}
-
-/** Create a batch, all or nothing; answers the created milestones in request order. */
-export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row[]> {
+/** Create a batch (§8.7), all or nothing; answers the created milestones in input order. */
+export async function create(ctx: Ctx, projectId: number, inputs: readonly Given<MilestoneInput>[]): Promise<MilestoneRow[]> {
   await projects.get(ctx, projectId);
-  const recs = batchRecords(root);
   const errors: string[] = [];
   const batch: Validated[] = [];
-  for (const rec of recs) {
-    const v = validate(R, 'create', root, rec, ctx.caller);
+  for (const input of inputs) {
+    const v = validateInput(R, 'create', input, ctx.caller);
     await checkReferences(ctx.store, ctx.caller, R, projectId, v);
     errors.push(...v.errors);
     batch.push(v);
@@ -78,7 +51,7 @@ export async function create(ctx: Ctx, projectId: number, root: XNode | null): P
     }
     return out;
   });
-  const rows = new Map((await getMilestones(ctx.store, ctx.caller, ids)).map((r) => [Number(r.id), r]));
+  const rows = new Map((await getMilestones(ctx.store, ctx.caller, ids)).map((r) => [r.id, r]));
   return ids.map((id) => rows.get(id)!);
 }
 
@@ -98,22 +71,21 @@ export function shiftDate(d: string, days: number, offWeekends: boolean): string
 }
 
 /** Partial update; with move-upcoming-milestones, later open milestones shift by the same days. */
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<MilestoneUpdateInput>): Promise<MilestoneRow> {
   const m = await get(ctx, id);
-  const pid = Number(m.project_id);
-  const rec = recordElement(root, R.recordNames);
-  const v = validate(R, 'update', root, rec, ctx.caller);
+  const pid = m.project_id;
+  const v = validateInput(R, 'update', input, ctx.caller);
   await checkReferences(ctx.store, ctx.caller, R, pid, v, m);
-  const flag = (name: string, label: string): boolean => {
-    const node = fieldNode(root, rec, name);
-    if (!node) return false;
-    if (node.children.length) { v.errors.push(`${label} is invalid`); return false; }
-    const b = parseBoolean(node.nil ? '' : node.text);
+  const flag = (given: unknown, label: string): boolean => {
+    if (given === undefined) return false;
+    const text = givenText(given);
+    if (text === undefined) { v.errors.push(`${label} is invalid`); return false; }
+    const b = parseBoolean(text);
     if (!b.ok) { v.errors.push(`${label} ${b.message}`); return false; }
     return b.value;
   };
-  const shift = flag('move-upcoming-milestones', 'Move upcoming milestones');
-  const offWeekends = flag('move-upcoming-milestones-off-weekends', 'Move upcoming milestones off weekends');
+  const shift = flag(input.move_upcoming_milestones, 'Move upcoming milestones');
+  const offWeekends = flag(input.move_upcoming_milestones_off_weekends, 'Move upcoming milestones off weekends');
   check(v.errors);
   if (v.values.size) {
     await ctx.store.write(async (w) => {
@@ -126,40 +98,40 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
       const days = Math.round((toMs(next) - toMs(cur.deadline)) / DAY);
       for (const o of await laterOpenMilestones(w, ctx.caller, pid, id, cur.deadline)) {
         const d = shiftDate(o.deadline, days, offWeekends);
-        if (d !== o.deadline) await w.update('milestones', Number(o.id), { deadline: d }, pid);
+        if (d !== o.deadline) await w.update('milestones', o.id, { deadline: d }, pid);
       }
     });
   }
   return get(ctx, id);
 }
 
-export async function complete(ctx: Ctx, id: number): Promise<Row> {
+export async function complete(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await get(ctx, id);
   await ctx.store.write(async (w) => {
     const cur = await milestoneState(w, id);
-    if (!cur || Number(cur.completed) === 1) return;
-    await w.update('milestones', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id }, Number(m.project_id));
+    if (!cur || cur.completed === 1) return;
+    await w.update('milestones', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id }, m.project_id);
   });
   return get(ctx, id);
 }
 
-export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
+export async function uncomplete(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await get(ctx, id);
   await ctx.store.write(async (w) => {
     const cur = await milestoneState(w, id);
-    if (!cur || Number(cur.completed) !== 1) return;
-    await w.update('milestones', id, { completed: 0, completed_at: null, completer_id: null }, Number(m.project_id));
+    if (!cur || cur.completed !== 1) return;
+    await w.update('milestones', id, { completed: 0, completed_at: null, completer_id: null }, m.project_id);
   });
   return get(ctx, id);
 }
 
 /** Delete a milestone and its comments; posts and lists that referred to it get "none". */
-export async function remove(ctx: Ctx, id: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await get(ctx, id);
-  const pid = Number(m.project_id);
+  const pid = m.project_id;
   await ctx.store.write(async (w) => {
-    for (const c of await commentIdsOf(w, 'Milestone', [id])) await w.remove('comments', Number(c.id), pid);
-    for (const r of await milestoneReferrers(w, id)) await w.update(r.tbl, Number(r.id), { milestone_id: null }, pid);
+    for (const c of await commentIdsOf(w, 'Milestone', [id])) await w.remove('comments', c.id, pid);
+    for (const r of await milestoneReferrers(w, id)) await w.update(r.tbl, r.id, { milestone_id: null }, pid);
     await w.remove('milestones', id, pid);
   });
   return m;

@@ -2,8 +2,8 @@
 // the stored body (never stored). Update, delete and edit.xml: the author or an administrator.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate, type Validated } from '../../shared/values.ts';
+import { toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
+import type { PostInput } from '../../shared/client.ts';
 import { renderBody, renderExtended } from '../../shared/render.ts';
 import { getPost, listPosts } from '../store/queries/posts.ts';
 import { checkReferences as checkRefs } from './references.ts';
@@ -13,14 +13,15 @@ import * as categories from './categories.ts';
 import { deleteCommentsOf } from './comments.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row } from '../store/types.ts';
+import type { PostRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.post;
 export const PAGE = 25;
 
 /** Add the rendered bodies to a full post row. */
-function full(row: Row): Row {
-  row.display_body = renderBody(row.body as string | null);
-  row.display_extended_body = renderExtended(row.extended_body as string | null);
+function full(row: PostRow): PostRow {
+  row.display_body = renderBody(row.body);
+  row.display_extended_body = renderExtended(row.extended_body);
   return row;
 }
 
@@ -32,11 +33,12 @@ export function parseOffset(raw: string | undefined): number {
 }
 
 /** `GET /projects/{id}/posts.xml` (and per category): 25 newest visible posts after skipping `n`. */
-export async function list(ctx: Ctx, projectId: number, n: string | undefined, categoryId?: number): Promise<Row[]> {
+export async function list(ctx: Ctx, projectId: number, n: string | undefined, categoryId?: number): Promise<PostRow[]> {
   const offset = parseOffset(n);
   if (categoryId !== undefined) await categories.inProject(ctx, projectId, categoryId);
   else await projects.get(ctx, projectId);
-  const rows = await listPosts(ctx.store, ctx.caller, projectId, { categoryId, limit: PAGE, offset });
+  // full rows (not `summary`): the columns of PostRow
+  const rows = await listPosts(ctx.store, ctx.caller, projectId, { categoryId, limit: PAGE, offset }) as PostRow[];
   return rows.map(full);
 }
 
@@ -47,32 +49,17 @@ export async function archive(ctx: Ctx, projectId: number, categoryId?: number):
   return listPosts(ctx.store, ctx.caller, projectId, { categoryId, summary: true });
 }
 
-/**
- * `/projects/{id}/msg/archive`: the optional selector `category-id` comes from the body's
- * `<request>`, else from the query. Not digits: 400; not a category of the project: 404.
- */
-export function archiveSelected(ctx: Ctx, projectId: number, root: XNode | null, query: string | undefined): Promise<Row[]> {
-  const node = root ? child(root, 'category-id') : undefined;
-  const fromBody = node && !node.nil && !node.children.length ? node.text.trim() : '';
-  const raw = fromBody !== '' ? fromBody : query?.trim() || undefined;
-  if (raw === undefined) return archive(ctx, projectId);
-  if (!/^\d+$/.test(raw)) throw badRequest('category-id must be a category id');
-  const id = Number(raw);
-  if (!(id > 0 && id <= Number.MAX_SAFE_INTEGER)) throw notFound('Category');
-  return archive(ctx, projectId, id);
-}
-
 /** A visible post, or 404. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<PostRow> {
   const p = await getPost(ctx.store, ctx.caller, id);
   if (!p) throw notFound('Post');
   return full(p);
 }
 
 /** A post the caller may change: its author or an administrator (403). */
-async function editable(ctx: Ctx, id: number): Promise<Row> {
+async function editable(ctx: Ctx, id: number): Promise<PostRow> {
   const p = await get(ctx, id);
-  if (!ctx.caller.admin && Number(p.author_id) !== ctx.caller.id) throw forbidden('Only the author or an administrator can change this post');
+  if (!ctx.caller.admin && p.author_id !== ctx.caller.id) throw forbidden('Only the author or an administrator can change this post');
   return p;
 }
 
@@ -87,9 +74,9 @@ async function recheck(w: Queryable, ctx: Ctx, projectId: number, v: Validated, 
   check(again.errors);
 }
 
-export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, projectId: number, input: Given<PostInput>): Promise<PostRow> {
   await projects.get(ctx, projectId);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   await checkReferences(ctx.store, ctx, projectId, v);
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
@@ -99,10 +86,10 @@ export async function create(ctx: Ctx, projectId: number, root: XNode | null): P
   return get(ctx, id);
 }
 
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<PostInput>): Promise<PostRow> {
   const p = await editable(ctx, id);
-  const projectId = Number(p.project_id);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const projectId = p.project_id;
+  const v = validateInput(R, 'update', input, ctx.caller);
   await checkReferences(ctx.store, ctx, projectId, v, p);
   check(v.errors);
   if (v.values.size) {
@@ -115,9 +102,9 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
 }
 
 /** Delete a post and its comments; answers the post as it was just before. */
-export async function remove(ctx: Ctx, id: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number): Promise<PostRow> {
   const p = await editable(ctx, id);
-  const projectId = Number(p.project_id);
+  const projectId = p.project_id;
   await ctx.store.write(async (w) => {
     await deleteCommentsOf(w, 'Post', id, projectId);
     await w.remove('posts', id, projectId);

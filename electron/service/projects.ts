@@ -1,36 +1,35 @@
 // Project operations (contract §8.1, extensions: count, create, update).
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { recordElement, fieldNode, type XNode } from '../../shared/codec/in.ts';
-import { readValue, toColumns, validate } from '../../shared/values.ts';
+import { readGiven, toColumns, validateInput, type Given } from '../../shared/values.ts';
+import type { NewProjectInput, ProjectInput } from '../../shared/client.ts';
 import { countProjects, getProject, listProjects } from '../store/queries/projects.ts';
 import { companyExists, firmCompanyId } from '../store/queries/companies.ts';
 import { check, forbidden, notFound, type Ctx } from './context.ts';
 import type { Row } from '../store/types.ts';
+import type { ProjectRow } from '../../shared/rows.ts';
 import { addMember } from '../store/feed.ts';
 import { projectStatus } from '../store/queries/admin.ts';
 import type { Store, Writer } from '../store/types.ts';
 
 const R = RESOURCES.project;
 
-export const list = (ctx: Ctx): Promise<Row[]> => listProjects(ctx.store, ctx.caller);
+export const list = (ctx: Ctx): Promise<ProjectRow[]> => listProjects(ctx.store, ctx.caller);
 export const count = (ctx: Ctx): Promise<Record<string, number>> => countProjects(ctx.store, ctx.caller);
 
 /** A visible project, or 404. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<ProjectRow> {
   const p = await getProject(ctx.store, ctx.caller, id);
   if (!p) throw notFound('Project');
   return p;
 }
 
-export async function create(ctx: Ctx, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, input: Given<NewProjectInput>): Promise<ProjectRow> {
   if (!ctx.caller.admin) throw forbidden('Only administrators can create projects');
-  const rec = recordElement(root, R.recordNames);
-  const v = validate(R, 'create', root, rec, ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   let companyId: number | null = null;
-  const cnode = fieldNode(root, rec, 'company-id');
-  if (cnode) {
-    const c = readValue({ name: 'company-id', type: 'integer', inputKind: 'reference' }, cnode);
+  if (input.company_id !== undefined) {
+    const c = readGiven({ name: 'company-id', type: 'integer', inputKind: 'reference' }, input.company_id);
     if (!c.ok) v.errors.push('Company is invalid');
     else if (c.value !== null) {
       if (await companyExists(ctx.store, c.value as number)) companyId = c.value as number;
@@ -49,10 +48,10 @@ export async function create(ctx: Ctx, root: XNode | null): Promise<Row> {
   return get(ctx, id);
 }
 
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<ProjectInput>): Promise<ProjectRow> {
   await get(ctx, id);
   if (!ctx.caller.admin) throw forbidden('Only administrators can change projects');
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
   if (v.values.size) await ctx.store.write((w) => w.update('projects', id, toColumns(v.values), id));
   return get(ctx, id);

@@ -3,8 +3,8 @@
 // new/edit templates (§8.11). Visibility rules (§5.2) live in the queries; invisible = 404.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { parseQueryDate, toColumns, validate, type Validated } from '../../shared/values.ts';
+import { givenText, parseQueryDate, toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
+import type { TimeEntryInput, TimeEntrySaveInput } from '../../shared/client.ts';
 import {
   countProjectEntries, getEntry, listItemEntries, listProjectEntries, reportEntries, type ReportFilter,
 } from '../store/queries/time-entries.ts';
@@ -14,6 +14,7 @@ import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './c
 import * as projects from './projects.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row } from '../store/types.ts';
+import type { TimeEntryRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.timeEntry;
 export const PAGE_SIZE = 50;
@@ -21,7 +22,7 @@ export const PAGE_SIZE = 50;
 // ---- reads --------------------------------------------------------------------------------
 
 /** A visible entry, or 404. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<TimeEntryRow> {
   const e = await getEntry(ctx.store, ctx.caller, id);
   if (!e) throw notFound('Time entry');
   return e;
@@ -59,7 +60,7 @@ async function item(ctx: Ctx, itemId: number): Promise<{ id: number; project_id:
   return it;
 }
 
-export async function listForItem(ctx: Ctx, itemId: number): Promise<Row[]> {
+export async function listForItem(ctx: Ctx, itemId: number): Promise<TimeEntryRow[]> {
   await item(ctx, itemId);
   return listItemEntries(ctx.store, ctx.caller, itemId);
 }
@@ -129,7 +130,7 @@ export function legacyReport(person: string, from: string, to: string, filter: s
 }
 
 /** All visible entries matching the filter, date descending. */
-export async function report(ctx: Ctx, f: Filter): Promise<Row[]> {
+export async function report(ctx: Ctx, f: Filter): Promise<TimeEntryRow[]> {
   if (f === NOTHING) return [];
   return reportEntries(ctx.store, ctx.caller, f);
 }
@@ -151,13 +152,12 @@ async function checkRefs(db: Queryable, caller: Caller, projectId: number, v: Va
   await checkReferences(db, caller, R, projectId, v, stored);
 }
 
-function readEntry(root: XNode | null, caller: Caller, mode: 'create' | 'update', fromRoute: boolean): Validated {
-  const rec = recordElement(root, R.recordNames);
+function readEntry(input: Given<TimeEntryInput>, caller: Caller, mode: 'create' | 'update', fromRoute: boolean): Validated {
   const only = fromRoute ? WRITABLE.filter((n) => n !== 'todo-item-id') : WRITABLE;
-  return validate(R, mode, root, rec, caller, only);
+  return validateInput(R, mode, input, caller, only);
 }
 
-async function insert(ctx: Ctx, projectId: number, v: Validated, todoItemId?: number): Promise<Row> {
+async function insert(ctx: Ctx, projectId: number, v: Validated, todoItemId?: number): Promise<TimeEntryRow> {
   const cols = toColumns(v.values);
   const values: Row = {
     date: cols.date, hours: cols.hours, description: cols.description ?? '', person_id: cols.person_id,
@@ -171,19 +171,19 @@ async function insert(ctx: Ctx, projectId: number, v: Validated, todoItemId?: nu
 }
 
 /** `POST /projects/{id}/time_entries.xml`. */
-export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, projectId: number, input: Given<TimeEntryInput>): Promise<TimeEntryRow> {
   await projects.get(ctx, projectId);
-  const v = readEntry(root, ctx.caller, 'create', false);
+  const v = readEntry(input, ctx.caller, 'create', false);
   await checkRefs(ctx.store, ctx.caller, projectId, v, 'create');
   check(v.errors);
   return insert(ctx, projectId, v);
 }
 
 /** `POST /todo_items/{id}/time_entries.xml`: the item (and its project) come from the route. */
-export async function createForItem(ctx: Ctx, itemId: number, root: XNode | null): Promise<Row> {
+export async function createForItem(ctx: Ctx, itemId: number, input: Given<TimeEntryInput>): Promise<TimeEntryRow> {
   const it = await item(ctx, itemId);
-  const projectId = Number(it.project_id);
-  const v = readEntry(root, ctx.caller, 'create', true);
+  const projectId = it.project_id;
+  const v = readEntry(input, ctx.caller, 'create', true);
   await checkRefs(ctx.store, ctx.caller, projectId, v, 'create');
   check(v.errors);
   return insert(ctx, projectId, v, itemId);
@@ -193,24 +193,22 @@ export async function createForItem(ctx: Ctx, itemId: number, root: XNode | null
  * `POST /time/save_entry`: the project comes from the body field `project-id`, a selecting id
  * (§2.6): missing or empty is 422, not digits, unknown or not visible is 404.
  */
-export async function createLegacy(ctx: Ctx, root: XNode | null): Promise<Row> {
-  const rec = recordElement(root, R.recordNames);
-  const node = fieldNode(root, rec, 'project-id');
-  const raw = node && !node.nil && node.children.length === 0 ? node.text.trim() : '';
+export async function createLegacy(ctx: Ctx, input: Given<TimeEntrySaveInput>): Promise<TimeEntryRow> {
+  const raw = (givenText(input.project_id) ?? '').trim();
   if (raw === '') {
     // Report the missing project with every other problem the body has (§4.4).
-    const v = readEntry(root, ctx.caller, 'create', false);
+    const v = readEntry(input, ctx.caller, 'create', false);
     throw invalid(["Project can't be blank", ...v.errors]);
   }
   if (!/^\d{1,16}$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) throw notFound('Project');
-  return create(ctx, Number(raw), root);
+  return create(ctx, Number(raw), input);
 }
 
 /** `PUT /time_entries/{id}.xml`, `POST /time/save_entry/{id}`: partial update. */
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<TimeEntryInput>): Promise<TimeEntryRow> {
   const e = await get(ctx, id);
-  const projectId = Number(e.project_id);
-  const v = readEntry(root, ctx.caller, 'update', false);
+  const projectId = e.project_id;
+  const v = readEntry(input, ctx.caller, 'update', false);
   await checkRefs(ctx.store, ctx.caller, projectId, v, 'update', e);
   check(v.errors);
   if (v.values.size) {
@@ -223,11 +221,11 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
 }
 
 /** Delete a visible entry; answers it as it was. With a project, the entry must be in it (404). */
-export async function remove(ctx: Ctx, id: number, projectId?: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number, projectId?: number): Promise<TimeEntryRow> {
   if (projectId !== undefined) await projects.get(ctx, projectId);
   const e = await get(ctx, id);
-  if (projectId !== undefined && Number(e.project_id) !== projectId) throw notFound('Time entry');
-  await ctx.store.write((w) => w.remove(R.table, id, Number(e.project_id)));
+  if (projectId !== undefined && e.project_id !== projectId) throw notFound('Time entry');
+  await ctx.store.write((w) => w.remove(R.table, id, e.project_id));
   return e;
 }
 

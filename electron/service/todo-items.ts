@@ -2,8 +2,8 @@
 // responsible-party checks, reorder/move bodies, contiguous renumbering (§6.2), cascades.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate, type Validated } from '../../shared/values.ts';
+import { givenText, toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
+import type { TodoItemInput } from '../../shared/client.ts';
 import { visibleList } from '../store/queries/todo-lists.ts';
 import { commentIdsOf } from '../store/queries/milestones.ts';
 import {
@@ -13,6 +13,7 @@ import { check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import { checkReferences, recheckReferences } from './references.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
+import type { TodoItemRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.todoItem;
 
@@ -26,23 +27,15 @@ export const checkParty = (db: Queryable, c: Caller, projectId: number, v: Valid
   checkReferences(db, c, R, projectId, v, stored);
 
 /**
- * The ids of a reorder body (§8.8, §8.9): `<todo-lists type="array"><todo-list><id>…`, the same
- * inside `<request>`, or a JSON array of `{id}`. Repeated ids count at their first place.
- * A record without a well-formed id: 422.
+ * The ids of a reorder (§8.8, §8.9), as given (numbers, or the texts of a body: http/inputs.ts).
+ * Repeated ids count at their first place. One that is not a positive id: 422.
  */
-export function readIds(root: XNode | null, collection: string): number[] {
-  if (!root) return [];
-  let container = root;
-  if (root.name === 'request') {
-    const inner = root.children.filter((c) => c.name === collection);
-    if (inner.length === 1 && !child(inner[0], 'id')) container = inner[0];
-  }
+export function checkIds(given: readonly (number | string)[]): number[] {
   const out: number[] = [];
   const seen = new Set<number>();
   let bad = 0;
-  for (const rec of container.children) {
-    const node = rec.children.length ? child(rec, 'id') : rec;
-    const t = node && !node.children.length ? node.text.trim() : '';
+  for (const g of given) {
+    const t = (givenText(g) ?? '').trim();
     if (!/^\d{1,15}$/.test(t) || Number(t) === 0) { bad++; continue; }
     const id = Number(t);
     if (!seen.has(id)) { seen.add(id); out.push(id); }
@@ -51,11 +44,10 @@ export function readIds(root: XNode | null, collection: string): number[] {
   return out;
 }
 
-/** `<request><to>N</to></request>` (§8.8, §8.9): an integer; missing or not an integer is 422. */
-export function readTo(root: XNode | null): number {
-  const node = root ? (child(root, 'to') ?? (root.name === 'to' ? root : undefined)) : undefined;
-  if (!node) throw invalid(["To can't be blank"]);
-  const t = node.nil || node.children.length ? '' : node.text.trim();
+/** The position of a move (§8.8, §8.9): an integer; missing (undefined), empty or not an integer is 422. */
+export function checkTo(given: number | string | undefined): number {
+  if (given === undefined) throw invalid(["To can't be blank"]);
+  const t = (givenText(given) ?? '').trim();
   if (t === '') throw invalid(["To can't be blank"]);
   if (!/^[+-]?\d{1,15}$/.test(t)) throw invalid(['To is not a number']);
   return Number(t);
@@ -81,15 +73,15 @@ export async function renumber(
 /** Close the gaps of a list's positions (after a delete or a move out). */
 export async function closeListGaps(w: Writer, listId: number, projectId: number): Promise<void> {
   const rows = await positionsOfList(w, listId);
-  await renumber(w, 'todo_items', rows.map((r) => Number(r.id)), new Map(rows.map((r) => [Number(r.id), Number(r.position)])), projectId);
+  await renumber(w, 'todo_items', rows.map((r) => r.id), new Map(rows.map((r) => [r.id, r.position])), projectId);
 }
 
 /** Delete items' comments and unlink their time entries (the items themselves are removed by the caller). */
 export async function cascadeItems(w: Writer, ids: readonly number[], projectId: number): Promise<void> {
   for (let k = 0; k < ids.length; k += 500) {
     const chunk = ids.slice(k, k + 500);
-    for (const c of await commentIdsOf(w, 'TodoItem', chunk)) await w.remove('comments', Number(c.id), projectId);
-    for (const e of await entriesOfItems(w, chunk)) await w.update('time_entries', Number(e.id), { todo_item_id: null }, Number(e.project_id));
+    for (const c of await commentIdsOf(w, 'TodoItem', chunk)) await w.remove('comments', c.id, projectId);
+    for (const e of await entriesOfItems(w, chunk)) await w.update('time_entries', e.id, { todo_item_id: null }, e.project_id);
   }
 }
 
@@ -110,29 +102,29 @@ async function listOf(ctx: Ctx, listId: number): Promise<{ id: number; project_i
   return l;
 }
 
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<TodoItemRow> {
   const it = await getItem(ctx.store, ctx.caller, id);
   if (!it) throw notFound('Todo item');
   return it;
 }
 
 /** An item that must be in the given list (compatibility routes, §8.13). */
-export async function getInList(ctx: Ctx, listId: number, id: number): Promise<Row> {
+export async function getInList(ctx: Ctx, listId: number, id: number): Promise<TodoItemRow> {
   await listOf(ctx, listId);
   const it = await get(ctx, id);
-  if (Number(it.todo_list_id) !== listId) throw notFound('Todo item');
+  if (it.todo_list_id !== listId) throw notFound('Todo item');
   return it;
 }
 
-export async function list(ctx: Ctx, listId: number): Promise<Row[]> {
+export async function list(ctx: Ctx, listId: number): Promise<TodoItemRow[]> {
   const l = await listOf(ctx, listId);
-  return itemsOfList(ctx.store, ctx.caller, listId, Number(l.project_id));
+  return itemsOfList(ctx.store, ctx.caller, listId, l.project_id);
 }
 
-export async function create(ctx: Ctx, listId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, listId: number, input: Given<TodoItemInput>): Promise<TodoItemRow> {
   const l = await listOf(ctx, listId);
-  const pid = Number(l.project_id);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const pid = l.project_id;
+  const v = validateInput(R, 'create', input, ctx.caller);
   await checkParty(ctx.store, ctx.caller, pid, v);
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
@@ -147,10 +139,10 @@ export async function create(ctx: Ctx, listId: number, root: XNode | null): Prom
   return get(ctx, id);
 }
 
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<TodoItemInput>): Promise<TodoItemRow> {
   const it = await get(ctx, id);
-  const pid = Number(it.project_id);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const pid = it.project_id;
+  const v = validateInput(R, 'update', input, ctx.caller);
   await checkParty(ctx.store, ctx.caller, pid, v, it);
   check(v.errors);
   if (v.values.size) {
@@ -163,35 +155,35 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
 }
 
 /** Delete an item; answers it as it was (§4.6). */
-export async function remove(ctx: Ctx, id: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number): Promise<TodoItemRow> {
   const it = await get(ctx, id);
-  const pid = Number(it.project_id);
+  const pid = it.project_id;
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
     if (!cur) return;
     await cascadeItems(w, [id], pid);
     await w.remove('todo_items', id, pid);
-    await closeListGaps(w, Number(cur.todo_list_id), pid);
+    await closeListGaps(w, cur.todo_list_id, pid);
   });
   return it;
 }
 
-export async function complete(ctx: Ctx, id: number): Promise<Row> {
+export async function complete(ctx: Ctx, id: number): Promise<TodoItemRow> {
   const it = await get(ctx, id);
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
-    if (!cur || Number(cur.completed) === 1) return;
-    await w.update('todo_items', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id, updated_at: w.now }, Number(it.project_id));
+    if (!cur || cur.completed === 1) return;
+    await w.update('todo_items', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id, updated_at: w.now }, it.project_id);
   });
   return get(ctx, id);
 }
 
-export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
+export async function uncomplete(ctx: Ctx, id: number): Promise<TodoItemRow> {
   const it = await get(ctx, id);
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
-    if (!cur || Number(cur.completed) !== 1) return;
-    await w.update('todo_items', id, { completed: 0, completed_at: null, completer_id: null, updated_at: w.now }, Number(it.project_id));
+    if (!cur || cur.completed !== 1) return;
+    await w.update('todo_items', id, { completed: 0, completed_at: null, completer_id: null, updated_at: w.now }, it.project_id);
   });
   return get(ctx, id);
 }
@@ -200,19 +192,19 @@ export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
  * Reorder a list's items (§8.9): the listed items first, in the order given, then the list's
  * others in their old order. Items of other lists of the project move into this list.
  */
-export async function reorder(ctx: Ctx, listId: number, root: XNode | null): Promise<Row[]> {
+export async function reorder(ctx: Ctx, listId: number, given: readonly (number | string)[]): Promise<TodoItemRow[]> {
   const l = await listOf(ctx, listId);
-  const pid = Number(l.project_id);
-  const ids = readIds(root, 'todo-items');
+  const pid = l.project_id;
+  const ids = checkIds(given);
   if (ids.length) {
     await ctx.store.write(async (w) => {
       const found = await itemsInProject(w, ctx.caller, pid, ids);
       if (found.length !== ids.length) throw invalid(['Todo item is not an item of this project']);
-      const from = new Map(found.map((r) => [Number(r.id), Number(r.todo_list_id)]));
+      const from = new Map(found.map((r) => [r.id, r.todo_list_id]));
       const current = await positionsOfList(w, listId);
       const listed = new Set(ids);
-      const order = [...ids, ...current.map((r) => Number(r.id)).filter((x) => !listed.has(x))];
-      const old = new Map(current.map((r) => [Number(r.id), Number(r.position)]));
+      const order = [...ids, ...current.map((r) => r.id).filter((x) => !listed.has(x))];
+      const old = new Map(current.map((r) => [r.id, r.position]));
       const sources = new Set<number>();
       const changed = await renumber(w, 'todo_items', order, old, pid, (id) => {
         const src = from.get(id);
@@ -228,16 +220,16 @@ export async function reorder(ctx: Ctx, listId: number, root: XNode | null): Pro
 }
 
 /** Move an item to position `to` within its list, clamped (§8.9). */
-export async function move(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function move(ctx: Ctx, id: number, to: number | string | undefined): Promise<TodoItemRow> {
   const it = await get(ctx, id);
-  const to = readTo(root);
-  const pid = Number(it.project_id);
+  const position = checkTo(to);
+  const pid = it.project_id;
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
     if (!cur) return;
-    const rows = await positionsOfList(w, Number(cur.todo_list_id));
-    const order = moveTo(rows.map((r) => Number(r.id)), id, to);
-    if (!await renumber(w, 'todo_items', order, new Map(rows.map((r) => [Number(r.id), Number(r.position)])), pid)) w.touch(pid);
+    const rows = await positionsOfList(w, cur.todo_list_id);
+    const order = moveTo(rows.map((r) => r.id), id, position);
+    if (!await renumber(w, 'todo_items', order, new Map(rows.map((r) => [r.id, r.position])), pid)) w.touch(pid);
   });
   return get(ctx, id);
 }

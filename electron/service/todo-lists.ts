@@ -2,8 +2,8 @@
 // responsible-party view, one list with its items, create, update, delete, reorder, move.
 
 import { RESOURCES } from '../../shared/registry.ts';
-import { child, recordElement, type XNode } from '../../shared/codec/in.ts';
-import { toColumns, validate, type Validated } from '../../shared/values.ts';
+import { toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
+import type { TodoListInput } from '../../shared/client.ts';
 import {
   getList, itemIdsOfList, listsByIds, listsOfProject, nextListPosition, positionsOfProject, visibleListIds,
 } from '../store/queries/todo-lists.ts';
@@ -11,15 +11,16 @@ import { itemsOfList, itemsOfLists, openItemsOf, type PartyFilter } from '../sto
 import { checkReferences, recheckReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
-import { cascadeItems, moveTo, readIds, readTo, renumber } from './todo-items.ts';
+import { cascadeItems, checkIds, checkTo, moveTo, renumber } from './todo-items.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
+import type { TodoItemRow, TodoListRow } from '../../shared/rows.ts';
 
 const R = RESOURCES.todoList;
 
 /** `complete` (untyped) and `completed` follow uncompleted-count (an empty list is complete). */
-function finish(row: Row, items?: Row[]): Row {
-  const done = Number(row.uncompleted_count) === 0;
+function finish(row: TodoListRow, items?: TodoItemRow[]): TodoListRow {
+  const done = row.uncompleted_count === 0;
   row.complete = done;
   row.completed = done;
   if (items) row.todo_items = items;
@@ -35,17 +36,6 @@ export function parseFilter(v: string | undefined): Filter {
   throw badRequest(`filter must be all, pending or finished (got "${v}")`);
 }
 
-/** The `complete` selector of /projects/{id}/todos/lists: body `<request>`, else the query. */
-export function completeSelector(root: XNode | null, query: string | undefined): Filter {
-  const node = child(root, 'complete');
-  const raw = node ? (node.nil ? '' : node.text.trim()) : (query ?? '').trim();
-  const t = raw.toLowerCase();
-  if (t === '') return 'all';
-  if (t === 'true' || t === '1') return 'finished';
-  if (t === 'false' || t === '0') return 'pending';
-  throw badRequest(`complete must be true, false, 1 or 0 (got "${raw}")`);
-}
-
 /** `responsible_party` of /todo_lists.xml: digits (person), c + digits (company), empty (unassigned). */
 export function parseResponsible(v: string | undefined, callerId: number): PartyFilter {
   if (v === undefined) return { type: 'Person', id: callerId };
@@ -58,7 +48,7 @@ export function parseResponsible(v: string | undefined, callerId: number): Party
 }
 
 /** A visible list, or 404. */
-export async function getVisible(ctx: Ctx, id: number): Promise<Row> {
+export async function getVisible(ctx: Ctx, id: number): Promise<TodoListRow> {
   const l = await getList(ctx.store, ctx.caller, id);
   if (!l) throw notFound('Todo list');
   return l;
@@ -75,49 +65,49 @@ export function parseInclude(v: string | undefined): boolean {
  * The visible lists of a project, filtered. With `items`, each carries all its items by position, as
  * GET /todo_lists/{id}.xml answers it (the board's one request: docs/api-extensions.md).
  */
-export async function list(ctx: Ctx, projectId: number, filter: Filter, items = false): Promise<Row[]> {
+export async function list(ctx: Ctx, projectId: number, filter: Filter, items = false): Promise<TodoListRow[]> {
   await projects.get(ctx, projectId);
   let rows = (await listsOfProject(ctx.store, ctx.caller, projectId)).map((r) => finish(r));
   if (filter === 'pending') rows = rows.filter((r) => !r.complete);
   if (filter === 'finished') rows = rows.filter((r) => r.complete);
   if (items) {
-    const byList = await itemsOfLists(ctx.store, ctx.caller, rows.map((r) => Number(r.id)));
-    for (const r of rows) r.todo_items = byList.get(Number(r.id))!;
+    const byList = await itemsOfLists(ctx.store, ctx.caller, rows.map((r) => r.id));
+    for (const r of rows) r.todo_items = byList.get(r.id)!;
   }
   return rows;
 }
 
 /** The responsible-party view (§8.8): lists with open items assigned to the party, with those items. */
-export async function responsibleView(ctx: Ctx, party: PartyFilter): Promise<Row[]> {
+export async function responsibleView(ctx: Ctx, party: PartyFilter): Promise<TodoListRow[]> {
   const items = await openItemsOf(ctx.store, ctx.caller, party);
-  const byList = new Map<number, Row[]>();
+  const byList = new Map<number, TodoItemRow[]>();
   for (const it of items) {
-    const k = Number(it.todo_list_id);
+    const k = it.todo_list_id;
     let a = byList.get(k);
     if (!a) byList.set(k, (a = []));
     a.push(it);
   }
   const lists = await listsByIds(ctx.store, ctx.caller, [...byList.keys()]);
-  return lists.map((l) => finish(l, byList.get(Number(l.id))!));
+  return lists.map((l) => finish(l, byList.get(l.id)!));
 }
 
 /** One list with all its items, by position. */
-export async function get(ctx: Ctx, id: number): Promise<Row> {
+export async function get(ctx: Ctx, id: number): Promise<TodoListRow> {
   const l = await getVisible(ctx, id);
-  return finish(l, await itemsOfList(ctx.store, ctx.caller, id, Number(l.project_id)));
+  return finish(l, await itemsOfList(ctx.store, ctx.caller, id, l.project_id));
 }
 
 /** One list without its items (the change feed's `items=0`: each item has its own entry; D170). */
-export async function getBare(ctx: Ctx, id: number): Promise<Row> {
+export async function getBare(ctx: Ctx, id: number): Promise<TodoListRow> {
   return finish(await getVisible(ctx, id));
 }
 
 const checkMilestone = (db: Queryable, ctx: Ctx, projectId: number, v: Validated, stored?: Row): Promise<void> =>
   checkReferences(db, ctx.caller, R, projectId, v, stored);
 
-export async function create(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row> {
+export async function create(ctx: Ctx, projectId: number, input: Given<TodoListInput>): Promise<TodoListRow> {
   await projects.get(ctx, projectId);
-  const v = validate(R, 'create', root, recordElement(root, R.recordNames), ctx.caller);
+  const v = validateInput(R, 'create', input, ctx.caller);
   await checkMilestone(ctx.store, ctx, projectId, v);
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
@@ -127,10 +117,10 @@ export async function create(ctx: Ctx, projectId: number, root: XNode | null): P
   return finish(await getVisible(ctx, id));
 }
 
-export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function update(ctx: Ctx, id: number, input: Given<TodoListInput>): Promise<TodoListRow> {
   const l = await getVisible(ctx, id);
-  const pid = Number(l.project_id);
-  const v = validate(R, 'update', root, recordElement(root, R.recordNames), ctx.caller);
+  const pid = l.project_id;
+  const v = validateInput(R, 'update', input, ctx.caller);
   await checkMilestone(ctx.store, ctx, pid, v, l);
   check(v.errors);
   if (v.values.size) {
@@ -143,16 +133,16 @@ export async function update(ctx: Ctx, id: number, root: XNode | null): Promise<
 }
 
 /** Delete a list with its items (their comments go, their time entries stay unlinked). Answers it as it was, with its items. */
-export async function remove(ctx: Ctx, id: number): Promise<Row> {
+export async function remove(ctx: Ctx, id: number): Promise<TodoListRow> {
   const before = await get(ctx, id);
-  const pid = Number(before.project_id);
+  const pid = before.project_id;
   await ctx.store.write(async (w) => {
-    const itemIds = (await itemIdsOfList(w, id)).map((r) => Number(r.id));
+    const itemIds = (await itemIdsOfList(w, id)).map((r) => r.id);
     await cascadeItems(w, itemIds, pid);
     for (const i of itemIds) await w.remove('todo_items', i, pid);
     await w.remove('todo_lists', id, pid);
     const rows = await positionsOfProject(w, pid);
-    await renumber(w, 'todo_lists', rows.map((r) => Number(r.id)), new Map(rows.map((r) => [Number(r.id), Number(r.position)])), pid);
+    await renumber(w, 'todo_lists', rows.map((r) => r.id), new Map(rows.map((r) => [r.id, r.position])), pid);
   });
   return before;
 }
@@ -172,17 +162,17 @@ export function placeVisible(all: readonly number[], visibleBefore: readonly num
 async function reposition(w: Writer, caller: Caller, projectId: number, order: (visible: number[]) => number[]): Promise<void> {
   const rows = await positionsOfProject(w, projectId);
   const visible = await visibleListIds(w, caller, projectId);
-  const next = placeVisible(rows.map((r) => Number(r.id)), visible, order(visible));
-  if (!await renumber(w, 'todo_lists', next, new Map(rows.map((r) => [Number(r.id), Number(r.position)])), projectId)) w.touch(projectId);
+  const next = placeVisible(rows.map((r) => r.id), visible, order(visible));
+  if (!await renumber(w, 'todo_lists', next, new Map(rows.map((r) => [r.id, r.position])), projectId)) w.touch(projectId);
 }
 
 /**
  * Reorder the lists of a project (§8.8) in the caller's terms: the listed lists take the caller's
  * positions 1..k, the caller's other lists follow; answers all visible lists in the new order.
  */
-export async function reorder(ctx: Ctx, projectId: number, root: XNode | null): Promise<Row[]> {
+export async function reorder(ctx: Ctx, projectId: number, given: readonly (number | string)[]): Promise<TodoListRow[]> {
   await projects.get(ctx, projectId);
-  const ids = readIds(root, 'todo-lists');
+  const ids = checkIds(given);
   if (ids.length) {
     await ctx.store.write((w) => reposition(w, ctx.caller, projectId, (visible) => {
       const shown = new Set(visible);
@@ -195,11 +185,11 @@ export async function reorder(ctx: Ctx, projectId: number, root: XNode | null): 
 }
 
 /** Move a list to position `to` of the lists the caller sees (clamped to 1..their number) (§8.8). */
-export async function move(ctx: Ctx, id: number, root: XNode | null): Promise<Row> {
+export async function move(ctx: Ctx, id: number, to: number | string | undefined): Promise<TodoListRow> {
   const l = await getVisible(ctx, id);
-  const to = readTo(root);
-  const pid = Number(l.project_id);
-  await ctx.store.write((w) => reposition(w, ctx.caller, pid, (visible) => moveTo(visible, id, to)));
+  const position = checkTo(to);
+  const pid = l.project_id;
+  await ctx.store.write((w) => reposition(w, ctx.caller, pid, (visible) => moveTo(visible, id, position)));
   return finish(await getVisible(ctx, id));
 }
 

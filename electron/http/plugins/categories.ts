@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { RESOURCES } from '../../../shared/registry.ts';
 import { route, type Reply, type Req } from '../api.ts';
 import * as svc from '../../service/categories.ts';
+import { categoryInput } from '../inputs.ts';
 import type { Row } from '../../store/types.ts';
 
 const R = RESOURCES.category;
@@ -20,7 +21,7 @@ export default async function categories(app: FastifyInstance): Promise<void> {
       const type = svc.parseType(r.query('type'));
       return { kind: 'many', resource: R, rows: await svc.list(r.ctx, r.id('projectId'), type) };
     },
-    POST: async (r) => one(await svc.create(r.ctx, r.id('projectId'), r.root), 201),
+    POST: async (r) => one(await svc.create(r.ctx, r.id('projectId'), categoryInput(r.root)), 201),
   });
   for (const type of ['post', 'attachment'] as const) {
     route(app, `/projects/:projectId/${type}_categories`, {
@@ -34,7 +35,7 @@ export default async function categories(app: FastifyInstance): Promise<void> {
   route(app, '/categories/:id.xml', {
     style: 'resource', body: true,
     GET: async (r) => one(await svc.get(r.ctx, r.id('id'))),
-    PUT: async (r) => one(await svc.update(r.ctx, r.id('id'), r.root)),
+    PUT: async (r) => one(await svc.update(r.ctx, r.id('id'), categoryInput(r.root))),
     DELETE: async (r) => { await svc.remove(r.ctx, r.id('id')); return { kind: 'empty' }; },
   });
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { RESOURCES } from '../../../shared/registry.ts';
 import { route, type Reply, type Req } from '../api.ts';
 import * as svc from '../../service/comments.ts';
+import { commentInput, selectingId } from '../inputs.ts';
 import type { Row } from '../../store/types.ts';
 
 const R = RESOURCES.comment;
@@ -23,7 +24,7 @@ export default async function comments(app: FastifyInstance): Promise<void> {
         if (p.continuedAt) attrs['continued-at'] = p.continuedAt;
         return { kind: 'many', resource: R, rows: p.rows, attrs };
       },
-      POST: async (r) => one(await svc.create(r.ctx, type, r.id('parentId'), r.root), 201),
+      POST: async (r) => one(await svc.create(r.ctx, type, r.id('parentId'), commentInput(r.root)), 201),
     });
     route(app, `/${kind}/:parentId/comments/new.xml`, {
       style: 'resource',
@@ -38,7 +39,7 @@ export default async function comments(app: FastifyInstance): Promise<void> {
   route(app, '/comments/:id.xml', {
     style: 'resource', body: true,
     GET: show,
-    PUT: async (r) => one(await svc.update(r.ctx, r.id('id'), r.root)),
+    PUT: async (r) => one(await svc.update(r.ctx, r.id('id'), commentInput(r.root))),
     DELETE: async (r) => { await svc.remove(r.ctx, r.id('id')); return { kind: 'empty' }; },
   });
   route(app, '/comments/:id', { style: 'resource', GET: show });
@@ -52,7 +53,7 @@ export default async function comments(app: FastifyInstance): Promise<void> {
 
   route(app, '/msg/comments/:id', { style: 'action', any: async (r) => ({ kind: 'many', resource: R, rows: await svc.ofPost(r.ctx, r.id('id')) }) });
   route(app, '/msg/comment/:id', { style: 'action', any: show });
-  route(app, '/msg/create_comment', { style: 'action', body: true, any: async (r) => one(await svc.createOnPost(r.ctx, r.root), 201) });
-  route(app, '/msg/update_comment', { style: 'action', body: true, any: async (r) => one(await svc.updateSelected(r.ctx, r.root)) });
+  route(app, '/msg/create_comment', { style: 'action', body: true, any: async (r) => one(await svc.create(r.ctx, 'Post', selectingId(r.root, RESOURCES.comment.recordNames, 'post-id', 'Post'), commentInput(r.root)), 201) });
+  route(app, '/msg/update_comment', { style: 'action', body: true, any: async (r) => one(await svc.update(r.ctx, selectingId(r.root, RESOURCES.comment.recordNames, 'comment-id', 'Comment'), commentInput(r.root))) });
   route(app, '/msg/delete_comment/:id', { style: 'action', any: async (r) => one(await svc.remove(r.ctx, r.id('id'))) });
 }

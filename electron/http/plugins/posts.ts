@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { postSummaryFields, RESOURCES } from '../../../shared/registry.ts';
 import { route, type Reply, type Req } from '../api.ts';
 import * as svc from '../../service/posts.ts';
+import { archiveCategory, postInput } from '../inputs.ts';
 import type { Template } from '../../service/templates.ts';
 import type { Row } from '../../store/types.ts';
 
@@ -16,9 +17,9 @@ const summaries = (rows: Row[]): Reply => ({ kind: 'many', resource: R, rows, fi
 const plain = (t: Template, headers: Record<string, string>): Reply => ({ kind: 'plain', root: t.root, entries: t.entries, headers });
 
 export default async function posts(app: FastifyInstance): Promise<void> {
-  const create = async (r: Req): Promise<Reply> => one(await svc.create(r.ctx, r.id('projectId'), r.root), 201);
+  const create = async (r: Req): Promise<Reply> => one(await svc.create(r.ctx, r.id('projectId'), postInput(r.root)), 201);
   const show = async (r: Req): Promise<Reply> => one(await svc.get(r.ctx, r.id('id')));
-  const update = async (r: Req): Promise<Reply> => one(await svc.update(r.ctx, r.id('id'), r.root));
+  const update = async (r: Req): Promise<Reply> => one(await svc.update(r.ctx, r.id('id'), postInput(r.root)));
   const catArchive = async (r: Req): Promise<Reply> => summaries(await svc.archive(r.ctx, r.id('projectId'), r.id('categoryId')));
 
   route(app, '/projects/:projectId/posts.xml', {
@@ -32,7 +33,7 @@ export default async function posts(app: FastifyInstance): Promise<void> {
   });
   route(app, '/projects/:projectId/msg/archive', {
     style: 'action', body: true,
-    any: async (r) => summaries(await svc.archiveSelected(r.ctx, r.id('projectId'), r.root, r.query('category_id') ?? r.query('category-id'))),
+    any: async (r) => summaries(await svc.archive(r.ctx, r.id('projectId'), archiveCategory(r.root, r.query('category_id') ?? r.query('category-id')))),
   });
   route(app, '/projects/:projectId/cat/:categoryId/posts.xml', {
     style: 'resource',

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { RESOURCES } from '../../../shared/registry.ts';
 import { route, type Reply, type Req } from '../api.ts';
 import * as svc from '../../service/projects.ts';
+import { newProjectInput, projectInput } from '../inputs.ts';
 import type { Row } from '../../store/types.ts';
 
 const R = RESOURCES.project;
@@ -18,7 +19,7 @@ export default async function projects(app: FastifyInstance): Promise<void> {
   route(app, '/projects.xml', {
     style: 'resource', body: true,
     GET: list,
-    POST: async (r) => one(await svc.create(r.ctx, r.root), 201),
+    POST: async (r) => one(await svc.create(r.ctx, newProjectInput(r.root)), 201),
   });
   route(app, '/project/list', { style: 'action', any: list });
   route(app, '/projects/count.xml', {
@@ -31,7 +32,7 @@ export default async function projects(app: FastifyInstance): Promise<void> {
   route(app, '/projects/:id.xml', {
     style: 'resource', body: true,
     GET: show,
-    PUT: async (r) => one(await svc.update(r.ctx, r.id('id'), r.root)),
+    PUT: async (r) => one(await svc.update(r.ctx, r.id('id'), projectInput(r.root))),
   });
   route(app, '/projects/:id', { style: 'resource', GET: show });
   route(app, '/project/show/:id', { style: 'action', any: show });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { RESOURCES } from '../../../shared/registry.ts';
 import { route, type Handler, type Reply } from '../api.ts';
 import * as svc from '../../service/time-entries.ts';
+import { legacyTimeEntryInput, timeEntryInput } from '../inputs.ts';
 import type { Row } from '../../store/types.ts';
 import type { Template } from '../../service/templates.ts';
 
@@ -38,25 +39,25 @@ export default async function timeEntries(app: FastifyInstance): Promise<void> {
       const page = await svc.listForProject(r.ctx, r.id('projectId'), r.query('page'));
       return many(page.rows, page.headers);
     },
-    POST: async (r) => one(await svc.create(r.ctx, r.id('projectId'), r.root), 201),
+    POST: async (r) => one(await svc.create(r.ctx, r.id('projectId'), timeEntryInput(r.root)), 201),
   });
   route(app, '/todo_items/:todoId/time_entries.xml', {
     style: 'resource', body: true,
     GET: async (r) => many(await svc.listForItem(r.ctx, r.id('todoId'))),
-    POST: async (r) => one(await svc.createForItem(r.ctx, r.id('todoId'), r.root), 201),
+    POST: async (r) => one(await svc.createForItem(r.ctx, r.id('todoId'), timeEntryInput(r.root)), 201),
   });
-  route(app, '/time/save_entry', { style: 'action', body: true, any: async (r) => one(await svc.createLegacy(r.ctx, r.root), 201) });
+  route(app, '/time/save_entry', { style: 'action', body: true, any: async (r) => one(await svc.createLegacy(r.ctx, legacyTimeEntryInput(r.root)), 201) });
 
   // ---- one entry
   const show: Handler = async (r) => one(await svc.get(r.ctx, r.id('id')));
   route(app, '/time_entries/:id.xml', {
     style: 'resource', body: true,
     GET: show,
-    PUT: async (r) => one(await svc.update(r.ctx, r.id('id'), r.root)),
+    PUT: async (r) => one(await svc.update(r.ctx, r.id('id'), timeEntryInput(r.root))),
     DELETE: async (r) => { await svc.remove(r.ctx, r.id('id')); return { kind: 'empty' }; },
   });
   route(app, '/time_entries/:id', { style: 'resource', GET: show });
-  route(app, '/time/save_entry/:id', { style: 'action', body: true, any: async (r) => one(await svc.update(r.ctx, r.id('id'), r.root)) });
+  route(app, '/time/save_entry/:id', { style: 'action', body: true, any: async (r) => one(await svc.update(r.ctx, r.id('id'), timeEntryInput(r.root))) });
   route(app, '/projects/:projectId/time/delete_entry/:id', {
     style: 'action', any: async (r) => one(await svc.remove(r.ctx, r.id('id'), r.id('projectId'))),
   });

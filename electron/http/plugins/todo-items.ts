@@ -5,6 +5,7 @@ import { RESOURCES } from '../../../shared/registry.ts';
 import { isId, route, type Reply, type Req } from '../api.ts';
 import { badRequest, notFound } from '../../service/context.ts';
 import * as svc from '../../service/todo-items.ts';
+import { idsInput, todoItemInput, toInput } from '../inputs.ts';
 import { template } from './todo-lists.ts';
 import type { Row } from '../../store/types.ts';
 
@@ -25,10 +26,10 @@ function listParam(r: Req): number {
 
 export default async function todoItems(app: FastifyInstance): Promise<void> {
   const show = async (r: Req): Promise<Reply> => one(await svc.get(r.ctx, r.id('id')));
-  const update = async (r: Req): Promise<Reply> => one(await svc.update(r.ctx, r.id('id'), r.root));
+  const update = async (r: Req): Promise<Reply> => one(await svc.update(r.ctx, r.id('id'), todoItemInput(r.root)));
   const complete = async (r: Req): Promise<Reply> => one(await svc.complete(r.ctx, r.id('id')));
   const uncomplete = async (r: Req): Promise<Reply> => one(await svc.uncomplete(r.ctx, r.id('id')));
-  const create = async (r: Req, listId: number): Promise<Reply> => one(await svc.create(r.ctx, listId, r.root), 201);
+  const create = async (r: Req, listId: number): Promise<Reply> => one(await svc.create(r.ctx, listId, todoItemInput(r.root)), 201);
 
   route(app, '/todo_lists/:listId/todo_items.xml', {
     style: 'resource', body: true,
@@ -55,9 +56,9 @@ export default async function todoItems(app: FastifyInstance): Promise<void> {
   route(app, '/todo_items/:id/uncomplete.xml', { style: 'resource', PUT: uncomplete });
   route(app, '/todos/uncomplete_item/:id', { style: 'action', any: uncomplete });
   route(app, '/todo_lists/:listId/todo_items/reorder.xml', {
-    style: 'resource', body: true, POST: async (r) => many(await svc.reorder(r.ctx, r.id('listId'), r.root)),
+    style: 'resource', body: true, POST: async (r) => many(await svc.reorder(r.ctx, r.id('listId'), idsInput(r.root, 'todo-items'))),
   });
-  route(app, '/todos/move_item/:id', { style: 'action', body: true, any: async (r) => one(await svc.move(r.ctx, r.id('id'), r.root)) });
+  route(app, '/todos/move_item/:id', { style: 'action', body: true, any: async (r) => one(await svc.move(r.ctx, r.id('id'), toInput(r.root))) });
   route(app, '/todo_lists/:listId/todo_items/new.xml', {
     style: 'resource',
     GET: async (r) => template(await svc.newTemplate(r.ctx, r.id('listId')), 'X-Create-Action', `POST /todo_lists/${r.id('listId')}/todo_items.xml`),

@@ -5,6 +5,7 @@ import { RESOURCES } from '../../../shared/registry.ts';
 import { isId, route, type Reply, type Req } from '../api.ts';
 import { badRequest, notFound } from '../../service/context.ts';
 import * as svc from '../../service/todo-lists.ts';
+import { completeInput, idsInput, todoListInput, toInput } from '../inputs.ts';
 import type { Template } from '../../service/templates.ts';
 import type { Row } from '../../store/types.ts';
 
@@ -27,7 +28,7 @@ function projectParam(r: Req): number | undefined {
 
 export default async function todoLists(app: FastifyInstance): Promise<void> {
   const show = async (r: Req): Promise<Reply> => one(await svc.get(r.ctx, r.id('id')));
-  const update = async (r: Req): Promise<Reply> => one(await svc.update(r.ctx, r.id('id'), r.root));
+  const update = async (r: Req): Promise<Reply> => one(await svc.update(r.ctx, r.id('id'), todoListInput(r.root)));
   const remove = async (r: Req): Promise<Reply> => { await svc.remove(r.ctx, r.id('id')); return { kind: 'empty' }; };
   const projectLists = async (r: Req, pid: number): Promise<Reply> => {
     const filter = svc.parseFilter(r.query('filter'));
@@ -44,18 +45,18 @@ export default async function todoLists(app: FastifyInstance): Promise<void> {
     POST: async (r) => {
       const pid = projectParam(r);
       if (pid === undefined) throw notFound('Project');
-      return one(await svc.create(r.ctx, pid, r.root), 201);
+      return one(await svc.create(r.ctx, pid, todoListInput(r.root)), 201);
     },
   });
   route(app, '/projects/:projectId/todo_lists.xml', {
     style: 'resource', body: true,
     GET: (r) => projectLists(r, r.id('projectId')),
-    POST: async (r) => one(await svc.create(r.ctx, r.id('projectId'), r.root), 201),
+    POST: async (r) => one(await svc.create(r.ctx, r.id('projectId'), todoListInput(r.root)), 201),
   });
   route(app, '/projects/:projectId/todos/lists', {
     style: 'action', body: true,
     any: async (r) => {
-      const sel = svc.completeSelector(r.root, r.query('complete'));
+      const sel = completeInput(r.root, r.query('complete'));
       return many(await svc.list(r.ctx, r.id('projectId'), sel));
     },
   });
@@ -64,14 +65,14 @@ export default async function todoLists(app: FastifyInstance): Promise<void> {
   }
   route(app, '/todos/list/:id', { style: 'action', any: show });
   route(app, '/projects/:projectId/todos/create_list', {
-    style: 'action', body: true, any: async (r) => one(await svc.create(r.ctx, r.id('projectId'), r.root), 201),
+    style: 'action', body: true, any: async (r) => one(await svc.create(r.ctx, r.id('projectId'), todoListInput(r.root)), 201),
   });
   route(app, '/todos/update_list/:id', { style: 'action', body: true, any: update });
   route(app, '/todos/delete_list/:id', { style: 'action', any: async (r) => one(await svc.remove(r.ctx, r.id('id'))) });
   route(app, '/projects/:projectId/todo_lists/reorder.xml', {
-    style: 'resource', body: true, POST: async (r) => many(await svc.reorder(r.ctx, r.id('projectId'), r.root)),
+    style: 'resource', body: true, POST: async (r) => many(await svc.reorder(r.ctx, r.id('projectId'), idsInput(r.root, 'todo-lists'))),
   });
-  route(app, '/todos/move_list/:id', { style: 'action', body: true, any: async (r) => one(await svc.move(r.ctx, r.id('id'), r.root)) });
+  route(app, '/todos/move_list/:id', { style: 'action', body: true, any: async (r) => one(await svc.move(r.ctx, r.id('id'), toInput(r.root))) });
   route(app, '/projects/:projectId/todo_lists/new.xml', {
     style: 'resource',
     GET: async (r) => template(await svc.newTemplate(r.ctx, r.id('projectId')), 'X-Create-Action', `POST /projects/${r.id('projectId')}/todo_lists.xml`),

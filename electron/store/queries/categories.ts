@@ -1,7 +1,8 @@
 // Category queries (contract §8.4). elements-count counts the posts of a post category that the
 // caller sees (§5.2); attachment categories always count 0.
 
-import type { Caller, Param, Queryable, Row } from '../types.ts';
+import type { Caller, Param, Queryable } from '../types.ts';
+import type { CategoryRow } from '../../../shared/rows.ts';
 import { notPrivate, perCaller, projectVisible } from './access.ts';
 
 const select = (c: Caller): string => `SELECT c.id, c.name, c.project_id, c.type,
@@ -10,7 +11,7 @@ const select = (c: Caller): string => `SELECT c.id, c.name, c.project_id, c.type
   FROM categories c`;
 
 /** Categories of a project (visibility of the project checked by the caller), by name, case-insensitively. */
-export function listCategories(db: Queryable, c: Caller, projectId: number, type?: 'post' | 'attachment'): Promise<Row[]> {
+export function listCategories(db: Queryable, c: Caller, projectId: number, type?: 'post' | 'attachment'): Promise<CategoryRow[]> {
   const p: Param[] = [projectId];
   let where = 'c.project_id = ?';
   if (type) { where += ' AND c.type = ?'; p.push(type); }
@@ -20,7 +21,7 @@ export function listCategories(db: Queryable, c: Caller, projectId: number, type
 const ONE = perCaller((c) => `${select(c)} WHERE c.id = ? AND ${projectVisible('c.project_id', c, [])}`);
 
 /** A category in a project the caller sees (the statement built once per kind of caller, D195). */
-export function getCategory(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export function getCategory(db: Queryable, c: Caller, id: number): Promise<CategoryRow | undefined> {
   const p: Param[] = [id];
   projectVisible('c.project_id', c, p); // its parameters
   return db.get(ONE(c), p);

@@ -2,7 +2,8 @@
 // when neither the comment nor its parent is private (a todo item's privacy is its list's).
 // The count/newest fragments are shared with the parents' queries (posts, milestones, todo items).
 
-import type { Caller, Param, Queryable, Row } from '../types.ts';
+import type { Caller, Param, Queryable } from '../types.ts';
+import type { CommentRow } from '../../../shared/rows.ts';
 import { notPrivate, perCaller, projectVisible } from './access.ts';
 import type { CommentableType } from './fragments.ts';
 
@@ -24,7 +25,7 @@ const ONE = perCaller((c) => `${SELECT} WHERE c.id = ? AND ${projectVisible('c.p
   c.firm ? '' : ` AND COALESCE(c.private, 0) = 0 AND ${parentPrivate('c')} = 0`}`);
 
 /** A comment the caller sees, whatever its parent (the statement built once per kind of caller, D195). */
-export function getComment(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export function getComment(db: Queryable, c: Caller, id: number): Promise<CommentRow | undefined> {
   const p: Param[] = [id];
   projectVisible('c.project_id', c, p); // its parameters
   return db.get(ONE(c), p);
@@ -52,13 +53,13 @@ const ofParent = (c: Caller) => `c.commentable_type = ? AND c.commentable_id = ?
  */
 export async function listComments(
   db: Queryable, c: Caller, type: CommentableType, parentId: number, opts: { limit?: number; before?: number } = {},
-): Promise<Row[]> {
+): Promise<CommentRow[]> {
   const p: Param[] = [type, parentId];
   let where = ofParent(c);
   if (opts.before !== undefined) { where += ' AND c.id < ?'; p.push(opts.before); }
-  if (opts.limit === undefined) return db.all(`${SELECT} WHERE ${where} ORDER BY c.id`, p);
+  if (opts.limit === undefined) return db.all<CommentRow>(`${SELECT} WHERE ${where} ORDER BY c.id`, p);
   p.push(opts.limit);
-  const rows = await db.all(`${SELECT} WHERE ${where} ORDER BY c.id DESC LIMIT ?`, p);
+  const rows = await db.all<CommentRow>(`${SELECT} WHERE ${where} ORDER BY c.id DESC LIMIT ?`, p);
   return rows.reverse();
 }
 

@@ -1,6 +1,7 @@
 // Milestone queries (contract §8.7).
 
-import type { Caller, Param, Queryable, Row } from '../types.ts';
+import type { Caller, Param, Queryable } from '../types.ts';
+import type { MilestoneRow } from '../../../shared/rows.ts';
 import { notPrivate, projectVisible } from './access.ts';
 import { commentColumns } from './fragments.ts';
 import { withPartyNames } from './names.ts';
@@ -21,7 +22,7 @@ function visible(c: Caller, p: Param[]): string {
 
 export type Find = 'all' | 'late' | 'upcoming' | 'completed';
 
-export async function listMilestones(db: Queryable, c: Caller, projectId: number, find: Find, today: string): Promise<Row[]> {
+export async function listMilestones(db: Queryable, c: Caller, projectId: number, find: Find, today: string): Promise<MilestoneRow[]> {
   const p: Param[] = [projectId];
   let where = `m.project_id = ? AND ${visible(c, p)}`;
   if (find === 'late') { where += ' AND m.completed = 0 AND m.deadline < ?'; p.push(today); }
@@ -30,13 +31,13 @@ export async function listMilestones(db: Queryable, c: Caller, projectId: number
   return withPartyNames(db, await db.all(`${select(c)} WHERE ${where} ORDER BY m.deadline, m.id`, p));
 }
 
-export async function getMilestone(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export async function getMilestone(db: Queryable, c: Caller, id: number): Promise<MilestoneRow | undefined> {
   const p: Param[] = [id];
-  const row = await db.get(`${select(c)} WHERE m.id = ? AND ${visible(c, p)}`, p);
+  const row = await db.get<MilestoneRow>(`${select(c)} WHERE m.id = ? AND ${visible(c, p)}`, p);
   return row && (await withPartyNames(db, [row]))[0];
 }
 
-export async function getMilestones(db: Queryable, c: Caller, ids: readonly number[]): Promise<Row[]> {
+export async function getMilestones(db: Queryable, c: Caller, ids: readonly number[]): Promise<MilestoneRow[]> {
   if (!ids.length) return [];
   const p: Param[] = [...ids];
   return withPartyNames(db, await db.all(`${select(c)} WHERE m.id IN (${ids.map(() => '?').join(', ')}) AND ${visible(c, p)}`, p));

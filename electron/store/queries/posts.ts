@@ -1,6 +1,7 @@
 // Post queries (contract §8.5): full and summary forms, newest first (§6.1), visibility (§5.2).
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
+import type { PostRow } from '../../../shared/rows.ts';
 import { notPrivate, perCaller, projectVisible } from './access.ts';
 import { withCommentStats } from './fragments.ts';
 import { withAuthorNames } from './names.ts';
@@ -53,7 +54,7 @@ export async function listPosts(db: Queryable, c: Caller, projectId: number, f: 
 }
 
 /** A post the caller sees. */
-export function getPost(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export function getPost(db: Queryable, c: Caller, id: number): Promise<PostRow | undefined> {
   const p: Param[] = [id, id];
   projectVisible('p.project_id', c, p); // its parameters (the statement is ONE's)
   return db.get(ONE(c), p);

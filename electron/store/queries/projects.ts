@@ -1,13 +1,14 @@
 // Project queries (contract §8.1).
 
-import type { Caller, Param, Queryable, Row } from '../types.ts';
+import type { Caller, Param, Queryable } from '../types.ts';
+import type { ProjectRow } from '../../../shared/rows.ts';
 import { perCaller, projectVisible } from './access.ts';
 
 const SELECT = `SELECT p.id, p.name, p.status, p.created_on, p.last_changed_on, p.announcement, p.start_page,
   p.show_writeboards, p.show_announcement, p.company_id, c.name AS company_name
   FROM projects p JOIN companies c ON c.id = p.company_id`;
 
-export function listProjects(db: Queryable, c: Caller): Promise<Row[]> {
+export function listProjects(db: Queryable, c: Caller): Promise<ProjectRow[]> {
   const p: Param[] = [];
   return db.all(`${SELECT} WHERE ${projectVisible('p.id', c, p)} ORDER BY p.id`, p);
 }
@@ -15,7 +16,7 @@ export function listProjects(db: Queryable, c: Caller): Promise<Row[]> {
 const ONE = perCaller((c) => `${SELECT} WHERE p.id = ? AND ${projectVisible('p.id', c, [])}`);
 
 /** A project the caller sees (the statement built once per kind of caller, D195). */
-export function getProject(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export function getProject(db: Queryable, c: Caller, id: number): Promise<ProjectRow | undefined> {
   const p: Param[] = [id];
   projectVisible('p.id', c, p); // its parameters
   return db.get(ONE(c), p);

@@ -79,13 +79,14 @@ export const rowSource = (table: string, select: string, alias: string): RowSour
  * and versions are kept by the store as a memo of those tables (D222), so a list read again runs no statement
  * until a commit writes one of them. A read made again after a changed row reads the statement itself.
  */
-export async function listRows(db: Queryable, src: RowSource, refsSql: string, params: readonly Param[], tables: readonly string[]): Promise<Row[]> {
+/** `T`: the row type the source's statement answers (its columns; the caller names them, shared/rows.ts). */
+export async function listRows<T extends Row = Row>(db: Queryable, src: RowSource, refsSql: string, params: readonly Param[], tables: readonly string[]): Promise<T[]> {
   for (let tries = 1; ; tries++) {
     const refs = tries === 1 && isStore(db)
       ? await db.memo(`refs:${refsSql}\u0000${JSON.stringify(params)}\u0000${tables.join(',')}`, async () => refsOf(await db.all(refsSql, params)), tables)
       : refsOf(await db.all(refsSql, params));
     const { rows, changed } = await rowsOf(db, src, refs);
-    if (!changed || tries === 3) return rows;
+    if (!changed || tries === 3) return rows as T[];
   }
 }
 

@@ -7,7 +7,8 @@
 // for an item's entries, time_entries_date (date) for a report bounded by dates only. SQLite keeps
 // the rowid in every index, so `ORDER BY date DESC, id DESC` is read off the index, no sort.
 
-import type { Caller, Param, Queryable, Row, Store } from '../types.ts';
+import type { Caller, Param, Queryable, Store } from '../types.ts';
+import type { TimeEntryRow } from '../../../shared/rows.ts';
 import { perCaller, projectVisible } from './access.ts';
 import { withPersonLabels } from './names.ts';
 import { listRows, rowSource } from './rows.ts';
@@ -45,10 +46,10 @@ function clientFilter(c: Caller): string {
 const ONE = perCaller((c) => `${SELECT} WHERE te.id = ? AND ${entryVisible(c, [])}`);
 
 /** A time entry the caller sees (the statement built once per kind of caller, D195). */
-export async function getEntry(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export async function getEntry(db: Queryable, c: Caller, id: number): Promise<TimeEntryRow | undefined> {
   const p: Param[] = [id];
   entryVisible(c, p); // its parameters
-  const row = await db.get(ONE(c), p);
+  const row = await db.get<TimeEntryRow>(ONE(c), p);
   return row && (await withPersonLabels(db, [row]))[0];
 }
 
@@ -69,15 +70,15 @@ export function countProjectEntries(store: Store, c: Caller, projectId: number):
 const ENTRY_ROWS = rowSource('time_entries', `${SELECT.replace(' FROM time_entries te', ', te.version FROM time_entries te')}`, 'te');
 
 /** A page of a project's entries: ids and versions in order, the rows from the store's row cache (D185). */
-export async function listProjectEntries(db: Queryable, c: Caller, projectId: number, limit: number, offset: number): Promise<Row[]> {
+export async function listProjectEntries(db: Queryable, c: Caller, projectId: number, limit: number, offset: number): Promise<TimeEntryRow[]> {
   const p: Param[] = [projectId];
   const vis = entryVisible(c, p);
   p.push(limit, offset);
-  return withPersonLabels(db, await listRows(db, ENTRY_ROWS, `SELECT te.id, te.version FROM time_entries te WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p,
+  return withPersonLabels(db, await listRows<TimeEntryRow>(db, ENTRY_ROWS, `SELECT te.id, te.version FROM time_entries te WHERE te.project_id = ? AND ${vis} ${ORDER} LIMIT ? OFFSET ?`, p,
     entryTables(c, projectId)));
 }
 
-export async function listItemEntries(db: Queryable, c: Caller, itemId: number): Promise<Row[]> {
+export async function listItemEntries(db: Queryable, c: Caller, itemId: number): Promise<TimeEntryRow[]> {
   const p: Param[] = [itemId];
   return withPersonLabels(db, await db.all(`${SELECT} WHERE te.todo_item_id = ? AND ${entryVisible(c, p)} ${ORDER}`, p));
 }
@@ -92,7 +93,7 @@ export interface ReportFilter {
   readonly companyId?: number;
 }
 
-export async function reportEntries(db: Queryable, c: Caller, f: ReportFilter): Promise<Row[]> {
+export async function reportEntries(db: Queryable, c: Caller, f: ReportFilter): Promise<TimeEntryRow[]> {
   const where: string[] = [];
   const p: Param[] = [];
   if (f.personId !== undefined) { where.push('te.person_id = ?'); p.push(f.personId); }

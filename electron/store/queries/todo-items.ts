@@ -2,6 +2,7 @@
 // clients, their list is not private (§5.2).
 
 import type { Caller, Param, Queryable, Row } from '../types.ts';
+import type { TodoItemRow } from '../../../shared/rows.ts';
 import { notPrivate, perCaller, projectVisible } from './access.ts';
 import { withCommentStats } from './fragments.ts';
 import { withPartyNames } from './names.ts';
@@ -21,11 +22,11 @@ const selectOne = (c: Caller): string => `SELECT ${COLS}, s.comments_count, s.co
   (SELECT COUNT(*) AS comments_count, MAX(cm.created_at) AS commented_at FROM comments cm
    WHERE cm.commentable_type = 'TodoItem' AND cm.commentable_id = ? AND ${notPrivate('cm.private', c)}) s`;
 /** completed-on and created-on repeat completed-at and created-at (§8.9). */
-function aliases(rows: Row[]): Row[] {
-  for (const r of rows) { r.completed_on = r.completed_at; r.created_on = r.created_at; }
+function aliases<T extends Row>(rows: T[]): T[] {
+  for (const r of rows as Row[]) { r.completed_on = r.completed_at; r.created_on = r.created_at; }
   return rows;
 }
-const finishMany = async (db: Queryable, c: Caller, rows: Row[]): Promise<Row[]> =>
+const finishMany = async (db: Queryable, c: Caller, rows: TodoItemRow[]): Promise<TodoItemRow[]> =>
   withPartyNames(db, await withCommentStats(db, c, 'TodoItem', aliases(rows)));
 
 function visible(c: Caller, p: Param[]): string {
@@ -41,10 +42,10 @@ const ONE_SQL = perCaller((c) => `${selectOne(c)} WHERE i.id = ? AND ${visible(c
 const LIST_REFS_SQL = 'SELECT i.id, i.version FROM todo_items i WHERE i.todo_list_id = ? ORDER BY i.position, i.id';
 const ITEM_ROWS = rowSource('todo_items', `SELECT ${COLS}, i.version FROM todo_items i`, 'i');
 
-export async function getItem(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export async function getItem(db: Queryable, c: Caller, id: number): Promise<TodoItemRow | undefined> {
   const p: Param[] = [id, id];
   visible(c, p); // its parameters (the statement is ONE_SQL's)
-  const row = await db.get(ONE_SQL(c), p);
+  const row = await db.get<TodoItemRow>(ONE_SQL(c), p);
   return row && (await withPartyNames(db, aliases([row])))[0];
 }
 
@@ -52,18 +53,18 @@ export async function getItem(db: Queryable, c: Caller, id: number): Promise<Row
  * All items of one list of project `projectId`, by position (the list's visibility is checked by the
  * caller). Its ids and versions are kept until a commit writes that project's items (D222).
  */
-export async function itemsOfList(db: Queryable, c: Caller, listId: number, projectId: number): Promise<Row[]> {
-  return finishMany(db, c, await listRows(db, ITEM_ROWS, LIST_REFS_SQL, [listId], [`todo_items@${projectId}`]));
+export async function itemsOfList(db: Queryable, c: Caller, listId: number, projectId: number): Promise<TodoItemRow[]> {
+  return finishMany(db, c, await listRows<TodoItemRow>(db, ITEM_ROWS, LIST_REFS_SQL, [listId], [`todo_items@${projectId}`]));
 }
 
 /** Items of several lists in one query, grouped by list id, each group by position. */
-export async function itemsOfLists(db: Queryable, c: Caller, listIds: readonly number[]): Promise<Map<number, Row[]>> {
-  const out = new Map<number, Row[]>();
+export async function itemsOfLists(db: Queryable, c: Caller, listIds: readonly number[]): Promise<Map<number, TodoItemRow[]>> {
+  const out = new Map<number, TodoItemRow[]>();
   for (const id of listIds) out.set(id, []);
   for (let k = 0; k < listIds.length; k += 500) {
     const chunk = listIds.slice(k, k + 500);
-    const rows = await finishMany(db, c, await db.all(`${SELECT_OF_LISTS} WHERE i.todo_list_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY i.todo_list_id, i.position, i.id`, chunk));
-    for (const r of rows) out.get(Number(r.todo_list_id))!.push(r);
+    const rows = await finishMany(db, c, await db.all<TodoItemRow>(`${SELECT_OF_LISTS} WHERE i.todo_list_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY i.todo_list_id, i.position, i.id`, chunk));
+    for (const r of rows) out.get(r.todo_list_id)!.push(r);
   }
   return out;
 }
@@ -74,13 +75,13 @@ export type PartyFilter = { type: 'Person' | 'Company'; id: number } | null;
  * Uncompleted items assigned to a party (null = unassigned) in lists the caller sees, across
  * visible projects (the responsible-party view, §8.8). Uses todo_items_party.
  */
-export async function openItemsOf(db: Queryable, c: Caller, party: PartyFilter): Promise<Row[]> {
+export async function openItemsOf(db: Queryable, c: Caller, party: PartyFilter): Promise<TodoItemRow[]> {
   const p: Param[] = [];
   let where: string;
   if (party) { where = 'i.responsible_party_type = ? AND i.responsible_party_id = ?'; p.push(party.type, party.id); }
   else where = 'i.responsible_party_type IS NULL';
   where += ` AND i.completed = 0 AND ${visible(c, p)}`;
-  return finishMany(db, c, await db.all(`${SELECT_MANY} WHERE ${where} ORDER BY i.todo_list_id, i.position, i.id`, p));
+  return finishMany(db, c, await db.all<TodoItemRow>(`${SELECT_MANY} WHERE ${where} ORDER BY i.todo_list_id, i.position, i.id`, p));
 }
 
 /** Id, list and position of the items of a list, by position (for renumbering). */

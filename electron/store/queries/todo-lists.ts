@@ -1,7 +1,8 @@
 // Todo list queries (contract §8.8). Counts come from indexed subqueries on todo_items
 // (todo_items_list); `complete`/`completed` are derived from them by the service.
 
-import type { Caller, Param, Queryable, Row } from '../types.ts';
+import type { Caller, Param, Queryable } from '../types.ts';
+import type { TodoListRow } from '../../../shared/rows.ts';
 import { notPrivate, perCaller, projectVisible } from './access.ts';
 
 /**
@@ -24,7 +25,7 @@ function visible(c: Caller, p: Param[]): string {
 }
 
 /** The visible lists of a project, by position. */
-export function listsOfProject(db: Queryable, c: Caller, projectId: number): Promise<Row[]> {
+export function listsOfProject(db: Queryable, c: Caller, projectId: number): Promise<TodoListRow[]> {
   const p: Param[] = [projectId];
   return db.all(`${select(c)} WHERE l.project_id = ? AND ${visible(c, p)} ORDER BY l.position, l.id`, p);
 }
@@ -38,21 +39,21 @@ export function visibleList(db: Queryable, c: Caller, id: number): Promise<{ id:
 const ONE = perCaller((c) => `${select(c)} WHERE l.id = ? AND ${visible(c, [])}`);
 
 /** A list the caller sees, with its counts (the statement built once per kind of caller, D195). */
-export function getList(db: Queryable, c: Caller, id: number): Promise<Row | undefined> {
+export function getList(db: Queryable, c: Caller, id: number): Promise<TodoListRow | undefined> {
   const p: Param[] = [id];
   visible(c, p); // its parameters
   return db.get(ONE(c), p);
 }
 
 /** Visible lists with these ids, by project id then position (the responsible-party view). */
-export async function listsByIds(db: Queryable, c: Caller, ids: readonly number[]): Promise<Row[]> {
-  const out: Row[] = [];
+export async function listsByIds(db: Queryable, c: Caller, ids: readonly number[]): Promise<TodoListRow[]> {
+  const out: TodoListRow[] = [];
   for (let k = 0; k < ids.length; k += 500) {
     const chunk = ids.slice(k, k + 500);
     const p: Param[] = [...chunk];
-    out.push(...await db.all(`${select(c)} WHERE l.id IN (${chunk.map(() => '?').join(', ')}) AND ${visible(c, p)}`, p));
+    out.push(...await db.all<TodoListRow>(`${select(c)} WHERE l.id IN (${chunk.map(() => '?').join(', ')}) AND ${visible(c, p)}`, p));
   }
-  return out.sort((a, b) => Number(a.project_id) - Number(b.project_id) || Number(a.position) - Number(b.position) || Number(a.id) - Number(b.id));
+  return out.sort((a, b) => a.project_id - b.project_id || a.position - b.position || a.id - b.id);
 }
 
 /** Ids of the lists of a project the caller sees, by position (moves and reorders work in these terms). */
