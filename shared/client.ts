@@ -328,6 +328,16 @@ export class BivouacClient {
   createCompany(input: CompanyInput): Promise<Company> { return this.send('POST', '/companies.json', wrap('company', input)); }
   /** The deactivated people (administrators; D291): the person record does not say it. */
   deactivatedPeople(): Promise<Person[]> { return this.get('/people/deactivated.json'); }
+  /**
+   * The ids of the deactivated people the caller sees (anyone signed in; D331). `complete` false: a replica, whose
+   * copy of a person does not say it; the list is then not to be relied on. Anything but whole ids is dropped.
+   */
+  async deactivatedIds(): Promise<{ complete: boolean; ids: number[] }> {
+    const r: unknown = await this.get('/people/deactivated-ids.json');
+    const o = r && typeof r === 'object' ? r as { complete?: unknown; ids?: unknown } : {};
+    const ids = Array.isArray(o.ids) ? o.ids.filter((x): x is number => Number.isSafeInteger(x) && (x as number) > 0) : [];
+    return { complete: o.complete === true, ids };
+  }
   updateCompany(id: number, input: CompanyInput): Promise<Company> { return this.send('PUT', `/companies/${id}.json`, wrap('company', input)); }
   addMember(projectId: number, personId: number): Promise<Person> {
     return this.send('POST', `/projects/${projectId}/people.json`, { person: { id: personId } });

@@ -172,6 +172,21 @@ export async function deactivatedPeople(ctx: Ctx): Promise<Row[]> {
 }
 
 /**
+ * `GET /people/deactivated-ids.xml` (D331): the ids of the deactivated people among those the caller sees, for any
+ * signed-in person (pickers must not offer them as a new choice). `complete` is false on a replica: its copy of a
+ * person comes from the team server without the flag, so its list is what it knows locally (usually nothing),
+ * not an answer to rely on; the interface then offers everyone, as before (nothing is refused by it).
+ */
+export async function deactivatedIdsSeen(ctx: Ctx): Promise<{ ids: number[]; complete: boolean }> {
+  const st = await syncState(ctx.store);
+  const complete = !(st.get('url') ?? st.get('was_url'));
+  const off = await deactivatedIds(ctx.store);
+  if (!off.length) return { ids: [], complete };
+  const seen = new Set((await directory.everyone(ctx)).map((r) => Number(r.id)));
+  return { ids: off.filter((id) => seen.has(id)), complete };
+}
+
+/**
  * `can-see-private` is the firm flag (contract §5.2: the firm's people see private records, clients never;
  * D276): it is accepted when it says what the company is, and refused otherwise, never silently ignored.
  */
