@@ -68,7 +68,7 @@ describe('the People area: companies and deactivated people (issue #27)', () => 
     useSession.setState({ admin: true, me: { ...person(1, 'Ada', 1) as object, token: 't' } as never, people: [], companies: [] });
     vi.spyOn(api, 'people').mockResolvedValue([person(1, 'Ada', 1), person(2, 'Fran', 1), person(3, 'Finn', 1)]);
     vi.spyOn(api, 'companies').mockResolvedValue([firm, client]);
-    return vi.spyOn(api, 'deactivatedPeople').mockResolvedValue(deactivated.map((id) => person(id, 'X', 1)));
+    return vi.spyOn(api, 'deactivatedIds').mockResolvedValue({ complete: true, ids: deactivated });
   };
   afterEach(() => { usePeople.setState({ deactivated: new Set() }); useSession.setState({ admin: false, me: null, people: [], companies: [] }); });
 
