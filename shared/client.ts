@@ -415,7 +415,17 @@ export class BivouacClient {
     const created = await this.send<Milestone[]>('POST', `/projects/${projectId}/milestones/create`, wrap('milestone', input));
     return created[0];
   }
-  updateMilestone(id: number, input: MilestoneInput): Promise<Milestone> { return this.send('POST', `/milestones/update/${id}`, wrap('milestone', input)); }
+  /**
+   * A partial update. `move.upcoming`: when the due date changes by D days, every other uncompleted milestone due
+   * after the old date moves by D days too (`offWeekends`: one landing on a weekend moves on to Monday; §8.7).
+   */
+  updateMilestone(id: number, input: MilestoneInput, move?: { upcoming: boolean; offWeekends?: boolean }): Promise<Milestone> {
+    if (!move?.upcoming) return this.send('POST', `/milestones/update/${id}`, wrap('milestone', input));
+    const body = JSON.parse(wrap('milestone', input)) as Record<string, unknown>;
+    return this.send('POST', `/milestones/update/${id}`, JSON.stringify({
+      ...body, move_upcoming_milestones: true, ...(move.offWeekends ? { move_upcoming_milestones_off_weekends: true } : {}),
+    }));
+  }
   completeMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/complete/${id}`); }
   uncompleteMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/uncomplete/${id}`); }
   /** Answers the deleted milestone; its comments go with it, lists and posts that named it name none. */
