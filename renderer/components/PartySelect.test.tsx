@@ -1,4 +1,4 @@
-// The responsible party pickers (issue #27, D332): a deactivated person is never offered as a new choice, but a
+// The responsible party pickers (issue #27, D331): a deactivated person is never offered as a new choice, but a
 // current value that names one stays shown (and selected) so that saving keeps it.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';

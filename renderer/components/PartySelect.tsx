@@ -4,7 +4,7 @@ import { loadDeactivated, offLabel, usePeople } from '../stores/people.ts';
 
 /**
  * Responsible party select: people of the project and its companies (`4` / `c12`). A deactivated person is never
- * offered as a new choice (D332); a current value that names one (or someone who left the project) stays shown, as
+ * offered as a new choice (D331); a current value that names one (or someone who left the project) stays shown, as
  * "Name (deactivated)", so that saving keeps it. As a filter (`includeAny`) everyone is listed, the deactivated
  * marked: their old items are what one looks for to give them to someone else.
  */

@@ -81,7 +81,7 @@ export function Timesheet({ projectId }: { projectId: number }) {
         <span className="week-label" aria-live="polite">Week of {shortDate(days[0])} – {shortDate(days[6])} {days[6].slice(0, 4)}</span>
         <label className="inline">Person
           <select value={tm.personId ?? ''} onChange={(e) => tm.setPerson(Number(e.target.value))}>
-            {/* The week's new time is logged for this person: nobody deactivated is offered (D332); their past time is in the Report. */}
+            {/* The week's new time is logged for this person: nobody deactivated is offered (D331); their past time is in the Report. */}
             {people.filter((p) => !off.has(p.id) || p.id === tm.personId).map((p) => <option key={p.id} value={p.id}>{offLabel(fullName(p), off.has(p.id))}{p.id === me?.id ? ' (you)' : ''}</option>)}
           </select>
         </label>
