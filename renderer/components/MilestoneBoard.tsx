@@ -12,6 +12,7 @@ import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
 import { useLiveChange } from '../stores/live.ts';
 import { useDraft } from '../stores/drafts.ts';
 import { PartySelect } from './PartySelect.tsx';
+import { offLabel, usePeople } from '../stores/people.ts';
 import { Icon } from './Icon.tsx';
 
 const GROUPS: { key: MilestoneGroup; title: string; empty: string }[] = [
@@ -140,10 +141,10 @@ function MilestoneForm({ label, submitLabel, initial, draft: record, onSave, onC
         <fieldset className="move-later">
           <legend className="sr-only">Later milestones</legend>
           <label className="check"><input type="checkbox" checked={move.upcoming} onChange={(e) => setMove({ ...move, upcoming: e.target.checked })} />
-            {' '}{moveWords(later.length, shift)}</label>
+            <span>{moveWords(later.length, shift)}</span></label>
           {move.upcoming && (
             <label className="check"><input type="checkbox" checked={move.offWeekends} onChange={(e) => setMove({ ...move, offWeekends: e.target.checked })} />
-              {' '}Keep them off weekends <span className="muted small">(a Saturday or Sunday moves on to the Monday)</span></label>
+              <span>Keep them off weekends <span className="muted small">(a Saturday or Sunday moves on to the Monday)</span></span></label>
           )}
         </fieldset>
       )}
@@ -159,6 +160,7 @@ function MilestoneForm({ label, submitLabel, initial, draft: record, onSave, onC
 
 function MilestoneCard({ m, group, now, projectId }: { m: Milestone; group: MilestoneGroup; now: string; projectId: number }) {
   const { lists, posts, open, toggle, update, remove, toggleComments } = useMilestones();
+  const off = usePeople((s) => s.deactivated);
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const temp = m.id < 0;
@@ -190,7 +192,8 @@ function MilestoneCard({ m, group, now, projectId }: { m: Milestone; group: Mile
           <p className="meta">
             {group === 'late' && <span className="late-mark"><span aria-hidden="true">⚠ </span>Late</span>}
             <span className={`due ${group}`}>Due <time dateTime={m.deadline}>{mediumDate(m.deadline)}</time>{words && <>, <span data-due-words>{words}</span></>}</span>
-            {m.responsible_party_name && <span className={`party${m.responsible_party_type === 'Company' ? ' company' : ''}`}>{m.responsible_party_name}</span>}
+            {m.responsible_party_name && <span className={`party${m.responsible_party_type === 'Company' ? ' company' : ''}`}>
+              {m.responsible_party_type === 'Company' ? m.responsible_party_name : offLabel(m.responsible_party_name, off.has(m.responsible_party_id ?? 0))}</span>}
             {m.completed && <span className="done-by">Completed{m.completer_name ? ` by ${m.completer_name}` : ''}{m.completed_at ? ` on ${when(m.completed_at)}` : ''}</span>}
           </p>
           {(linkedLists.length > 0 || linkedPosts.length > 0) && (
