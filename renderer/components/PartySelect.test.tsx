@@ -62,3 +62,18 @@ describe('PartySelect', () => {
     expect(options()).toContain('Fran Test');
   });
 });
+
+describe('who is deactivated is read once for the pickers of a board', () => {
+  afterEach(() => { cleanup(); vi.restoreAllMocks(); useSession.setState({ members: [], projectId: null }); });
+  it('several pickers mounted together share one request', async () => {
+    let answer: (v: { complete: boolean; ids: number[] }) => void = () => undefined;
+    const ids = vi.spyOn(api, 'deactivatedIds').mockReturnValue(new Promise((r) => { answer = r; }));
+    useSession.setState({ projectId: 8, members: [person(2, 'Fran')] });
+    render(<><PartySelect label="A" value="" onChange={() => undefined} /><PartySelect label="B" value="" onChange={() => undefined} includeAny /></>);
+    expect(ids).toHaveBeenCalledTimes(1);
+    answer({ complete: true, ids: [2] });
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'B' }).textContent).toContain('Fran Test (deactivated)'));
+    expect([...(screen.getByRole('combobox', { name: 'A' }) as HTMLSelectElement).options].map((o) => o.textContent)).not.toContain('Fran Test');
+    usePeople.setState({ deactivated: new Set() });
+  });
+});

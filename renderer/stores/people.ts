@@ -20,10 +20,16 @@ export const usePeople = create<PeopleState>((set) => ({
   markDeactivated: (id) => set((s) => ({ deactivated: new Set([...s.deactivated, id]) })),
 }));
 
-/** Read who is deactivated (anyone); an incomplete answer (a replica) or a failure leaves the set as it was. */
-export async function loadDeactivated(): Promise<void> {
-  const r = await api.deactivatedIds().catch(() => null);
-  if (r?.complete) usePeople.setState({ deactivated: new Set(r.ids) });
+let reading: Promise<void> | null = null;
+
+/**
+ * Read who is deactivated (anyone); an incomplete answer (a replica) or a failure leaves the set as it was. The
+ * pickers of one board ask together: they share one request.
+ */
+export function loadDeactivated(): Promise<void> {
+  reading ??= api.deactivatedIds().then((r) => { if (r.complete) usePeople.setState({ deactivated: new Set(r.ids) }); }, () => undefined)
+    .finally(() => { reading = null; });
+  return reading;
 }
 
 /** Reload people and companies into the session (names everywhere), and who is deactivated. */
