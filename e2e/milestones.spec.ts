@@ -167,3 +167,51 @@ test('milestones at 360 px: one column, nothing off-screen; an empty board says 
   await settled(page);
   await page.screenshot({ path: 'docs/screens/milestones.png' });
 });
+
+test('moving a due date offers to move the later milestones (off by default, in words); checked, they move', async ({ page, request }) => {
+  mkdirSync('test-results/screens', { recursive: true });
+  const pid = await newProject(request, uniq('Bernina'));
+  const base = addDays(today(), 10);
+  const make = async (title: string, deadline: string) =>
+    (await apiCall<Ms[]>(request, 'ada', 'POST', `/projects/${pid}/milestones/create`, { milestone: { title, deadline } }))[0];
+  await make('Permit filed', base);
+  await make('Base camp set up', addDays(base, 7));
+  await make('Summit window', addDays(base, 14));
+  const done = await make('Gear bought', addDays(base, 3));
+  await apiCall(request, 'ada', 'POST', `/milestones/complete/${done.id}`);
+  const dates = async () => Object.fromEntries((await apiCall<Ms[]>(request, 'ada', 'GET', `/projects/${pid}/milestones/list.json`)).map((m) => [m.title, m.deadline]));
+
+  await signIn(page, 'ada');
+  await page.getByLabel('Project').selectOption(String(pid));
+  await openBoard(page, pid, 'milestones');
+  // Without the box: only this one moves.
+  await card(page, 'Permit filed').getByRole('button', { name: 'Edit milestone Permit filed' }).click();
+  let form = page.getByRole('form', { name: 'Edit milestone Permit filed' });
+  await expect(form.getByText(/Also move/)).toHaveCount(0);
+  await form.getByLabel('Due date').fill(addDays(base, 1));
+  const box = form.getByRole('checkbox', { name: 'Also move the 2 later milestones by 1 day' });
+  await expect(box).not.toBeChecked();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await settled(page);
+  await expect.poll(dates).toEqual({ 'Permit filed': addDays(base, 1), 'Base camp set up': addDays(base, 7), 'Summit window': addDays(base, 14), 'Gear bought': addDays(base, 3) });
+
+  // With it: the later open ones move by as many days, the completed one stays.
+  await card(page, 'Permit filed').getByRole('button', { name: 'Edit milestone Permit filed' }).click();
+  form = page.getByRole('form', { name: 'Edit milestone Permit filed' });
+  await form.getByLabel('Due date').fill(addDays(base, 6));
+  await form.getByRole('checkbox', { name: 'Also move the 2 later milestones by 5 days' }).check();
+  await expect(form.getByRole('checkbox', { name: /Keep them off weekends/ })).not.toBeChecked();
+  await page.screenshot({ path: 'test-results/screens/milestone-move-later.png' });
+  await page.setViewportSize({ width: 360, height: 740 });
+  await settled(page);
+  await form.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screens/milestone-move-later-360.png' });
+  const r = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, win: window.innerWidth }));
+  expect(r.doc).toBeLessThanOrEqual(r.win);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await form.getByRole('button', { name: 'Save' }).click();
+  await settled(page);
+  await expect.poll(dates).toEqual({ 'Permit filed': addDays(base, 6), 'Base camp set up': addDays(base, 12), 'Summit window': addDays(base, 19), 'Gear bought': addDays(base, 3) });
+  await expect(group(page, 'Upcoming')).toHaveText(['Permit filed', 'Base camp set up', 'Summit window']);
+  await expect(card(page, 'Summit window').locator('time')).toHaveAttribute('datetime', addDays(base, 19));
+});

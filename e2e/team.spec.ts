@@ -252,3 +252,68 @@ test('an administrator\'s header is whole with a running timer and every sync ba
     await screen(page, `team-header-full-${width}`);
   }
 });
+
+// What #27 still lacked (D331, D332): a deactivated person is offered in no picker of a teammate who is not an
+// administrator, and a milestone still naming them keeps them on save; a replica's People area says where people
+// are managed. At the desktop size and at 360 px.
+for (const size of SIZES) {
+  test(`a deactivated person is offered in no picker, and a value naming them is kept (${size.name})`, async ({ browser, request }) => {
+    const tag = uniq('x').split(' ')[1] + size.name[0];
+    const pid = (await apiCall<{ id: number }>(request, 'ada', 'POST', '/projects.json', { project: { name: `Pickers ${tag}` } })).id;
+    const people = await apiCall<{ id: number; user_name?: string; company_id: number }[]>(request, 'ada', 'GET', '/people.json');
+    const fran = people.find((p) => p.user_name === 'fran')!;
+    const olga = await apiCall<{ id: number }>(request, 'ada', 'POST', '/people.json', { person: {
+      first_name: 'Olga', last_name: `Gone ${tag}`, user_name: `olga${tag}`, email_address: `olga${tag}@summit.example`, company_id: fran.company_id, password: 'olga-rope-2027' } });
+    for (const id of [fran.id, olga.id]) await apiCall(request, 'ada', 'POST', `/projects/${pid}/people.json`, { person: { id } });
+    const [m] = await apiCall<{ id: number }[]>(request, 'ada', 'POST', `/projects/${pid}/milestones/create`, { milestone: { title: 'Hut booked', deadline: '2099-07-01', responsible_party: String(olga.id) } });
+    await apiCall(request, 'ada', 'DELETE', `/people/${olga.id}.json`);
+
+    const page = await fresh(browser, size.viewport);
+    await signIn(page, 'fran');
+    await page.getByLabel('Project').selectOption(String(pid));
+    await page.evaluate((p) => { window.location.hash = `#/projects/${p}/milestones`; }, pid);
+    await page.getByRole('button', { name: 'New milestone' }).click();
+    const form = page.getByRole('form', { name: 'New milestone' });
+    const pick = form.getByRole('combobox', { name: 'Responsible' });
+    await expect(pick.locator('option')).toContainText(['Fran Firm']);
+    await expect(pick.locator('option', { hasText: 'Olga' })).toHaveCount(0);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+
+    await expect(page.locator('.milestone .party')).toHaveText(`Olga Gone ${tag} (deactivated)`);
+    await page.getByRole('button', { name: 'Edit milestone Hut booked' }).click();
+    const edit = page.getByRole('form', { name: 'Edit milestone Hut booked' });
+    await expect(edit.getByRole('combobox', { name: 'Responsible' }).locator('option:checked')).toHaveText(`Olga Gone ${tag} (deactivated)`);
+    await edit.getByLabel('Title').fill('Hut booked and paid');
+    await screen(page, `pickers-deactivated-${size.name}`);
+    expect(await violations(page)).toEqual([]);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await settled(page);
+    await expect.poll(async () => (await apiCall<{ title: string; responsible_party_id?: number }[]>(request, 'ada', 'GET', `/projects/${pid}/milestones/list.json`))
+      .map((x) => [x.title, x.responsible_party_id])).toEqual([['Hut booked and paid', olga.id]]);
+    expect(m.id).toBeGreaterThan(0);
+  });
+
+  test(`a replica's People area says where people are managed, with a link, and no action that would be refused (${size.name})`, async ({ browser }) => {
+    const page = await fresh(browser, size.viewport);
+    await page.route('**/sync/status', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({
+      state: 'ok', lastSuccessAt: new Date().toISOString(), pending: 0, rejected: 0, conflicts: 0, progress: null,
+      remote: { url: 'https://team.example.com:4817/', user: 'ada', kind: 'team' }, error: null }) }));
+    await signIn(page, 'ada');
+    await page.getByRole('button', { name: 'People', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'People' });
+    const note = dialog.getByRole('note');
+    await expect(note).toContainText('managed there');
+    const link = note.getByRole('link', { name: 'Open https://team.example.com:4817/ in the browser' });
+    await expect(link).toHaveAttribute('href', 'https://team.example.com:4817/');
+    await expect(link).toHaveAttribute('target', '_blank');
+    await expect(dialog.getByRole('heading', { name: /^Summit Firm Ltd/ })).toBeVisible();
+    for (const name of ['Add a person', 'Add company']) await expect(dialog.getByRole('button', { name, exact: true })).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: /^(Edit|Deactivate|Reset the password)/ })).toHaveCount(0);
+    await screen(page, `team-replica-${size.name}`);
+    expect(await violations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Projects', exact: true }).click();
+    await expect(page.getByRole('dialog', { name: 'Projects' }).getByText('Members are added and removed on the team server.')).toBeVisible();
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(wide).toBeLessThanOrEqual(0);
+  });
+}

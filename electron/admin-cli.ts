@@ -71,10 +71,12 @@ export async function adminMain(argv: string[], defaultDataDir: string, out: Nod
   const print = (resource: Resource, row: Row, text: string, extra: Record<string, unknown> = {}) => {
     out.write(o.json ? `${JSON.stringify({ ...jsonOne(resource, row, viewOf({ id: 0, companyId: 0, firm: true, admin: true, name: '' })), ...extra })}\n` : `${text}\n`);
   };
+  let replica: string | null = null;
   try {
     if (!storeUrl && !existsSync(join(dataDir, DB_FILE))) throw new CliError(`no store in ${dataDir}: run 'bivouac setup' or 'bivouac serve' first`);
     const store = await openStore(dataDir, null, false, storeUrl);
     try {
+      replica = await admin.replicaOf(store);
       const caller = await admin.localAdministrator(store);
       if (!caller) throw new CliError('the account has no active administrator');
       const ctx: Ctx = { store, caller };
@@ -146,6 +148,10 @@ export async function adminMain(argv: string[], defaultDataDir: string, out: Nod
     if (e instanceof ApiError) {
       if (o.json) out.write(`${JSON.stringify({ errors: e.messages })}\n`);
       err.write(`bivouac: ${e.messages.join('\n')}\n`);
+      // A replica refuses the administration (409, D332): say where it is done instead.
+      if (e.status === 409 && replica) {
+        err.write(`bivouac: run this command where the team server's data is (its --data-dir or --store), or open ${replica} in a browser and use People as an administrator; the change comes here with the next sync\n`);
+      }
       return 1;
     }
     if (e instanceof CliError) {

@@ -335,6 +335,16 @@ export class BivouacClient {
   createCompany(input: CompanyInput): Promise<Company> { return this.send('POST', '/companies.json', wrap('company', input)); }
   /** The deactivated people (administrators; D291): the person record does not say it. */
   deactivatedPeople(): Promise<Person[]> { return this.get('/people/deactivated.json'); }
+  /**
+   * The ids of the deactivated people the caller sees (anyone signed in; D331). `complete` false: a replica, whose
+   * copy of a person does not say it; the list is then not to be relied on. Anything but whole ids is dropped.
+   */
+  async deactivatedIds(): Promise<{ complete: boolean; ids: number[] }> {
+    const r: unknown = await this.get('/people/deactivated-ids.json');
+    const o = r && typeof r === 'object' ? r as { complete?: unknown; ids?: unknown } : {};
+    const ids = Array.isArray(o.ids) ? o.ids.filter((x): x is number => Number.isSafeInteger(x) && (x as number) > 0) : [];
+    return { complete: o.complete === true, ids };
+  }
   updateCompany(id: number, input: CompanyInput): Promise<Company> { return this.send('PUT', `/companies/${id}.json`, wrap('company', input)); }
   addMember(projectId: number, personId: number): Promise<Person> {
     return this.send('POST', `/projects/${projectId}/people.json`, { person: { id: personId } });
@@ -412,7 +422,17 @@ export class BivouacClient {
     const created = await this.send<Milestone[]>('POST', `/projects/${projectId}/milestones/create`, wrap('milestone', input));
     return created[0];
   }
-  updateMilestone(id: number, input: MilestoneUpdateInput): Promise<Milestone> { return this.send('POST', `/milestones/update/${id}`, wrap('milestone', input)); }
+  /**
+   * A partial update. `move.upcoming`: when the due date changes by D days, every other uncompleted milestone due
+   * after the old date moves by D days too (`offWeekends`: one landing on a weekend moves on to Monday; §8.7).
+   */
+  updateMilestone(id: number, input: MilestoneUpdateInput, move?: { upcoming: boolean; offWeekends?: boolean }): Promise<Milestone> {
+    if (!move?.upcoming) return this.send('POST', `/milestones/update/${id}`, wrap('milestone', input));
+    const body = JSON.parse(wrap('milestone', input)) as Record<string, unknown>;
+    return this.send('POST', `/milestones/update/${id}`, JSON.stringify({
+      ...body, move_upcoming_milestones: true, ...(move.offWeekends ? { move_upcoming_milestones_off_weekends: true } : {}),
+    }));
+  }
   completeMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/complete/${id}`); }
   uncompleteMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/uncomplete/${id}`); }
   /** Answers the deleted milestone; its comments go with it, lists and posts that named it name none. */

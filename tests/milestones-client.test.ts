@@ -47,4 +47,21 @@ describe('client: milestones', () => {
   it('a refused create says why (422 with the server messages)', async () => {
     await expect(client().createMilestone(pid, { title: '', deadline: 'soon' })).rejects.toMatchObject({ status: 422 });
   });
+
+  it('moves the later open milestones with the due date when asked (move-upcoming-milestones, off weekends)', async () => {
+    const c = client();
+    const a = await c.createMilestone(pid, { title: 'A', deadline: '2099-06-01' });
+    const b = await c.createMilestone(pid, { title: 'B', deadline: '2099-06-10' }); // a Wednesday
+    const done = await c.createMilestone(pid, { title: 'Done', deadline: '2099-06-20' });
+    await c.completeMilestone(done.id);
+    const deadline = async (id: number) => (await c.milestones(pid)).find((x) => x.id === id)!.deadline;
+    await c.updateMilestone(a.id, { deadline: '2099-06-02' });
+    expect(await deadline(b.id)).toBe('2099-06-10');
+    await c.updateMilestone(a.id, { deadline: '2099-06-05' }, { upcoming: true });
+    expect(await deadline(b.id)).toBe('2099-06-13'); // + 3 days: a Saturday
+    expect(await deadline(done.id)).toBe('2099-06-20');
+    await c.updateMilestone(a.id, { deadline: '2099-06-06' }, { upcoming: true, offWeekends: true });
+    expect(await deadline(b.id)).toBe('2099-06-15'); // Sunday 14th, moved on to Monday
+    expect(await deadline(a.id)).toBe('2099-06-06');
+  });
 });

@@ -83,9 +83,14 @@ async function checkPerson(ctx: Ctx, input: PersonInput, create: boolean, id = 0
  * change would never reach it, or be pushed as something else): refused at once, never queued to fail later.
  * A disconnected replica too (its outbox goes on recording for the next connect, D151).
  */
-async function notOnReplica(store: Store): Promise<void> {
+/** The team server this store is a copy of (a replica, connected or not), or null. */
+export async function replicaOf(store: Store): Promise<string | null> {
   const st = await syncState(store);
-  const remote = st.get('url') ?? st.get('was_url');
+  return st.get('url') ?? st.get('was_url') ?? null;
+}
+
+async function notOnReplica(store: Store): Promise<void> {
+  const remote = await replicaOf(store);
   if (remote) throw new ApiError(409, [`This is a copy of the team server at ${remote}: people, companies and project members are managed on the team server`]);
 }
 
@@ -169,6 +174,20 @@ export async function deactivatedPeople(ctx: Ctx): Promise<Row[]> {
   await notOnReplica(ctx.store);
   const ids = new Set(await deactivatedIds(ctx.store));
   return ids.size ? (await directory.everyone(ctx)).filter((r) => ids.has(Number(r.id))) : [];
+}
+
+/**
+ * `GET /people/deactivated-ids.xml` (D331): the ids of the deactivated people among those the caller sees, for any
+ * signed-in person (pickers must not offer them as a new choice). `complete` is false on a replica: its copy of a
+ * person comes from the team server without the flag, so its list is what it knows locally (usually nothing),
+ * not an answer to rely on; the interface then offers everyone, as before (nothing is refused by it).
+ */
+export async function deactivatedIdsSeen(ctx: Ctx): Promise<{ ids: number[]; complete: boolean }> {
+  const complete = (await replicaOf(ctx.store)) === null;
+  const off = await deactivatedIds(ctx.store);
+  if (!off.length) return { ids: [], complete };
+  const seen = new Set((await directory.everyone(ctx)).map((r) => Number(r.id)));
+  return { ids: off.filter((id) => seen.has(id)), complete };
 }
 
 /**

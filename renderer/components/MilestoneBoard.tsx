@@ -4,7 +4,7 @@
 
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import type { Milestone, MilestoneInput } from '../../shared/client.ts';
-import { dueWords, groupMilestones, linkedTo, partyValue, type MilestoneGroup } from '../lib/milestones.ts';
+import { daysBetween, dueWords, groupMilestones, laterOpen, linkedTo, moveWords, partyValue, type MilestoneGroup } from '../lib/milestones.ts';
 import { mediumDate, today, when } from '../lib/dates.ts';
 import { formatHash, useSession } from '../stores/session.ts';
 import { useMilestones } from '../stores/milestones.ts';
@@ -12,6 +12,7 @@ import { useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
 import { useLiveChange } from '../stores/live.ts';
 import { useDraft } from '../stores/drafts.ts';
 import { PartySelect } from './PartySelect.tsx';
+import { offLabel, usePeople } from '../stores/people.ts';
 import { Icon } from './Icon.tsx';
 
 const GROUPS: { key: MilestoneGroup; title: string; empty: string }[] = [
@@ -98,9 +99,13 @@ export function MilestoneBoard({ projectId }: { projectId: number }) {
 
 type FormValues = { title: string; deadline: string; party: string; private: boolean };
 
-function MilestoneForm({ label, submitLabel, initial, draft: record, onSave, onCancel }: {
+type Move = { upcoming: boolean; offWeekends: boolean };
+
+function MilestoneForm({ label, submitLabel, initial, draft: record, onSave, onCancel, editing }: {
   label: string; submitLabel: string; initial: FormValues; draft: string;
-  onSave: (input: MilestoneInput) => Promise<boolean>; onCancel: () => void;
+  onSave: (input: MilestoneInput, move?: Move) => Promise<boolean>; onCancel: () => void;
+  /** The milestone edited (its id): a due date change offers to move the later ones. */
+  editing?: number;
 }) {
   const firm = useSession((s) => s.firm);
   // What is typed is a draft (D92): a board switch or a reload keeps it; Save or Cancel ends it.
@@ -109,6 +114,11 @@ function MilestoneForm({ label, submitLabel, initial, draft: record, onSave, onC
   const same = (a: FormValues) => a.title === initial.title && a.deadline === initial.deadline && a.party === initial.party && a.private === initial.private;
   const change = (patch: Partial<FormValues>) => { const next = { ...v, ...patch }; setDraft(same(next) ? null : next); };
   const [busy, setBusy] = useState(false);
+  // "Move upcoming milestones" (§8.7, D333): offered when an edit changes the due date and later open ones exist.
+  const all = useMilestones((s) => s.milestones);
+  const [move, setMove] = useState<Move>({ upcoming: false, offWeekends: false });
+  const shift = editing !== undefined && v.deadline && initial.deadline && v.deadline !== initial.deadline ? daysBetween(initial.deadline, v.deadline) : 0;
+  const later = shift ? laterOpen(all, editing!, initial.deadline) : [];
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!v.title.trim() || !v.deadline) return;
@@ -118,7 +128,7 @@ function MilestoneForm({ label, submitLabel, initial, draft: record, onSave, onC
     if (v.party !== initial.party || !initial.title) input.responsible_party = v.party;
     if (firm && (v.private !== initial.private || !initial.title)) input.private = v.private;
     setBusy(true);
-    const ok = await onSave(input);
+    const ok = await onSave(input, later.length && move.upcoming ? move : undefined);
     setBusy(false);
     if (ok) setDraft(null);
   };
@@ -127,6 +137,17 @@ function MilestoneForm({ label, submitLabel, initial, draft: record, onSave, onC
       onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onCancel(); } }}>
       <label>Title<input autoFocus value={v.title} onChange={(e) => change({ title: e.target.value })} maxLength={255} required placeholder="e.g. Permit filed" /></label>
       <label>Due date<input type="date" value={v.deadline} onChange={(e) => change({ deadline: e.target.value })} required /></label>
+      {later.length > 0 && (
+        <fieldset className="move-later">
+          <legend className="sr-only">Later milestones</legend>
+          <label className="check"><input type="checkbox" checked={move.upcoming} onChange={(e) => setMove({ ...move, upcoming: e.target.checked })} />
+            <span>{moveWords(later.length, shift)}</span></label>
+          {move.upcoming && (
+            <label className="check"><input type="checkbox" checked={move.offWeekends} onChange={(e) => setMove({ ...move, offWeekends: e.target.checked })} />
+              <span>Keep them off weekends <span className="muted small">(a Saturday or Sunday moves on to the Monday)</span></span></label>
+          )}
+        </fieldset>
+      )}
       <label>Responsible<PartySelect label="Responsible" value={v.party} onChange={(party) => change({ party })} /></label>
       {firm && <label className="check"><input type="checkbox" checked={v.private} onChange={(e) => change({ private: e.target.checked })} /> Private (hidden from clients)</label>}
       <div className="actions">
@@ -139,6 +160,7 @@ function MilestoneForm({ label, submitLabel, initial, draft: record, onSave, onC
 
 function MilestoneCard({ m, group, now, projectId }: { m: Milestone; group: MilestoneGroup; now: string; projectId: number }) {
   const { lists, posts, open, toggle, update, remove, toggleComments } = useMilestones();
+  const off = usePeople((s) => s.deactivated);
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const temp = m.id < 0;
@@ -170,7 +192,8 @@ function MilestoneCard({ m, group, now, projectId }: { m: Milestone; group: Mile
           <p className="meta">
             {group === 'late' && <span className="late-mark"><span aria-hidden="true">⚠ </span>Late</span>}
             <span className={`due ${group}`}>Due <time dateTime={m.deadline}>{mediumDate(m.deadline)}</time>{words && <>, <span data-due-words>{words}</span></>}</span>
-            {m.responsible_party_name && <span className={`party${m.responsible_party_type === 'Company' ? ' company' : ''}`}>{m.responsible_party_name}</span>}
+            {m.responsible_party_name && <span className={`party${m.responsible_party_type === 'Company' ? ' company' : ''}`}>
+              {m.responsible_party_type === 'Company' ? m.responsible_party_name : offLabel(m.responsible_party_name, off.has(m.responsible_party_id ?? 0))}</span>}
             {m.completed && <span className="done-by">Completed{m.completer_name ? ` by ${m.completer_name}` : ''}{m.completed_at ? ` on ${when(m.completed_at)}` : ''}</span>}
           </p>
           {(linkedLists.length > 0 || linkedPosts.length > 0) && (
@@ -206,8 +229,8 @@ function MilestoneCard({ m, group, now, projectId }: { m: Milestone; group: Mile
       {editing && (
         <MilestoneForm label={`Edit milestone ${m.title}`} submitLabel="Save" draft={`milestone:${m.id}`}
           initial={{ title: m.title, deadline: m.deadline, party: partyValue(m), private: m.private === true }}
-          onCancel={() => setEditing(false)}
-          onSave={async (input) => { const ok = Object.keys(input).length === 0 || await update(m.id, input); if (ok) setEditing(false); return ok; }} />
+          onCancel={() => setEditing(false)} editing={m.id}
+          onSave={async (input, move) => { const ok = Object.keys(input).length === 0 || await update(m.id, input, move); if (ok) setEditing(false); return ok; }} />
       )}
       {showComments && <MilestoneComments m={m} />}
     </li>

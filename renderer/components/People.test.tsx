@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { api, ApiError } from '../api.ts';
 import { Welcome } from './FirstRun.tsx';
-import { invitationLink, parseInvitation, PeopleOverlay } from './People.tsx';
+import { invitationLink, parseInvitation, PeopleOverlay, teamServerLink } from './People.tsx';
 import { useSync } from '../stores/sync.ts';
 import type { SyncStatus } from '../../shared/client.ts';
 import { LOCAL_ONLY } from '../../shared/sync-status.ts';
@@ -45,17 +45,59 @@ describe('invitation links', () => {
 });
 
 describe('the People area', () => {
-  it('on a replica says that people are managed on the team server; a refusal is shown in words', async () => {
-    vi.spyOn(api, 'people').mockResolvedValue([]);
+  const replica = () => useSync.setState({ status: { ...LOCAL_ONLY, state: 'idle', remote: { url: 'http://ada:secret@team.example:4817/', user: 'ada', kind: 'team' } } satisfies SyncStatus });
+  afterEach(() => { useSync.setState({ status: null }); useSession.setState({ people: [], companies: [], projects: [], projectId: null }); delete (window as { bivouac?: unknown }).bivouac; });
+
+  it('on a replica says where people are managed, with a link to the team server, and offers no action that would be refused', async () => {
+    vi.spyOn(api, 'people').mockResolvedValue([{ id: 2, first_name: 'Fran', last_name: 'Firm', email_address: 'f@x.example', company_id: 1 } as never]);
     vi.spyOn(api, 'companies').mockResolvedValue([{ id: 1, name: 'Summit', can_see_private: true } as never]);
-    vi.spyOn(api, 'createCompany').mockRejectedValue(new ApiError(409, ['This is a copy of the team server at http://team.example: people, companies and project members are managed on the team server']));
-    useSync.setState({ status: { ...LOCAL_ONLY, state: 'idle', remote: { url: 'http://team.example', user: 'ada', kind: 'team' } } satisfies SyncStatus });
+    vi.spyOn(api, 'deactivatedIds').mockResolvedValue({ complete: false, ids: [] });
+    const create = vi.spyOn(api, 'createCompany');
+    replica();
     render(<PeopleOverlay tab="people" />);
-    expect((await screen.findByRole('note')).textContent).toContain('copy of the team server at http://team.example');
-    fireEvent.change(screen.getByLabelText('New client company'), { target: { value: 'Valley' } });
-    fireEvent.submit(screen.getByRole('button', { name: 'Add company' }).closest('form')!);
-    expect((await screen.findByRole('alert')).textContent).toContain('managed on the team server');
-    useSync.setState({ status: null });
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toContain('managed there');
+    const link = within(note).getByRole('link', { name: /Open http:\/\/team\.example:4817\/ in the browser/ }) as HTMLAnchorElement;
+    expect(link.href).toBe('http://team.example:4817/'); // never the user name or password
+    expect(link.target).toBe('_blank');
+    expect(link.rel).toContain('noopener');
+    await screen.findByText('Fran Firm');
+    for (const name of ['Add a person', 'Add company', /Edit/, /Deactivate/, /Reset the password/]) expect(screen.queryByRole('button', { name })).toBeNull();
+    expect(screen.queryByLabelText('New client company')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(create).not.toHaveBeenCalled();
+  });
+
+  it('in the desktop app the link opens in the system browser (shell:open-external)', async () => {
+    vi.spyOn(api, 'people').mockResolvedValue([]);
+    vi.spyOn(api, 'companies').mockResolvedValue([]);
+    vi.spyOn(api, 'deactivatedIds').mockResolvedValue({ complete: false, ids: [] });
+    const invoke = vi.fn().mockResolvedValue(true);
+    (window as { bivouac?: unknown }).bivouac = { invoke, on: () => () => undefined };
+    replica();
+    render(<PeopleOverlay tab="people" />);
+    fireEvent.click(within(await screen.findByRole('note')).getByRole('link'));
+    expect(invoke).toHaveBeenCalledWith('shell:open-external', 'http://team.example:4817/');
+  });
+
+  it('on a replica the Projects tab keeps projects editable but not their members', async () => {
+    vi.spyOn(api, 'people').mockResolvedValue([]);
+    vi.spyOn(api, 'companies').mockResolvedValue([]);
+    vi.spyOn(api, 'deactivatedIds').mockResolvedValue({ complete: false, ids: [] });
+    vi.spyOn(api, 'projectPeople').mockResolvedValue([{ id: 2, first_name: 'Fran', last_name: 'Firm', email_address: 'f@x.example', company_id: 1 } as never]);
+    useSession.setState({ projects: [{ id: 5, name: 'Denali', status: 'active' } as never], projectId: 5 });
+    replica();
+    render(<PeopleOverlay tab="projects" />);
+    expect(await screen.findByText('Members are added and removed on the team server.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Create project' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Remove Fran Firm/ })).toBeNull();
+    expect(screen.queryByLabelText('Add a member')).toBeNull();
+  });
+
+  it('a link is only ever http(s): anything else is shown as text', () => {
+    expect(teamServerLink('https://u:p@team.example/x')).toBe('https://team.example/x');
+    expect(teamServerLink('javascript:alert(1)')).toBeNull();
+    expect(teamServerLink('not a url')).toBeNull();
   });
 });
 
@@ -68,7 +110,7 @@ describe('the People area: companies and deactivated people (issue #27)', () => 
     useSession.setState({ admin: true, me: { ...person(1, 'Ada', 1) as object, token: 't' } as never, people: [], companies: [] });
     vi.spyOn(api, 'people').mockResolvedValue([person(1, 'Ada', 1), person(2, 'Fran', 1), person(3, 'Finn', 1)]);
     vi.spyOn(api, 'companies').mockResolvedValue([firm, client]);
-    return vi.spyOn(api, 'deactivatedPeople').mockResolvedValue(deactivated.map((id) => person(id, 'X', 1)));
+    return vi.spyOn(api, 'deactivatedIds').mockResolvedValue({ complete: true, ids: deactivated });
   };
   afterEach(() => { usePeople.setState({ deactivated: new Set() }); useSession.setState({ admin: false, me: null, people: [], companies: [] }); });
 

@@ -2,7 +2,7 @@
 // deactivate, invitation links, password resets), projects (new, rename, status) with their members, and
 // everyone's "My account". Every failure shows the server's own words (its 422 messages) in the form.
 
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import type { Company, Person, Project, ProjectStatus } from '../../shared/client.ts';
 import { api, errorMessages } from '../api.ts';
 import { fullName, useSession } from '../stores/session.ts';
@@ -10,6 +10,44 @@ import { announce, track, useUi } from '../stores/ui.ts';
 import { useSync } from '../stores/sync.ts';
 import { reloadDirectory, usePeople } from '../stores/people.ts';
 import { Modal } from './Modal.tsx';
+import { desktopBridge } from './Desktop.tsx';
+
+/**
+ * On a replica, the team server's address (D332): people, companies, members and
+ * invitations are managed there (the service answers 409 here), so the People area shows them without the actions
+ * and says where to go instead. null: this computer manages them.
+ */
+const ManagedAt = createContext<string | null>(null);
+
+/** The team server's address as a link target: http(s) only, without any user name or password in it; else null. */
+export function teamServerLink(url: string): string | null {
+  let u: URL;
+  try { u = new URL(url); } catch { return null; }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  u.username = ''; u.password = '';
+  return u.href;
+}
+
+/** Where people are managed, with a link that opens the team server in the browser (the desktop app: the system's). */
+function TeamServerNote({ url }: { url: string }) {
+  const href = teamServerLink(url);
+  const open = (e: MouseEvent) => {
+    const b = desktopBridge();
+    if (!b || !href) return;
+    e.preventDefault();
+    void b.invoke('shell:open-external', href).catch(() => undefined);
+  };
+  return (
+    <div className="notice team-server" role="note">
+      <p>This computer is a copy of the team server: people, companies, project members and invitations are managed there.
+        {' '}To change them, sign in to the team server as an administrator:</p>
+      <p className="team-server-link">{href
+        ? <a href={href} target="_blank" rel="noopener noreferrer" onClick={open}>Open {href} in the browser</a>
+        : <strong>{url}</strong>}</p>
+      <p className="muted small">What is changed there comes here with the next sync. Projects (new, rename, status) can be changed here.</p>
+    </div>
+  );
+}
 
 /** The link an invited person opens: the sign-in page with the token (and their user name) in the hash. */
 export function invitationLink(token: string, userName: string): string {
@@ -130,6 +168,7 @@ function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: C
   const { busy, errors, run } = useAction();
   const rowRef = useRef<HTMLLIElement>(null);
   const off = usePeople((s) => s.deactivated.has(p.id));
+  const managed = useContext(ManagedAt) !== null;
   const focusRow = () => requestAnimationFrame(() => (rowRef.current?.querySelector<HTMLElement>('button') ?? rowRef.current)?.focus());
   const reset = async () => {
     const inv = await run(() => api.invite(p.id));
@@ -164,7 +203,7 @@ function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: C
             <button type="button" onClick={() => { setMode('view'); focusRow(); }} disabled={busy}>Cancel</button>
           </div>
         </div>
-      ) : !off && (
+      ) : !off && !managed && (
         <div className="row-actions">
           <button type="button" className="link" onClick={() => setMode('edit')} aria-label={`Edit ${fullName(p)}`}>Edit</button>
           {p.id !== me?.id && <button type="button" className="link" onClick={() => void reset()} disabled={busy} aria-label={`Reset the password of ${fullName(p)}`}>Reset password</button>}
@@ -185,6 +224,7 @@ function CompanyHeading({ c }: { c: Company }) {
   const [name, setName] = useState(c.name);
   const { busy, errors, run } = useAction();
   const editRef = useRef<HTMLButtonElement>(null);
+  const managed = useContext(ManagedAt) !== null;
   const back = () => requestAnimationFrame(() => editRef.current?.focus());
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -210,7 +250,7 @@ function CompanyHeading({ c }: { c: Company }) {
   return (
     <div className="company-head">
       <h3 id={`company-${c.id}`}>{c.name} <span className="muted small">{seesLine(c)}</span></h3>
-      <button ref={editRef} type="button" className="link" onClick={() => { setName(c.name); setEditing(true); }} aria-label={`Edit company ${c.name}`}>Edit company</button>
+      {!managed && <button ref={editRef} type="button" className="link" onClick={() => { setName(c.name); setEditing(true); }} aria-label={`Edit company ${c.name}`}>Edit company</button>}
     </div>
   );
 }
@@ -220,6 +260,7 @@ function PeopleTab() {
   const companies = useSession((s) => s.companies);
   const me = useSession((s) => s.me);
   const off = usePeople((s) => s.deactivated);
+  const managed = useContext(ManagedAt) !== null;
   const [adding, setAdding] = useState<{ companyId?: number } | null>(null);
   const [invitation, setInvitation] = useState<{ person: Person; link: string } | null>(null);
   const [companyName, setCompanyName] = useState('');
@@ -247,8 +288,8 @@ function PeopleTab() {
             if (link) setInvitation({ person: p, link });
             else requestAnimationFrame(() => addRef.current?.focus());
           }} />
-      ) : <button ref={addRef} type="button" className="primary" onClick={() => open()}>Add a person</button>}
-      {people.length <= 1 && !adding && (
+      ) : !managed && <button ref={addRef} type="button" className="primary" onClick={() => open()}>Add a person</button>}
+      {people.length <= 1 && !adding && !managed && (
         <p className="empty">Only you so far. Add a person: with a password they can sign in at once; without one you get an invitation link to send them. Then add them to a project (Projects).</p>
       )}
       {groups.map(([c, ps]) => (
@@ -257,18 +298,18 @@ function PeopleTab() {
           {ps.length ? <ul className="people-list">{ps.map((p) => <PersonRow key={p.id} p={p} companies={companies} me={me} onInvitation={(person, link) => setInvitation({ person, link })} />)}</ul>
             : (
               <p className="empty small">Nobody at {c.name} yet.{' '}
-                {!adding && <button type="button" className="link" onClick={() => open(c.id)}>Add a person to {c.name}</button>}</p>
+                {!adding && !managed && <button type="button" className="link" onClick={() => open(c.id)}>Add a person to {c.name}</button>}</p>
             )}
         </section>
       ))}
-      <form className="admin-form inline" onSubmit={addCompany}>
+      {!managed && <form className="admin-form inline" onSubmit={addCompany}>
         <label>New client company<input value={companyName} onChange={(e) => setCompanyName(e.target.value)} required placeholder="e.g. Alpine Club" aria-describedby="new-company-hint" /></label>
         <button type="submit" disabled={company.busy}>Add company</button>
         <span className="hint muted small" id="new-company-hint">{clients
           ? 'A client’s people see only the projects they are members of, and never private records.'
           : 'Working for a client? Add their company: their people see only the projects you add them to, never private records.'}</span>
         <Errors list={company.errors} />
-      </form>
+      </form>}
     </div>
   );
 }
@@ -327,6 +368,7 @@ function ProjectEditor({ project }: { project: Project }) {
   const status = useAction();
   const member = useAction();
   const pickRef = useRef<HTMLSelectElement>(null);
+  const managed = useContext(ManagedAt) !== null;
   useEffect(() => {
     let live = true;
     void track(api.projectPeople(project.id)).then((m) => { if (live) setMembers(m); }, (e) => { if (live) member.setErrors(errorMessages(e)); });
@@ -385,12 +427,12 @@ function ProjectEditor({ project }: { project: Project }) {
                 <div className="who-line"><strong>{fullName(m)}</strong>
                   {sees(m) ? <span className="badge private">sees private records</span> : <span className="badge client">client</span>}
                   {off.has(m.id) && <span className="badge off">deactivated</span>}</div>
-                <button type="button" className="link danger" onClick={() => void remove(m)} disabled={member.busy} aria-label={`Remove ${fullName(m)} from ${project.name}`}>Remove</button>
+                {!managed && <button type="button" className="link danger" onClick={() => void remove(m)} disabled={member.busy} aria-label={`Remove ${fullName(m)} from ${project.name}`}>Remove</button>}
               </li>
             ))}
           </ul>
         )}
-        <form className="admin-form inline" onSubmit={add}>
+        {managed ? <p className="muted small">Members are added and removed on the team server.</p> : <form className="admin-form inline" onSubmit={add}>
           <label>Add a member
             <select id="member-add" ref={pickRef} value={pick} onChange={(e) => setPick(e.target.value)}>
               <option value="">{candidates.length ? 'Choose a person…' : 'Everyone is a member'}</option>
@@ -399,7 +441,7 @@ function ProjectEditor({ project }: { project: Project }) {
           </label>
           <button type="submit" disabled={member.busy || !candidates.length}>Add</button>
           <Errors list={member.errors} />
-        </form>
+        </form>}
       </section>
     </div>
   );
@@ -418,11 +460,8 @@ export function PeopleOverlay({ tab: initial }: { tab: 'people' | 'projects' }) 
       <div className="segmented" role="group" aria-label="Show">
         {tabs.map(([t, label]) => <button key={t} type="button" aria-pressed={tab === t} onClick={() => setTab(t)}>{label}</button>)}
       </div>
-      {remote && (
-        <p className="notice" role="note">This computer is a copy of the team server at <strong>{remote}</strong>: people, companies and
-          project members are managed there. Sign in to it in a browser to change them.</p>
-      )}
-      {tab === 'people' ? <PeopleTab /> : <ProjectsTab />}
+      {remote && <TeamServerNote url={remote} />}
+      <ManagedAt.Provider value={remote}>{tab === 'people' ? <PeopleTab /> : <ProjectsTab />}</ManagedAt.Provider>
     </Modal>
   );
 }

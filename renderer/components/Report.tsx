@@ -7,6 +7,7 @@ import { sumHours } from '../lib/week.ts';
 import { dateParam, idParam, readFilters, writeFilters } from '../lib/url-filters.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
+import { offLabel, usePeople } from '../stores/people.ts';
 import { useReconnect } from '../stores/ui.ts';
 import { useLiveChange } from '../stores/live.ts';
 
@@ -35,6 +36,7 @@ const sameFilters = (a: ReportFilters, b: ReportFilters): boolean => JSON.string
 
 export function Report({ projectId }: { projectId: number }) {
   const { people, projects, companies } = useSession();
+  const off = usePeople((x) => x.deactivated);
   const tm = useTime();
   // A link or a reload with filters in the URL shows that report; else the last one run.
   const [initial] = useState(() => urlReportFilters());
@@ -106,7 +108,7 @@ export function Report({ projectId }: { projectId: number }) {
         <label>Person
           <select value={f.subject_id ?? ''} onChange={(e) => setF({ ...f, subject_id: num(e.target.value) })}>
             <option value="">Everyone</option>
-            {people.map((p) => <option key={p.id} value={p.id}>{fullName(p)}</option>)}
+            {people.map((p) => <option key={p.id} value={p.id}>{offLabel(fullName(p), off.has(p.id))}</option>)}
           </select>
         </label>
         <label>Project

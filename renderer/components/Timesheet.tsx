@@ -7,6 +7,7 @@ import { dayName, hoursText, shortDate, today, weekDays } from '../lib/dates.ts'
 import { buildGrid, rowKey, type Cell, type GridRow, type RowKey } from '../lib/week.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { useTime } from '../stores/time.ts';
+import { loadDeactivated, offLabel, usePeople } from '../stores/people.ts';
 import { useTodos } from '../stores/todos.ts';
 import { fail, useNewRequest, useReconnect, useUi } from '../stores/ui.ts';
 import { useLiveChange } from '../stores/live.ts';
@@ -64,6 +65,8 @@ export function Timesheet({ projectId }: { projectId: number }) {
     ? { main: r.itemId === null && tm.groupBy === 'item' ? 'General (no todo item)' : projectName(r.projectId), sub: tm.groupBy === 'item' ? projectName(r.projectId) : '' }
     : { main: tm.itemNames[r.itemId] ?? `Todo #${r.itemId}`, sub: projectName(r.projectId) };
   const person = people.find((p) => p.id === tm.personId);
+  const off = usePeople((x) => x.deactivated);
+  useEffect(() => { void loadDeactivated(); }, []);
 
   return (
     <section className="board timesheet" aria-labelledby="time-title">
@@ -78,7 +81,8 @@ export function Timesheet({ projectId }: { projectId: number }) {
         <span className="week-label" aria-live="polite">Week of {shortDate(days[0])} – {shortDate(days[6])} {days[6].slice(0, 4)}</span>
         <label className="inline">Person
           <select value={tm.personId ?? ''} onChange={(e) => tm.setPerson(Number(e.target.value))}>
-            {people.map((p) => <option key={p.id} value={p.id}>{fullName(p)}{p.id === me?.id ? ' (you)' : ''}</option>)}
+            {/* The week's new time is logged for this person: nobody deactivated is offered (D331); their past time is in the Report. */}
+            {people.filter((p) => !off.has(p.id) || p.id === tm.personId).map((p) => <option key={p.id} value={p.id}>{offLabel(fullName(p), off.has(p.id))}{p.id === me?.id ? ' (you)' : ''}</option>)}
           </select>
         </label>
         <div className="segmented" role="group" aria-label="Rows">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysBetween, dueWords, groupMilestones, groupOf, linkedTo, partyValue } from './milestones.ts';
+import { daysBetween, dueWords, groupMilestones, groupOf, laterOpen, linkedTo, moveWords, partyValue, shiftDay } from './milestones.ts';
 
 const m = (id: number, deadline: string, completed_at?: string) => ({ id, deadline, completed: completed_at !== undefined, ...(completed_at ? { completed_at } : {}) });
 
@@ -53,5 +53,26 @@ describe('milestones: links and parties', () => {
     expect(partyValue({})).toBe('');
     expect(partyValue({ responsible_party_id: 4, responsible_party_type: 'Person' })).toBe('4');
     expect(partyValue({ responsible_party_id: 12, responsible_party_type: 'Company' })).toBe('c12');
+  });
+});
+
+describe('milestones: moving the later ones (§8.7, D333)', () => {
+  it('the later ones are the other open milestones due after the old date (not the same day, not completed)', () => {
+    const ms = [m(1, '2026-03-10'), m(2, '2026-03-10'), m(3, '2026-03-11'), m(4, '2026-04-01', '2026-03-01T08:00:00Z'), m(5, '2026-03-09'), m(6, '2026-05-01')];
+    expect(laterOpen(ms, 1, '2026-03-10').map((x) => x.id)).toEqual([3, 6]);
+    expect(laterOpen(ms, 3, '2026-03-11').map((x) => x.id)).toEqual([6]);
+  });
+  it('moves by whole days across months and years; off weekends a Saturday or Sunday moves on to Monday', () => {
+    expect(shiftDay('2026-02-27', 3, false)).toBe('2026-03-02');
+    expect(shiftDay('2026-12-30', 5, false)).toBe('2027-01-04');
+    expect(shiftDay('2026-03-10', -3, false)).toBe('2026-03-07'); // a Saturday, kept
+    expect(shiftDay('2026-03-10', -3, true)).toBe('2026-03-09'); // Saturday → Monday
+    expect(shiftDay('2026-03-10', 5, true)).toBe('2026-03-16'); // Sunday → Monday
+    expect(shiftDay('2026-03-10', 2, true)).toBe('2026-03-12');
+  });
+  it('says what it will do in words', () => {
+    expect(moveWords(3, 5)).toBe('Also move the 3 later milestones by 5 days');
+    expect(moveWords(1, 1)).toBe('Also move the later milestone by 1 day');
+    expect(moveWords(2, -7)).toBe('Also move the 2 later milestones back by 7 days');
   });
 });

@@ -54,3 +54,27 @@ export function linkedTo<T extends { milestone_id: number | null }>(records: rea
 /** The responsible party of a milestone as a select value (`4`, `c12`, or `''` for nobody). */
 export const partyValue = (m: Pick<Milestone, 'responsible_party_id' | 'responsible_party_type'>): string =>
   m.responsible_party_id === undefined ? '' : `${m.responsible_party_type === 'Company' ? 'c' : ''}${m.responsible_party_id}`;
+
+/**
+ * "Move upcoming milestones" (contract §8.7, D333): the other uncompleted milestones due after `oldDeadline`, which
+ * move by as many days as the due date does when the user asks. The server moves those the caller sees, as here.
+ */
+export function laterOpen<M extends Pick<Milestone, 'id' | 'completed' | 'deadline'>>(ms: readonly M[], id: number, oldDeadline: string): M[] {
+  return ms.filter((m) => m.id !== id && !m.completed && m.deadline.slice(0, 10) > oldDeadline.slice(0, 10));
+}
+
+/** A date moved by `days`; off weekends, a Saturday or a Sunday moves on to the Monday (the server's rule). */
+export function shiftDay(d: string, days: number, offWeekends: boolean): string {
+  const t = new Date(`${d.slice(0, 10)}T00:00:00Z`);
+  t.setUTCDate(t.getUTCDate() + days);
+  const wd = t.getUTCDay();
+  if (offWeekends && (wd === 6 || wd === 0)) t.setUTCDate(t.getUTCDate() + (wd === 6 ? 2 : 1));
+  return t.toISOString().slice(0, 10);
+}
+
+/** What the checkbox does, in words: "Also move the 3 later milestones by 5 days" ("back by", "the later milestone"). */
+export function moveWords(count: number, days: number): string {
+  const what = count === 1 ? 'the later milestone' : `the ${count} later milestones`;
+  const n = Math.abs(days);
+  return `Also move ${what} ${days < 0 ? 'back ' : ''}by ${n} day${n === 1 ? '' : 's'}`;
+}

@@ -7,7 +7,7 @@
 import { create } from 'zustand';
 import type { Comment, Milestone, MilestoneInput, Post, TodoList } from '../../shared/client.ts';
 import { api } from '../api.ts';
-import { partyValue } from '../lib/milestones.ts';
+import { daysBetween, laterOpen, partyValue, shiftDay } from '../lib/milestones.ts';
 import { PAGE, SEARCH_PAGES } from './messages.ts';
 import { fail, track } from './ui.ts';
 import { offerUndo } from './undo.ts';
@@ -32,7 +32,8 @@ interface MilestonesState {
   loadMilestones(projectId: number): Promise<void>;
   /** Create one (shown at once, saved in the background): its id once saved, null when it was not. */
   create(input: MilestoneInput): Promise<number | null>;
-  update(id: number, input: MilestoneInput): Promise<boolean>;
+  /** `move`: the later open milestones move with the due date (§8.7, D333), on the board at once. */
+  update(id: number, input: MilestoneInput, move?: { upcoming: boolean; offWeekends?: boolean }): Promise<boolean>;
   toggle(id: number): Promise<void>;
   remove(id: number): Promise<boolean>;
   toggleComments(id: number): void;
@@ -127,10 +128,18 @@ export const useMilestones = create<MilestonesState>((set, get) => {
       return c.id;
     },
 
-    update(id, input) {
-      return optimistic('Could not save the milestone',
-        (ms) => ms.map((m) => (m.id === id ? { ...m, ...(input.title !== undefined ? { title: input.title } : {}), ...(input.deadline ? { deadline: input.deadline } : {}) } : m)),
-        async () => replace(await api.updateMilestone(id, input)));
+    async update(id, input, move) {
+      const cur = get().milestones.find((m) => m.id === id);
+      const days = cur && input.deadline ? daysBetween(cur.deadline.slice(0, 10), input.deadline) : 0;
+      const moving = move?.upcoming && cur && days !== 0 ? new Set(laterOpen(get().milestones, id, cur.deadline).map((m) => m.id)) : null;
+      const pid = get().projectId;
+      const ok = await optimistic('Could not save the milestone',
+        (ms) => ms.map((m) => (m.id === id ? { ...m, ...(input.title !== undefined ? { title: input.title } : {}), ...(input.deadline ? { deadline: input.deadline } : {}) }
+          : moving?.has(m.id) ? { ...m, deadline: shiftDay(m.deadline, days, move?.offWeekends === true) } : m)),
+        async () => replace(await api.updateMilestone(id, input, moving ? move : undefined)));
+      // The server moved the others: its dates are the truth (another user may have changed one meanwhile).
+      if (ok && moving && pid && get().projectId === pid) await get().load(pid, true);
+      return ok;
     },
 
     async toggle(id) {

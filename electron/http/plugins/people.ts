@@ -3,6 +3,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RESOURCES } from '../../../shared/registry.ts';
+import { XML_DECL } from '../../../shared/codec/out.ts';
 import { parseBody, route, sendError, type Reply, type Req } from '../api.ts';
 import * as svc from '../../service/directory.ts';
 import * as admin from '../../service/admin.ts';
@@ -73,6 +74,19 @@ export default async function people(app: FastifyInstance): Promise<void> {
   route(app, '/people/me.xml', { style: 'resource', GET: me });
   // Extension (D291): who is deactivated, for the People area (administrators).
   route(app, '/people/deactivated.xml', { style: 'resource', GET: async (r) => many(await admin.deactivatedPeople(r.ctx)) });
+  // Extension (D331): the ids of the deactivated people the caller sees, for everyone's pickers.
+  route(app, '/people/deactivated-ids.xml', {
+    style: 'resource',
+    GET: async (r) => {
+      const { ids, complete } = await admin.deactivatedIdsSeen(r.ctx);
+      return {
+        kind: 'custom',
+        json: () => JSON.stringify({ complete, ids }),
+        xml: () => `${XML_DECL}<deactivated-ids>\n  <complete type="boolean">${complete}</complete>\n  <ids type="array">`
+          + ids.map((id) => `\n    <id type="integer">${id}</id>`).join('') + `${ids.length ? '\n  ' : ''}</ids>\n</deactivated-ids>\n`,
+      };
+    },
+  });
   route(app, '/people.xml', {
     style: 'resource', body: true,
     GET: async (r) => many(await svc.everyone(r.ctx)),
