@@ -44,32 +44,35 @@ export class Tokens {
   }
 }
 
+/** What a connect asks of the remote (its checks; the adoption's lists). */
+export type ConnectRemote = Pick<Remote, 'url' | 'me' | 'capabilities' | 'list'>;
+
 /** What a connect is given. */
-export interface ConnectEnv {
+export interface ConnectEnv<R extends ConnectRemote = Remote> {
   readonly store: Store;
   /** Why this server serves a network, or null (EngineOptions.network, D254). */
   readonly network?: string | null;
   readonly tokens: Tokens;
   /** A remote adapter for this URL and these credentials. */
-  readonly remoteFor: (url: string, auth: RemoteAuth) => Remote;
+  readonly remoteFor: (url: string, auth: RemoteAuth) => R;
   /** Aborted when the engine stops: a connect waiting on the remote gives up. */
   readonly signal: AbortSignal;
 }
 
 /** What to put back if the first sync is refused (D256): data or link, token, the engine's remote and kind. */
-export interface Before {
+export interface Before<R = Remote> {
   readonly snap: life.Snapshot | null;
   readonly state: q.SyncState;
   readonly token: string | null;
-  readonly remote: Remote | null;
+  readonly remote: R | null;
   readonly recordOutbox: boolean | undefined;
   readonly kind: 'team' | 'plain' | null;
 }
 
 /** A link written: the remote to sync with, what to put back, and the outbox and rejected count as linked. */
-export interface Linked {
-  readonly remote: Remote;
-  readonly before: Before;
+export interface Linked<R = Remote> {
+  readonly remote: R;
+  readonly before: Before<R>;
   readonly outbox: q.OutboxEntry[];
   readonly rejected: number;
 }
@@ -93,7 +96,7 @@ export function untilStopped<T>(p: Promise<T>, signal: AbortSignal): Promise<T> 
  * transaction. A server used by more than one person is refused before the remote is contacted
  * (D254). The first sync is the engine's; `firstSyncRefused` says whether to put everything back.
  */
-export async function link(env: ConnectEnv, url: string, auth: RemoteAuth, caller: number | null, current: () => Pick<Before, 'remote' | 'kind'>): Promise<Linked> {
+export async function link<R extends ConnectRemote>(env: ConnectEnv<R>, url: string, auth: RemoteAuth, caller: number | null, current: () => Pick<Before<R>, 'remote' | 'kind'>): Promise<Linked<R>> {
   await refuseShared(env, caller);
   let u: URL;
   try {
@@ -174,7 +177,7 @@ export async function link(env: ConnectEnv, url: string, auth: RemoteAuth, calle
  * (the remote URL is not requested): a server that serves a network, one on PostgreSQL, or an
  * account where someone other than the asking person (or the owner) has signed in.
  */
-export async function refuseShared(env: Pick<ConnectEnv, 'store' | 'network'>, caller: number | null): Promise<void> {
+export async function refuseShared(env: Pick<ConnectEnv<ConnectRemote>, 'store' | 'network'>, caller: number | null): Promise<void> {
   const why = env.network ?? (env.store.dialect === 'postgres' ? 'it keeps its data in PostgreSQL (--store)' : null);
   const refuse = (reason: string) => new ConnectError(409, `This server is used by more than one person (${reason}): only the local service of one person's desktop app can become a replica of a remote. A team server stays a team server; nothing was changed and the remote was not contacted`);
   if (why) throw refuse(why);
@@ -285,7 +288,7 @@ export function firstSyncRefused(e: unknown): Error {
 }
 
 /** Put the directory back as it was before a connect (D256): data or link, the outbox switch, the token. */
-export async function restoreDirectory(store: Store, tokens: Tokens, b: Before): Promise<void> {
+export async function restoreDirectory(store: Store, tokens: Tokens, b: Before<unknown>): Promise<void> {
   await store.write(async (w) => {
     w.outbox?.mute();
     if (b.snap) await life.restore(w, store.dialect, b.snap);
