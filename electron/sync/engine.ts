@@ -5,7 +5,7 @@
 // This file only wires the phases (issue #26, D317), each a module of functions with explicit inputs:
 // connect.ts (link, adoption, rollback, tokens), schedule.ts (timer, backoff), scan.ts (plain server),
 // feed.ts (team server's feed), apply.ts (a set of records in one transaction), push.ts (the outbox),
-// reject.ts (a refused push). Decisions live in shared/sync/; SQL in electron/store/queries/replica.ts.
+// reject.ts (a refused push), status.ts. Decisions live in shared/sync/; SQL in electron/store/queries/replica.ts.
 
 import { FileTokenVault, MemoryTokenVault, replacingTokenFile } from './token-vault.ts';
 import * as q from '../store/queries/replica.ts';
@@ -24,6 +24,7 @@ import { pullScan } from './scan.ts';
 import { pullFeed } from './feed.ts';
 import { push } from './push.ts';
 import { listRejected } from './reject.ts';
+import { syncStatus } from './status.ts';
 
 export type { EngineOptions } from './options.ts';
 
@@ -31,7 +32,6 @@ export type { EngineOptions } from './options.ts';
 export const LIVE_INTERVAL_SEC = 300;
 /** The debounce of a sync after a local write while the team server's stream is open (ms; else 250). D305. */
 export const LIVE_DEBOUNCE_MS = 50;
-
 
 export class SyncEngine implements SyncPort {
   private readonly store: Store;
@@ -309,21 +309,10 @@ export class SyncEngine implements SyncPort {
   get requests(): number { return this.remote?.requests ?? 0; }
 
   async status(): Promise<SyncStatus> {
-    const st = await q.state(this.store);
-    const c = await q.counts(this.store);
-    const stored = st.get('last_success_at') ?? null;
-    const last = this.idleSuccessAt && (!stored || this.idleSuccessAt > stored) ? this.idleSuccessAt : stored;
-    const p = this.pendingConnect;
-    const retry = this.retryInMs;
-    return {
-      state: this.remote ? this.state : p ? 'connecting' : this.state === 'error' && this.error ? 'error' : 'local', lastSuccessAt: last, ...c, progress: this.progress,
-      remote: st.get('url') ? { url: st.get('url')!, user: st.get('user') ?? null, kind: this.kind }
-        : p ? { url: p.url.replace(/\/+$/, ''), user: 'user' in p.auth ? p.auth.user : null, kind: null } : null,
-      error: this.error, nextAttemptAt: retry > 0 ? new Date(Date.now() + retry).toISOString() : null,
-      offlineSince: this.remote && this.state === 'offline' ? this.offlineSince : null, live: this.following,
-      // The names the desktop shell reads (docs/desktop-shell.md).
-      lastSyncedAt: last, message: this.error,
-    };
+    return syncStatus(await q.state(this.store), await q.counts(this.store), {
+      linked: this.remote !== null, state: this.state, error: this.error, progress: this.progress, kind: this.kind, pending: this.pendingConnect,
+      idleSuccessAt: this.idleSuccessAt, offlineSince: this.offlineSince, live: this.following, retryInMs: this.retryInMs,
+    });
   }
 
   /** Run one sync (pull, push, pull again if anything was pushed); joins a sync already running. */
