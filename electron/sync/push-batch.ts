@@ -33,7 +33,7 @@ const STATUS_RETRY = (s: number): boolean => s === 409 || s === 429 || s >= 500;
  * else that is not a batch answer turns batches off for this connection (`remote.batch = null`) and
  * every mutation is Skipped (null).
  */
-export async function sendBatch(remote: Remote, client: string, muts: readonly BatchMutation[]): Promise<BatchAnswers> {
+export async function sendBatch(remote: Pick<Remote, 'request' | 'batch' | 'batchOff'>, client: string, muts: readonly BatchMutation[]): Promise<BatchAnswers> {
   const body = JSON.stringify({ mutations: muts.map((m) => ({ method: m.method, path: m.path, body: m.body, key: m.key })) });
   // The batch's own key: the same mutations sent again (a lost answer) replay the whole answer; any other
   // grouping is another batch whose mutations replay one by one by their own keys.

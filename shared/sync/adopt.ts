@@ -1,7 +1,7 @@
 // Adopting local work on connect (issue #8, D150): a data directory that holds work not linked to
 // the remote (a standalone directory, or a replica of ANOTHER remote) is matched to what the remote
 // person can see, checked in full, and only then pushed up as creates. Pure: the engine reads both
-// sides beforehand and writes the id map and the outbox afterwards (electron/sync/engine.ts).
+// sides beforehand and writes the id map and the outbox afterwards (electron/sync/connect.ts).
 //
 // Rules (all decided before anything changes; any block refuses the whole connect):
 //  - the local owner ("me") -> the remote person connecting: the local person who asked (the UI /

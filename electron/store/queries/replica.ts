@@ -1,5 +1,5 @@
 // SQL of the sync CLIENT (issue #8, a replica): outbox, id map, shadow copies, state, conflicts, rejected.
-// Portable SQL only. The engine (electron/sync/engine.ts) calls these inside store.write/w.
+// Portable SQL only. The sync phases (electron/sync/: apply, push, connect…) call these inside store.write/w.
 
 import type { RowChange } from '../../../shared/sync/plan.ts';
 import type { Conflict } from '../../../shared/sync/merge.ts';

@@ -1,0 +1,271 @@
+// The apply phase (D317): a set of pulled records (a feed page, or a part of a plain scan) merged with the
+// pending local edits and written in ONE transaction, with what the remote no longer shows removed.
+// Input: the store, the set, the shadows it is diffed against; output: the rows, shadows, id map, conflicts
+// and (for a feed page) the cursor, all in the store. It owns no state; the merge decisions are shared/sync/.
+
+import { RESOURCES, TABLE_ORDER, type ResourceKey } from '../../shared/registry.ts';
+import { rewriteIds, type IdLookup } from '../../shared/sync/ids.ts';
+import { deletedRemotely, editedRemotely, mergeRecord, orphaned, type Conflict } from '../../shared/sync/merge.ts';
+import { unrepresentable, type WireRow } from '../../shared/sync/wire.ts';
+import * as q from '../store/queries/replica.ts';
+import type { Writer } from '../store/types.ts';
+import { newToken } from '../service/auth.ts';
+import { describe, keepInTree, newRestoreTree, saveRestoreTree, type RestoreTree } from './conflicts.ts';
+import { addPending, EDITED, HIERARCHY, REQUIRED, scopeOf, TYPE_OF, type PageSet, type Pending, type PhaseEnv, type Pulled, type Shadows } from './phase.ts';
+
+/** What one apply transaction knows: the id map (or the part of it a page needs), pending local edits, who this replica is. */
+export type ApplyCtx = Awaited<ReturnType<typeof applyContext>>;
+
+/**
+ * Apply one set (a feed page, or a part of a plain scan) in one transaction: records parents
+ * first, memberships, what the remote no longer shows in the scopes read; for a feed page also
+ * its cursor, its parked records (D248) and, on the last page of a resync round, what the round
+ * did not bring.
+ */
+export async function applySet(env: PhaseEnv, set: PageSet, prev: Shadows, mapped: Set<string> | null,
+  o: { park: boolean; round?: string | null; last?: boolean; cursor?: string }): Promise<void> {
+  await env.store.write(async (w) => {
+    w.outbox?.mute();
+    const ctx = { ...(await applyContext(w, mapped)), park: o.park, parked: o.cursor !== undefined && await q.hasParked(w) };
+    // Removing a record held here walks what it holds: that needs the whole id map.
+    if (mapped && set.deletes.some(([r, id]) => ctx.ids.toLocal.has(`${r}:${id}`))) ctx.ids = await q.idMap(w);
+    const seen = new Set<string>();
+    // The feed's last page: the records parked on earlier pages go with it, each kind after the page's
+    // own records of that kind (newer), parents first (D248); what still misses a parent never comes.
+    const flush = o.last === true && ctx.parked;
+    if (flush) ctx.park = false;
+    for (const res of TABLE_ORDER) {
+      for (const p of set.items) if (p.resource === res) await applyOne(w, env.refuse, ctx, p, seen);
+      if (flush) {
+        for (const p of await q.parkedRows(w, res)) {
+          await applyOne(w, env.refuse, ctx, { resource: res, row: o.round ? { ...p.row, _round: o.round } : p.row, scope: p.scope }, seen);
+        }
+      }
+    }
+    if (flush) await q.dropParked(w);
+    // Memberships of the visible projects.
+    for (const [P, people] of set.members) {
+      const local = ctx.ids.toLocal.get(`project:${P}`);
+      if (local === undefined) continue;
+      const want = new Set([...people].map((x) => ctx.ids.toLocal.get(`person:${x}`)).filter((x): x is number => x !== undefined));
+      for (const m of await q.membersOf(w, local)) if (!want.has(Number(m.person_id))) await q.dropMember(w, local, Number(m.person_id));
+      for (const x of want) await q.addMember(w, local, x);
+    }
+    // What the remote no longer shows (deleted, or no longer visible) goes, with what it holds.
+    const gone = [...prev].filter(([k, s]) => set.scopes.has(s.scope) && !seen.has(k));
+    for (const [res, id] of set.deletes) {
+      if (seen.has(`${res}:${id}`)) continue;
+      gone.push([`${res}:${id}`, { row: {}, scope: '' }]);
+      if (ctx.parked) await q.unpark(w, res, id);
+    }
+    if (o.last && o.round) {
+      for (const [k, s] of await q.shadows(w)) if (s.row._round !== o.round && !seen.has(k)) gone.push([k, s]);
+    }
+    gone.sort((a, b) => HIERARCHY.indexOf(a[0].split(':')[0] as ResourceKey) - HIERARCHY.indexOf(b[0].split(':')[0] as ResourceKey));
+    for (const [k] of gone) {
+      const [res, rid] = k.split(':');
+      const local = ctx.ids.toLocal.get(k);
+      if (local !== undefined) await removeLocal(w, ctx, res as ResourceKey, local, 'remote');
+      await q.dropShadow(w, res as ResourceKey, Number(rid));
+      if (local !== undefined) await q.unmapLocal(w, res as ResourceKey, local);
+    }
+    if (o.cursor !== undefined) {
+      await q.setState(w, 'cursor', o.cursor);
+      await q.setState(w, 'resync', o.last ? null : o.round ?? null);
+    }
+  });
+}
+
+/** `mapped`: read only these `resource:remoteId` keys of the id map (null: all of it). */
+export async function applyContext(w: Writer, mapped: Set<string> | null = null) {
+  const ids = mapped ? await q.idsByRemote(w, mapped) : await q.idMap(w);
+  const pending = new Map<string, Pending>();
+  for (const e of await q.outbox(w)) addPending(pending, e.changes);
+  const st = await q.state(w);
+  return {
+    ids, pending, selfRemote: Number(st.get('self_remote')), passwordHash: st.get('password_hash') ?? null, now: w.now,
+    /** Park a record that names one not here yet (a feed page before its last, D248). */
+    park: false as boolean,
+    /** Parked records may exist (each applied or deleted record is taken off that list). */
+    parked: false as boolean,
+  };
+}
+
+/** Local values of a remote row: ids rewritten; null for references the replica cannot see. */
+export function localValues(res: ResourceKey, row: WireRow, toLocal: Map<string, number>, missingOut?: { n: number }): WireRow | null {
+  const lookup: IdLookup = (r, id) => toLocal.get(`${r}:${id}`);
+  const { row: out, missing } = rewriteIds(row, lookup);
+  if (missingOut) missingOut.n = missing.length;
+  for (const m of missing) {
+    if (REQUIRED.has(m.col) || (m.col === 'company_id' && (res === 'person' || res === 'project'))) return null;
+    out[m.col] = null;
+  }
+  delete out.id;
+  for (const k of Object.keys(out)) if (k.startsWith('_') || k === 'token') delete out[k];
+  return out;
+}
+
+export async function insertValues(w: Writer, res: ResourceKey, v: WireRow): Promise<WireRow | null> {
+  const out = { ...v };
+  if (res === 'comment') {
+    const parentRes = Object.entries(TYPE_OF).find(([, t]) => t === v.commentable_type)?.[0] as ResourceKey | undefined;
+    const parent = parentRes ? await q.localRow(w, RESOURCES[parentRes].table, Number(v.commentable_id)) : undefined;
+    if (!parent) return null;
+    out.project_id = parent.project_id as number;
+  }
+  if (res === 'todoItem') {
+    const list = await q.localRow(w, 'todo_lists', Number(v.todo_list_id));
+    if (!list) return null;
+    out.project_id = list.project_id as number;
+  }
+  if (res === 'company' && out.firm === undefined) out.firm = 0;
+  return out;
+}
+
+export async function applyOne(w: Writer, refuse: PhaseEnv['refuse'], ctx: ApplyCtx, p: Pulled, seen: Set<string>): Promise<void> {
+  const { resource: res, row } = p;
+  const R = RESOURCES[res];
+  const key = `${res}:${row.id}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  const why = unrepresentable(row);
+  if (why) { refuse(`the ${res} ${String(row.id)} cannot be represented here: ${why}`); seen.delete(key); return; }
+  if (ctx.parked) await q.unpark(w, res, Number(row.id));
+  const missing = { n: 0 };
+  const values = localValues(res, row, ctx.ids.toLocal, missing);
+  // A feed page before the last one: a record that names one not here yet waits for it (D248).
+  const park = async () => { await q.parkRow(w, res, Number(row.id), p.scope, row); ctx.parked = true; };
+  if (ctx.park && (!values || missing.n > 0)) { await park(); return; }
+  if (!values) { seen.delete(key); return; }
+  let local = ctx.ids.toLocal.get(key);
+  const cur = local !== undefined ? await q.localRow(w, R.table, local) : undefined;
+  if (cur) {
+    const moved = impossibleMove(res, values, cur as WireRow, await listProject(w, res, values, cur as WireRow));
+    if (moved) { refuse(`the ${res} ${String(row.id)}: ${moved}; it stays where it was here`); return; }
+  }
+  if (local === undefined || !cur) {
+    const pend = local !== undefined ? ctx.pending.get(`${R.table}:${local}`) : undefined;
+    if (pend?.deleted) {
+      // Deleted here, changed there: the local delete will win on the server; log what it drops.
+      const base = await q.shadow(w, res, Number(row.id));
+      const logged = editedRemotely(base, row).filter((c) => EDITED[res].has(c.field));
+      const about = logged.length ? await describe(w, res, values) : null;
+      for (const c of logged) await q.addConflict(w, res, local!, c, ctx.now, about);
+      await q.putShadow(w, res, Number(row.id), p.scope, row);
+      return;
+    }
+    const ins = await insertValues(w, res, values);
+    if (!ins && ctx.park) { await park(); return; }
+    if (!ins) { seen.delete(key); return; }
+    if (local !== undefined) ins.id = local;
+    if (res === 'person' && Number(row.id) === ctx.selfRemote) {
+      ins.token = newToken();
+      ins.password_hash = ctx.passwordHash;
+    }
+    const id = await w.insert(R.table, ins, (ins.project_id as number | undefined) ?? (res === 'project' ? null : undefined));
+    if (local === undefined) {
+      local = id;
+      await q.mapId(w, res, id, Number(row.id));
+      ctx.ids.toLocal.set(key, id);
+      ctx.ids.toRemote.set(`${res}:${id}`, Number(row.id));
+    }
+  } else {
+    const base = await q.shadow(w, res, Number(row.id));
+    const baseLocal = base ? localValues(res, base, ctx.ids.toLocal) ?? undefined : undefined;
+    const pend = ctx.pending.get(`${R.table}:${local}`);
+    const edited = EDITED[res];
+    const { apply, conflicts } = mergeRecord(baseLocal, values, cur as WireRow, pend?.cols ?? new Set(), (c) => edited.has(c));
+    const about = conflicts.length ? await describe(w, res, cur as WireRow) : null;
+    for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now, about);
+    if (Object.keys(apply).length) await w.update(R.table, local, apply, res === 'project' ? local : (cur.project_id as number | undefined));
+  }
+  let scope = p.scope;
+  if (/^p(NaN|null)\//.test(scope)) {
+    // Read before its list or parent (a feed page before theirs): its project is known now.
+    const lp = (await q.localRow(w, R.table, local))?.project_id;
+    scope = scopeOf(res, row, ctx.ids.toRemote.get(`project:${String(lp)}`) ?? null);
+  }
+  await q.putShadow(w, res, Number(row.id), scope, row);
+}
+
+/** The project of the list a todo item's pulled values name, when it names another list than its own. */
+async function listProject(w: Writer, res: ResourceKey, values: WireRow, cur: WireRow): Promise<number | null> {
+  if (res !== 'todoItem' || values.todo_list_id === undefined || values.todo_list_id === cur.todo_list_id) return null;
+  const list = await q.localRow(w, 'todo_lists', Number(values.todo_list_id));
+  return list ? Number(list.project_id) : null;
+}
+
+/**
+ * A change the interface cannot produce (D252): a record moved to another project (its project, or
+ * a todo item's list in another project), or a comment moved to another parent. Refused alone.
+ */
+export function impossibleMove(res: ResourceKey, values: WireRow, cur: WireRow, listProject: number | null): string | null {
+  if (res === 'project') return null;
+  if (values.project_id !== undefined && values.project_id !== null && cur.project_id !== undefined && Number(values.project_id) !== Number(cur.project_id)) {
+    return 'the remote moved it into another project, which the interface cannot do';
+  }
+  if (listProject !== null && Number(listProject) !== Number(cur.project_id)) return 'the remote moved it into a list of another project, which the interface cannot do';
+  if (res === 'comment' && ((values.commentable_id !== undefined && Number(values.commentable_id) !== Number(cur.commentable_id))
+    || (values.commentable_type !== undefined && values.commentable_type !== cur.commentable_type))) {
+    return 'the remote moved it to another record, which the interface cannot do';
+  }
+  return null;
+}
+
+/**
+ * Remove a local record and what it holds (the remote deleted it or refused its create). Pending
+ * local edits of it, and records created offline under it, go to the conflict log with their values.
+ */
+export async function removeLocal(w: Writer, ctx: ApplyCtx, res: ResourceKey, id: number, why: 'remote' | 'rejected',
+  tree?: RestoreTree, parent = -1): Promise<void> {
+  const R = RESOURCES[res];
+  const row = await q.localRow(w, R.table, id);
+  if (!row) return;
+  // A remote deletion: what is removed is kept, so that "Restore with my changes" can bring it back (D311).
+  const top = !tree && why === 'remote' && res !== 'project';
+  if (top) tree = newRestoreTree(res, id, ctx.now);
+  const at = tree ? tree.rows.push({ res, id, row: row as WireRow, parent, keep: false }) - 1 : -1;
+  const children: [ResourceKey, string, (string | number)[]][] = [];
+  if (res === 'project') {
+    for (const c of ['timeEntry', 'comment', 'todoItem', 'todoList', 'post', 'milestone', 'category'] as const) children.push([c, 'project_id = ?', [id]]);
+  } else if (res === 'post' || res === 'milestone' || res === 'todoItem') {
+    children.push(['comment', 'commentable_type = ? AND commentable_id = ?', [TYPE_OF[res], id]]);
+  }
+  if (res === 'todoList') children.push(['todoItem', 'todo_list_id = ?', [id]]);
+  for (const [c, where, params] of children) {
+    for (const r of await q.rowsWhere(w, RESOURCES[c].table, where, params)) await removeLocal(w, ctx, c, Number(r.id), why, tree, at);
+  }
+  // References that stay, emptied (as the server does).
+  const unlink: [string, string][] = res === 'todoItem' ? [['time_entries', 'todo_item_id']]
+    : res === 'milestone' ? [['posts', 'milestone_id'], ['todo_lists', 'milestone_id']]
+      : res === 'category' ? [['posts', 'category_id']] : [];
+  for (const [t, col] of unlink) {
+    for (const r of await q.rowsWhere(w, t, `${col} = ?`, [id])) await w.update(t, Number(r.id), { [col]: null }, undefined);
+  }
+  const k = `${R.table}:${id}`;
+  const pend = ctx.pending.get(k);
+  const remoteId = ctx.ids.toRemote.get(`${res}:${id}`);
+  let logged: Conflict[] = [];
+  if (pend?.created && remoteId === undefined) logged = [orphaned(row as WireRow)];
+  else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, new Set([...pend.cols].filter((c) => EDITED[res].has(c))));
+  const about = logged.length ? { ...await describe(w, res, row as WireRow), group: tree?.group } : null;
+  for (const c of logged) await q.addConflict(w, res, id, c, ctx.now, about);
+  if (tree && logged.length) keepInTree(tree, at);
+  if (top && tree) await saveRestoreTree(w, tree);
+  if (pend) await dropFromOutbox(w, R.table, id);
+  if (res === 'project') await q.dropMembers(w, id);
+  await w.remove(R.table, id, res === 'project' ? undefined : (row.project_id as number | undefined));
+  if (remoteId !== undefined) {
+    await q.dropShadow(w, res, remoteId);
+    await q.unmapLocal(w, res, id);
+    ctx.ids.toRemote.delete(`${res}:${id}`);
+    ctx.ids.toLocal.delete(`${res}:${remoteId}`);
+  }
+}
+
+async function dropFromOutbox(w: Writer, table: string, id: number): Promise<void> {
+  for (const e of await q.outbox(w)) {
+    const keep = e.changes.filter((c) => !(c.t === table && c.id === id));
+    if (keep.length !== e.changes.length) await q.rewriteOutbox(w, e.seq, keep);
+  }
+}
