@@ -21,6 +21,7 @@ import { cursorAfter, DEFAULT_MAX_ANSWER_MB, Remote, RemoteError, RemoteFeedBrok
 import { SyncError as ConnectError, type ConflictAction, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
 import { describe, keepInTree, listConflicts, newRestoreTree, resolveConflict, saveRestoreTree, type RestoreTree } from './conflicts.ts';
+import { exchangeNotices, queueNotices, rememberPushed } from './notices.ts';
 import { answerOf, mutationBytes, sendBatch, Skipped, toMutation } from './push-batch.ts';
 import { status as setupStatus } from '../service/setup.ts';
 import { blockedTime, matchAccount, matchCategories, type Matching } from '../../shared/sync/adopt.ts';
@@ -758,6 +759,7 @@ export class SyncEngine implements SyncPort {
       const complete = await this.pull(remote, caps.feed);
       const pushed = await this.push(remote, caps.idempotency);
       if (pushed && complete) await this.pull(remote, caps.feed);
+      if (caps.notices) await exchangeNotices(this.store, remote); // D328: tell the other side of conflicts, be told
       if (!complete && !this.stopped) this.nudge(1000);
       const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
       // A sync that changed nothing here commits nothing (no change token moved, no cache invalidated, D307):
@@ -1162,6 +1164,7 @@ export class SyncEngine implements SyncPort {
         const logged = editedRemotely(base, row).filter((c) => EDITED[res].has(c.field));
         const about = logged.length ? await describe(w, res, values) : null;
         for (const c of logged) await q.addConflict(w, res, local!, c, ctx.now, about);
+        await queueNotices(w, { res, id: local!, row: values, conflicts: logged, about, now: ctx.now }); // D328
         await q.putShadow(w, res, Number(row.id), p.scope, row);
         return;
       }
@@ -1188,6 +1191,7 @@ export class SyncEngine implements SyncPort {
       const { apply, conflicts } = mergeRecord(baseLocal, values, cur as WireRow, pend?.cols ?? new Set(), (c) => edited.has(c));
       const about = conflicts.length ? await describe(w, res, cur as WireRow) : null;
       for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now, about);
+      await queueNotices(w, { res, id: local, row: cur as WireRow, conflicts, about, now: ctx.now }); // D328
       if (Object.keys(apply).length) await w.update(R.table, local, apply, res === 'project' ? local : (cur.project_id as number | undefined));
     }
     let scope = p.scope;
@@ -1261,6 +1265,7 @@ export class SyncEngine implements SyncPort {
     else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, new Set([...pend.cols].filter((c) => EDITED[res].has(c))));
     const about = logged.length ? { ...await describe(w, res, row as WireRow), group: tree?.group } : null;
     for (const c of logged) await q.addConflict(w, res, id, c, ctx.now, about);
+    if (why === 'remote' && tree) await queueNotices(w, { res, id, row: row as WireRow, conflicts: logged, about, now: ctx.now, removal: { ...tree.rows[0], group: tree.group } }); // D328
     if (tree && logged.length) keepInTree(tree, at);
     if (top && tree) await saveRestoreTree(w, tree);
     if (pend) await this.dropFromOutbox(w, R.table, id);
@@ -1404,6 +1409,7 @@ export class SyncEngine implements SyncPort {
             if (o.map) await q.mapId(w, o.map.resource, o.map.localId, o.map.remoteId);
             await q.outboxDone(w, o.seq);
           }
+          await rememberPushed(w, ok.map((o) => bySeq.get(o.seq)!)); // D329: who is told when a value is overwritten
         });
       }
       for (const o of ok) finished.add(o.seq);
