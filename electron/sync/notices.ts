@@ -70,9 +70,7 @@ async function projectOf(db: Queryable, res: ResourceKey, row: WireRow, local: n
   return p === undefined || p === null ? undefined : n.remoteIdOf(db, 'project', Number(p));
 }
 
-async function clientId(db: Queryable): Promise<string> {
-  return (await db.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'client'"))?.value ?? 'c';
-}
+const clientId = async (db: Queryable): Promise<string> => (await n.stateValue(db, 'client')) ?? 'c';
 
 /** A conflict just recorded here, as the engine knows it (local ids and values). */
 export interface Recorded {
@@ -206,7 +204,7 @@ function decode(x: unknown): Received | null {
 }
 
 async function read(store: Store, remote: Remote): Promise<void> {
-  let cursor = (await store.get<{ value: string }>("SELECT value FROM sync_state WHERE key = 'notice_cursor'"))?.value ?? '0';
+  let cursor = (await n.stateValue(store, 'notice_cursor')) ?? '0';
   for (let page = 0; page < PAGES_PER_SYNC; page++) {
     const res = await remote.request('GET', `/sync/notices.json?since=${cursor}&limit=${PAGE}`, null, {}, 4 * 1024 * 1024);
     if (res.status !== 200) return;

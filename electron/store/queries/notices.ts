@@ -70,6 +70,11 @@ export async function pushed(db: Queryable, resource: string, remoteId: number, 
   return db.get<{ value: string | null }>('SELECT value FROM sync_pushed WHERE resource = ? AND remote_id = ? AND field = ?', [resource, remoteId, field]);
 }
 
+/** One value of the replica's sync state (without reading the whole of it, as replica.ts `state` does). */
+export async function stateValue(db: Queryable, key: 'client' | 'notice_cursor'): Promise<string | undefined> {
+  return (await db.get<{ value: string }>('SELECT value FROM sync_state WHERE key = ?', [key]))?.value;
+}
+
 export async function remoteIdOf(db: Queryable, resource: string, local: number): Promise<number | undefined> {
   const r = await db.get<{ remote_id: number }>('SELECT remote_id FROM sync_ids WHERE resource = ? AND local_id = ?', [resource, local]);
   return r ? Number(r.remote_id) : undefined;
