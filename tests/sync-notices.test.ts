@@ -203,3 +203,40 @@ describe.skipIf(skip)(`POST and GET /sync/notices.json on ${engine}: refusals, v
     expect((await fran('GET', '/sync/notices.json?since=abc')).status).toBe(400);
   });
 });
+
+describe('a replica reading notices from a hostile remote', () => {
+  it('records only well-formed notices about its own pushed values, bounded, each once even when the cursor does not move', async () => {
+    const { SqliteStore } = await import('../electron/store/sqlite.ts');
+    const { exchangeNotices } = await import('../electron/sync/notices.ts');
+    const store = new SqliteStore(':memory:');
+    try {
+      await store.write(async (w) => {
+        w.outbox?.mute();
+        await w.run('INSERT INTO sync_ids (resource, local_id, remote_id) VALUES (?, ?, ?)', ['todoItem', 5, 55]);
+        await w.run('INSERT INTO sync_pushed (resource, remote_id, field, value) VALUES (?, ?, ?, ?)', ['todoItem', 55, 'content', 'mine']);
+      });
+      const n = (seq: number, o: Record<string, unknown> = {}) => ({ seq, at: '2026-11-28T08:00:00Z', by: { id: 2, name: 'Fran Firm' }, kind: 'field', project: 1,
+        resource: 'todoItem', id: 55, field: 'content', child: null, overwritten: 'mine', kept: 'theirs', title: 'one', place: ['Alpha'], ...o });
+      const page = { cursor: '4', more: true, notices: [
+        n(1, { overwritten: 'someone else' }), // not the value pushed here: a bystander is not told
+        n(2, { title: 'x'.repeat(10_000), place: Array(50).fill('p') }), // recorded, its texts bounded
+        { seq: 3, kind: 'boom' }, n(3, { field: 'updated_at' }), n(3, { resource: 'nothing' }), n(3, { id: 2 ** 53 + 2 }), 'junk', null,
+        n(4),
+        n(9), // beyond the page's cursor: ignored
+      ] };
+      let reads = 0;
+      const remote = { request: async () => { reads++; return { status: 200, headers: new Headers(), body: JSON.stringify(reads === 1 ? page : { ...page, cursor: '4' }) }; } };
+      await exchangeNotices(store, remote as never);
+      await exchangeNotices(store, remote as never); // the same page again, its cursor not moved: nothing twice
+      const rows = await store.all<{ mine: string; theirs: string; context: string }>('SELECT mine, theirs, context FROM sync_conflicts ORDER BY id');
+      expect(rows.map((r) => [r.mine, r.theirs])).toEqual([['mine', 'theirs'], ['mine', 'theirs']]);
+      const ctx = JSON.parse(rows[0].context) as { title: string; place: string[]; by: string; told: boolean };
+      expect(ctx.title.length).toBeLessThanOrEqual(200);
+      expect(ctx.place.length).toBeLessThanOrEqual(4);
+      expect(ctx).toMatchObject({ by: 'Fran Firm', told: true });
+      expect(reads).toBeLessThanOrEqual(12);
+    } finally {
+      await store.close();
+    }
+  });
+});

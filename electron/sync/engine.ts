@@ -1409,7 +1409,7 @@ export class SyncEngine implements SyncPort {
             if (o.map) await q.mapId(w, o.map.resource, o.map.localId, o.map.remoteId);
             await q.outboxDone(w, o.seq);
           }
-          await rememberPushed(w, ok.map((o) => bySeq.get(o.seq)!)); // D329: who is told when a value is overwritten
+          if (this.kind === 'team') await rememberPushed(w, ok.map((o) => bySeq.get(o.seq)!)); // D329: who is told when a value is overwritten
         });
       }
       for (const o of ok) finished.add(o.seq);

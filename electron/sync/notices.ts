@@ -211,9 +211,10 @@ async function read(store: Store, remote: Remote): Promise<void> {
     let j: { cursor?: unknown; more?: unknown; notices?: unknown };
     try { j = JSON.parse(res.body) as typeof j; } catch { return; }
     const next = String(j?.cursor ?? '');
-    if (!/^\d{1,16}$/.test(next) || !Array.isArray(j.notices) || BigInt(next) < BigInt(cursor)) return;
-    const list = j.notices.slice(0, PAGE).map(decode).filter((x): x is Received => x !== null);
-    if (next === cursor && !list.length) return;
+    // A cursor that does not move ends the read (a hostile remote cannot make a notice recorded twice).
+    if (!/^\d{1,16}$/.test(next) || !Array.isArray(j.notices) || BigInt(next) <= BigInt(cursor)) return;
+    const list = j.notices.slice(0, PAGE).map(decode)
+      .filter((x): x is Received => x !== null && BigInt(x.seq) > BigInt(cursor) && BigInt(x.seq) <= BigInt(next));
     await store.write(async (w) => {
       w.outbox?.mute();
       for (const x of list) await record(w, x);
