@@ -185,6 +185,8 @@ describe.skipIf(skip)(`POST and GET /sync/notices.json on ${engine}: refusals, v
       expect(r.status, JSON.stringify(bad)).toBe(422);
     }
     expect((await ada('POST', '/sync/notices.json', 'not json')).status).toBe(400);
+    expect((await ada('PUT', '/sync/notices.json', '{}')).status).toBe(405);
+    expect((await ada('GET', '/sync/notices.xml')).status).toBe(404);
     expect(JSON.parse((await ada('GET', '/sync/notices.json')).body)).toEqual({ cursor: 0, more: false, notices: [] });
   });
 
