@@ -187,6 +187,8 @@ export interface SyncConflict {
   mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: 'mine' | 'theirs' | 'restore' | null;
   title: string; place: string[]; label: string; mineText: string | null; theirsText: string | null;
   format: 'text' | 'date' | 'datetime'; by: string | null; exists: boolean; actions: ('mine' | 'theirs' | 'restore')[];
+  /** Recorded from the other side's notice: this side lost (D329); `outcome`: what they did with their work since. */
+  told?: boolean; outcome?: 'restored' | 'dropped' | null;
 }
 export interface SyncRejected {
   id: number; seq: number; resource: string; recordId: number; method: string; path: string; status: number; message: string; at: string;

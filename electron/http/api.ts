@@ -180,7 +180,7 @@ export function parseBody(buf: Buffer | undefined, contentType: string | undefin
   }
 }
 
-async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, spec: RouteSpec): Promise<void> {
+export async function dispatch(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, spec: RouteSpec): Promise<void> {
   const method = asMethod(req.method);
   const handler = spec.any ?? spec[method]!;
   const json = req.wantsJson === true;

@@ -59,7 +59,7 @@ export function parseFeedQuery(since: string | undefined, limit: string | undefi
   return { since: Number(since ?? 0), limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), items: items !== '0' };
 }
 
-async function visible(ctx: Ctx, resource: ResourceKey, id: number, items = true): Promise<Row | null> {
+export async function visible(ctx: Ctx, resource: ResourceKey, id: number, items = true): Promise<Row | null> {
   try {
     return await (resource === 'todoList' && !items ? todoLists.getBare : GET_ONE[resource])(ctx, id);
   } catch (e) {

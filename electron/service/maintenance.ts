@@ -5,6 +5,7 @@
 import type { Store } from '../store/types.ts';
 import { purgeTombstones } from '../store/feed.ts';
 import { purgeCounters } from '../store/queries/sync.ts';
+import { purgeNotices } from '../store/queries/notices.ts';
 import { purge as purgeKeys } from './idempotency.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
@@ -17,6 +18,8 @@ export interface Retention { readonly tombstoneDays?: number; readonly idempoten
 export async function maintain(store: Store, r: Retention = {}, now = new Date()): Promise<{ tombstones: number; keys: number }> {
   const before = isoSeconds(new Date(now.getTime() - (r.tombstoneDays ?? DEFAULT_TOMBSTONE_DAYS) * DAY));
   const tombstones = await store.write((w) => purgeTombstones(w, before));
+  // Conflict notices are kept as long as the tombstones they are about (D328).
+  await purgeNotices(store, before);
   const keys = await purgeKeys(store, r.idempotencyDays ?? DEFAULT_IDEMPOTENCY_DAYS, now);
   await purgeCounters(store, now.getTime(), now.getTime() - 30 * DAY);
   return { tombstones, keys };

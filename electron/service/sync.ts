@@ -24,6 +24,10 @@ export interface ConflictView {
   mine: string | null; theirs: string | null; at: string; resolved: boolean; keep: string | null;
   title: string; place: string[]; label: string; mineText: string | null; theirsText: string | null;
   format: 'text' | 'date' | 'datetime'; by: string | null; exists: boolean; actions: ConflictAction[];
+  /** Recorded from the other side's notice: this replica lost (D329). */
+  told: boolean;
+  /** Told of a removal made here: whether the other side restored their work or left it deleted (D329). */
+  outcome: 'restored' | 'dropped' | null;
 }
 
 export interface RejectedView {

@@ -123,6 +123,17 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (d: Dial
     name: 'sync: conflict context',
     sql: () => ['ALTER TABLE sync_conflicts ADD COLUMN context TEXT'],
   },
+  {
+    version: 34,
+    // D329: a replica's side of conflict notices: those queued with a conflict, sent after the push, and the value
+    // it pushed last per record and field (remote ids; '*' = deleted), so that only the overwritten side is told.
+    name: 'sync: notices queued, values pushed',
+    sql: () => [
+      'CREATE TABLE IF NOT EXISTS sync_notices_out (notice_key TEXT PRIMARY KEY, body TEXT NOT NULL, grp TEXT, sent INTEGER NOT NULL, at TEXT NOT NULL)',
+      'CREATE INDEX IF NOT EXISTS sync_notices_out_grp ON sync_notices_out (grp)',
+      'CREATE TABLE IF NOT EXISTS sync_pushed (resource TEXT NOT NULL, remote_id BIGINT NOT NULL, field TEXT NOT NULL, value TEXT, PRIMARY KEY (resource, remote_id, field))',
+    ],
+  },
 ];
 
 /** Statements that bring an existing database in line with the registry (new columns, indexes). */

@@ -11,6 +11,7 @@ import * as q from '../store/queries/replica.ts';
 import type { Writer } from '../store/types.ts';
 import { newToken } from '../service/auth.ts';
 import { describe, keepInTree, newRestoreTree, saveRestoreTree, type RestoreTree } from './conflicts.ts';
+import { queueNotices } from './notices.ts';
 import { addPending, EDITED, HIERARCHY, REQUIRED, scopeOf, TYPE_OF, type PageSet, type Pending, type PhaseEnv, type Pulled, type Shadows } from './phase.ts';
 
 /** What one apply transaction knows: the id map (or the part of it a page needs), pending local edits, who this replica is. */
@@ -151,6 +152,7 @@ export async function applyOne(w: Writer, refuse: PhaseEnv['refuse'], ctx: Apply
       const logged = editedRemotely(base, row).filter((c) => EDITED[res].has(c.field));
       const about = logged.length ? await describe(w, res, values) : null;
       for (const c of logged) await q.addConflict(w, res, local!, c, ctx.now, about);
+      await queueNotices(w, { res, id: local!, row: values, conflicts: logged, about, now: ctx.now }); // D328
       await q.putShadow(w, res, Number(row.id), p.scope, row);
       return;
     }
@@ -177,6 +179,7 @@ export async function applyOne(w: Writer, refuse: PhaseEnv['refuse'], ctx: Apply
     const { apply, conflicts } = mergeRecord(baseLocal, values, cur as WireRow, pend?.cols ?? new Set(), (c) => edited.has(c));
     const about = conflicts.length ? await describe(w, res, cur as WireRow) : null;
     for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now, about);
+    await queueNotices(w, { res, id: local, row: cur as WireRow, conflicts, about, now: ctx.now }); // D328
     if (Object.keys(apply).length) await w.update(R.table, local, apply, res === 'project' ? local : (cur.project_id as number | undefined));
   }
   let scope = p.scope;
@@ -250,6 +253,7 @@ export async function removeLocal(w: Writer, ctx: ApplyCtx, res: ResourceKey, id
   else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, new Set([...pend.cols].filter((c) => EDITED[res].has(c))));
   const about = logged.length ? { ...await describe(w, res, row as WireRow), group: tree?.group } : null;
   for (const c of logged) await q.addConflict(w, res, id, c, ctx.now, about);
+  if (why === 'remote' && tree) await queueNotices(w, { res, id, row: row as WireRow, conflicts: logged, about, now: ctx.now, removal: { ...tree.rows[0], group: tree.group } }); // D328
   if (tree && logged.length) keepInTree(tree, at);
   if (top && tree) await saveRestoreTree(w, tree);
   if (pend) await dropFromOutbox(w, R.table, id);

@@ -12,6 +12,7 @@ import type { WireRow } from '../../shared/sync/wire.ts';
 import * as q from '../store/queries/replica.ts';
 import type { Queryable, Store } from '../store/types.ts';
 import { SyncError, type ConflictAction, type ConflictView } from '../service/sync.ts';
+import { queueOutcome } from './notices.ts';
 
 /** What is kept with a conflict (sync_conflicts.context). */
 export interface ConflictContext {
@@ -21,6 +22,10 @@ export interface ConflictContext {
   by?: string | null;
   /** The removal this conflict belongs to: its rows can be restored together (D311). */
   group?: string;
+  /** Recorded from a team server's notice: this replica lost the conflict, the other side detected it (D329). */
+  told?: boolean;
+  /** Told of a removal this replica made: what the other side did with their work since (D329). */
+  outcome?: 'restored' | 'dropped';
 }
 
 // ---- restore (D311) ---------------------------------------------------------------------------------
@@ -94,6 +99,7 @@ async function restore(store: Store, group: string): Promise<void> {
     const id = await store.write(async (w) => {
       const n = await w.insert(R.table, v, project);
       if (first) {
+        await queueOutcome(w, group, 'restored', new Date().toISOString()); // the deleter is told (D329)
         await q.resolveConflictGroup(w, group, 'restore');
         await q.setState(w, restoreKey(group), null);
       }
@@ -211,7 +217,7 @@ async function view(db: Queryable, c: q.ConflictRow, state: q.SyncState): Promis
     let row: WireRow = {};
     try { row = JSON.parse(c.mine ?? '{}') as WireRow; } catch { /* an unreadable value: shown as nothing */ }
     ctx = kept ?? await describe(db, res, row);
-    mineText = titleOf(res, row) || null;
+    mineText = c.mine === null ? null : titleOf(res, row) || null;
   } else {
     ctx = cur ? { ...(await describe(db, res, cur as WireRow)), by: kept?.by ?? null } : kept ?? { title: `${RESOURCE_NAMES[res]} no longer here`, place: [] };
     mineText = await readable(db, res, c.field, c.mine);
@@ -220,8 +226,10 @@ async function view(db: Queryable, c: q.ConflictRow, state: q.SyncState): Promis
     id: Number(c.id), resource: res, recordId: Number(c.record_id), field: c.field, kind: c.kind,
     mine: c.mine, theirs: c.theirs, at: c.at, resolved: c.resolved !== null, keep: c.resolved,
     title: ctx.title, place: ctx.place, label: label ?? 'Everything', mineText,
-    theirsText: c.field === '*' ? null : await readable(db, res, c.field, c.theirs),
+    // A whole record someone else added under one deleted here (told, D329): its text.
+    theirsText: c.field === '*' ? c.theirs : await readable(db, res, c.field, c.theirs),
     format: c.field === '*' ? 'text' : formatOf(res, c.field), by: ctx.by ?? null,
+    told: kept?.told === true, outcome: kept?.outcome ?? null,
     exists: !!cur, actions: c.resolved !== null ? [] : actionsOf(c.kind, !!cur, !!kept?.group && state.has(restoreKey(kept.group))),
   };
 }
@@ -267,7 +275,11 @@ export async function resolveConflict(store: Store, id: number, keep: ConflictAc
       await store.write(async (w) => {
         await q.resolveConflict(w, id, keep);
         // Leaving a removal as it is, for every conflict of it: nothing is left to restore.
-        if (group) { await q.resolveConflictGroup(w, group, keep); await q.setState(w, restoreKey(group), null); }
+        if (group) {
+          await q.resolveConflictGroup(w, group, keep);
+          await q.setState(w, restoreKey(group), null);
+          await queueOutcome(w, group, 'dropped', new Date().toISOString()); // the deleter is told (D329)
+        }
       });
     }
   }

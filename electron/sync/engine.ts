@@ -14,6 +14,7 @@ import { DEFAULT_MAX_ANSWER_MB, Remote, RemoteUnreachable, type RemoteAuth } fro
 import { SyncError as ConnectError, type ConflictAction, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
 import { listConflicts, resolveConflict } from './conflicts.ts';
+import { exchangeNotices } from './notices.ts';
 import { BACKOFF, REAL_TIMERS } from './backoff.ts';
 import { LiveFollower } from './live.ts';
 import type { EngineOptions } from './options.ts';
@@ -352,6 +353,7 @@ export class SyncEngine implements SyncPort {
       const complete = await this.pull(remote, caps.feed);
       const pushed = await this.push(remote, caps.idempotency);
       if (pushed && complete) await this.pull(remote, caps.feed);
+      if (caps.notices) await exchangeNotices(this.store, remote); // D328: tell the other side of conflicts, be told
       if (!complete && !this.sched.stopped) this.nudge(1000);
       const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
       // A sync that changed nothing here commits nothing (no change token moved, no cache invalidated, D307):
@@ -390,7 +392,7 @@ export class SyncEngine implements SyncPort {
   }
 
   private push(remote: Remote, idempotency: boolean, inDoubtOnly = false): Promise<boolean> {
-    return push(this.env, remote, { idempotency, inDoubtOnly, concurrency: this.o.pushConcurrency });
+    return push(this.env, remote, { idempotency, inDoubtOnly, concurrency: this.o.pushConcurrency, team: this.kind === 'team' });
   }
 
   conflicts(): Promise<ConflictView[]> { return listConflicts(this.store); }

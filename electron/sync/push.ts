@@ -14,6 +14,7 @@ import * as q from '../store/queries/replica.ts';
 import type { Store } from '../store/types.ts';
 import { errorMessage, remoteNow, RemoteUnreachable, type Remote, type RemoteResponse } from './remote.ts';
 import { answerOf, mutationBytes, sendBatch, Skipped, toMutation } from './push-batch.ts';
+import { rememberPushed } from './notices.ts';
 import { retryAfterMs } from './backoff.ts';
 import { reject, type IdMap } from './reject.ts';
 import { Backoff, type PhaseEnv } from './phase.ts';
@@ -28,6 +29,8 @@ export interface PushOptions {
   readonly inDoubtOnly?: boolean;
   /** Independent outbox entries pushed at once (default 8; D105). */
   readonly concurrency?: number;
+  /** A team server: remember the values pushed, so a notice of their overwrite is recognised (D329). */
+  readonly team?: boolean;
 }
 
 /** One entry's outcome: done (with the id its create got), or refused by the remote. */
@@ -155,6 +158,7 @@ export async function push(env: PhaseEnv, remote: PushRemote, o: PushOptions): P
           if (o.map) await q.mapId(w, o.map.resource, o.map.localId, o.map.remoteId);
           await q.outboxDone(w, o.seq);
         }
+        if (o.team) await rememberPushed(w, ok.map((x) => bySeq.get(x.seq)!)); // D329: who is told when a value is overwritten
       });
     }
     for (const o of ok) finished.add(o.seq);

@@ -37,7 +37,13 @@ export interface RemoteResponse {
 /** The team server's batch of writes (docs/sync-protocol.md §5): mutations and bytes per request at most. */
 export interface BatchCaps { readonly max: number; readonly bytes: number }
 
-export interface Capabilities { readonly feed: boolean; readonly idempotency: boolean; readonly batch?: BatchCaps | null }
+export interface Capabilities {
+  readonly feed: boolean; readonly idempotency: boolean; readonly batch?: BatchCaps | null;
+  /** Conflict notices (docs/sync-protocol.md §6, D328): the other side of a conflict is told. */
+  readonly notices?: boolean;
+  /** Compatible additions to the protocol (absent: 1). */
+  readonly version?: number;
+}
 
 /** `batch` of a capabilities document, or null (absent, or limits that are not positive integers). */
 function batchCaps(v: unknown): BatchCaps | null {
@@ -259,11 +265,12 @@ export class Remote {
     this.batch = null;
     if (r.status !== 200) return { feed: false, idempotency: false };
     try {
-      const j = JSON.parse(r.body) as { protocol?: number; feed?: boolean; idempotency?: boolean; batch?: unknown };
+      const j = JSON.parse(r.body) as { protocol?: number; version?: unknown; feed?: boolean; idempotency?: boolean; batch?: unknown; notices?: unknown };
       if (j.protocol !== 1) return { feed: false, idempotency: false };
       // A batch is only safe with idempotent mutations (a lost answer is settled by replaying the keys).
       this.batch = j.idempotency === true ? batchCaps(j.batch) : null;
-      return { feed: j.feed === true, idempotency: j.idempotency === true, batch: this.batch };
+      const version = typeof j.version === 'number' && Number.isSafeInteger(j.version) && j.version > 0 ? j.version : 1;
+      return { feed: j.feed === true, idempotency: j.idempotency === true, batch: this.batch, notices: j.feed === true && j.notices === true, version };
     } catch {
       return { feed: false, idempotency: false };
     }

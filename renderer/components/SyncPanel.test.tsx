@@ -77,6 +77,22 @@ describe('sync panel', () => {
     expect([...card.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Keep mine', 'Keep theirs']);
   });
 
+  it('the side that lost is told in its own words: who replaced its value, who was working on what it deleted, and what became of it (D329)', async () => {
+    const overwritten = { ...field, id: 5, told: true, title: 'Rope (50 m)' };
+    const deleted = { ...base, id: 6, resource: 'comment', recordId: 0, field: '*', kind: 'delete-vs-edit', mine: null, theirs: 'Bring the blue rope', title: 'Bring the blue rope',
+      place: ['Alpha Ascent', 'Gear', 'Rope'], label: 'Everything', mineText: null, theirsText: 'Bring the blue rope', by: 'Fran Flores', exists: false, told: true, outcome: 'restored' as const, actions: ['mine' as const] };
+    vi.spyOn(api, 'syncConflicts').mockResolvedValue([overwritten, deleted]);
+    vi.spyOn(api, 'syncRejected').mockResolvedValue([]);
+    useSync.setState({ tab: 'conflicts' });
+    render(<SyncPanel />);
+    const card = await screen.findByRole('listitem', { name: 'Rope (50 m)' });
+    expect(card.textContent).toContain('Fran Flores changed “To-do” after you, without seeing your change: theirs replaced yours.');
+    expect([...card.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Keep mine', 'Keep theirs']);
+    const gone = screen.getByRole('listitem', { name: 'Bring the blue rope' });
+    expect(gone.textContent).toContain('You deleted it, but Fran Flores was working on it: they added this under it. Fran Flores restored it with their work.');
+    expect(gone.textContent).toContain('Bring the blue rope');
+  });
+
   it('keyboard: a resolution leaves the focus on its conflict, which says what was kept', async () => {
     vi.spyOn(api, 'syncConflicts').mockResolvedValueOnce([field]).mockResolvedValue([{ ...field, resolved: true, keep: 'mine', actions: [] }]);
     vi.spyOn(api, 'syncRejected').mockResolvedValue([]);

@@ -76,6 +76,15 @@ function Value({ c, v }: { c: Conflict; v: string | null }) {
 /** What happened, in words (D310). */
 function story(c: Conflict): string {
   const them = c.by ?? 'someone on the team server';
+  if (c.told) {
+    // Told by the other side's replica (D329): this side lost.
+    const after = c.outcome === 'restored' ? ` ${them} restored it with their work.` : c.outcome === 'dropped' ? ` ${them} left it deleted.` : '';
+    switch (c.kind) {
+      case 'field': return `${them} changed “${c.label}” after you, without seeing your change: theirs replaced yours.`;
+      case 'edit-vs-delete': return `You changed “${c.label}”, but ${them} deleted it: your change went with it.`;
+      case 'delete-vs-edit': return `You deleted it, but ${them} was working on it${c.field !== '*' ? `: they changed “${c.label}”` : c.theirsText ? ': they added this under it' : ''}.${after}`;
+    }
+  }
   switch (c.kind) {
     case 'field': return `${c.label} was changed here and by ${them} before either saw the other's change.`;
     case 'edit-vs-delete': return `You changed “${c.label}” here, but ${them} deleted it.`;

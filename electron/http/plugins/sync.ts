@@ -7,8 +7,11 @@ import { route } from '../api.ts';
 import { viewOf, type Caller } from '../../service/context.ts';
 import { changes, parseFeedQuery, type FeedPage } from '../../service/feed.ts';
 import { BATCH_BYTES, BATCH_MAX, batchRoute } from '../batch.ts';
+import { noticesRoute } from '../notices.ts';
 
 export const PROTOCOL = 1;
+/** Compatible additions to protocol 1 (docs/sync-protocol.md §1): 2 = conflict notices (§6, D330). */
+export const PROTOCOL_VERSION = 2;
 
 function feedJson(c: Caller, page: FeedPage): string {
   const view = viewOf(c);
@@ -41,13 +44,15 @@ export default async function sync(app: FastifyInstance): Promise<void> {
     // `batch`: one request for many writes (§5, D284), with its limits.
     GET: async () => ({
       kind: 'custom',
-      json: () => JSON.stringify({ protocol: PROTOCOL, feed: true, idempotency: true, batch: { max: BATCH_MAX, bytes: BATCH_BYTES } }),
-      xml: () => `${XML_DECL}<capabilities>\n  <protocol type="integer">${PROTOCOL}</protocol>\n  <feed type="boolean">true</feed>\n`
+      json: () => JSON.stringify({ protocol: PROTOCOL, version: PROTOCOL_VERSION, feed: true, idempotency: true, batch: { max: BATCH_MAX, bytes: BATCH_BYTES }, notices: true }),
+      xml: () => `${XML_DECL}<capabilities>\n  <protocol type="integer">${PROTOCOL}</protocol>\n  <version type="integer">${PROTOCOL_VERSION}</version>\n`
+        + `  <feed type="boolean">true</feed>\n  <notices type="boolean">true</notices>\n`
         + `  <idempotency type="boolean">true</idempotency>\n  <batch>\n    <max type="integer">${BATCH_MAX}</max>\n`
         + `    <bytes type="integer">${BATCH_BYTES}</bytes>\n  </batch>\n</capabilities>\n`,
     }),
   });
   batchRoute(app);
+  noticesRoute(app);
   route(app, '/sync/changes.xml', {
     style: 'resource',
     GET: async (r) => {

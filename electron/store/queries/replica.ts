@@ -106,10 +106,11 @@ export async function hasParked(db: Queryable): Promise<boolean> {
  * - a link that was: `was_url`, `was_self`, `was_user` (a reconnect as another person is refused: D150);
  * - the pull: `cursor` (the feed's), `resync` (a full pass under way: its round), `scan_round` (a plain
  *   server's), `last_success_at`;
- * - `restore:<group>`: the rows a deletion removed while they held local work (D311).
+ * - `restore:<group>`: the rows a deletion removed while they held local work (D311);
+ * - `notice_cursor`: the last conflict notice of the team server read (D329).
  */
 export type SyncStateKey = 'url' | 'user' | 'self_remote' | 'client' | 'password_hash' | 'was_url' | 'was_self' | 'was_user'
-  | 'cursor' | 'resync' | 'scan_round' | 'last_success_at' | `restore:${string}`;
+  | 'cursor' | 'resync' | 'scan_round' | 'last_success_at' | `restore:${string}` | 'notice_cursor';
 /** The state as read: typed keys, string values. */
 export type SyncState = ReadonlyMap<SyncStateKey, string>;
 
@@ -215,7 +216,7 @@ export const appendOutbox = (db: Queryable, at: string, changes: RowChange[]) =>
   db.run('INSERT INTO sync_outbox (at, changes) VALUES (?, ?)', [at, JSON.stringify(changes)]);
 /** Forget another remote's sync state (its ids mean nothing to the new one); local records stay. */
 export async function forgetRemote(db: Queryable): Promise<void> {
-  for (const t of ['sync_outbox', 'sync_ids', 'sync_shadow', 'sync_state', 'sync_conflicts', 'sync_rejected']) await db.run(`DELETE FROM ${t}`);
+  for (const t of ['sync_outbox', 'sync_ids', 'sync_shadow', 'sync_state', 'sync_conflicts', 'sync_rejected', 'sync_notices_out', 'sync_pushed']) await db.run(`DELETE FROM ${t}`);
 }
 /**
  * A replica is one person: nobody else signs in locally (no password, no token, no user name: the
