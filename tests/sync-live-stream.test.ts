@@ -128,7 +128,8 @@ describe('the live follower against a hostile change stream', () => {
 
   it('a stream that says nothing is closed after the silence timeout and reopened', async () => {
     const { h, clock, f } = await follow('silent');
-    await until('the stream open', () => h.connections === 1 && clock.pending().includes(45_000));
+    // Its headers read (`opened`), so the 45 s armed is the silence's, not the headers' (the two raced under load).
+    await until('the stream open', () => h.connections === 1 && f.opened === 1 && clock.pending().includes(45_000));
     expect(clock.fire()).toBe(45_000); // the silence timeout: nothing came, not even a keep-alive
     await until('closed, a retry armed', () => h.closed >= 1 && f.nextRetryMs !== null);
     expect(f.lastError).toBe('the change stream said nothing for too long');
