@@ -6,12 +6,13 @@ import { RESOURCES } from '../../shared/registry.ts';
 import { fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { toColumns, validate } from '../../shared/values.ts';
 import {
-  commentIdsOf, countComments, getComment, getParent, isCommentOf, listComments, type CommentableType,
+  countComments, getComment, getParent, isCommentOf, listComments, type CommentableType,
 } from '../store/queries/comments.ts';
 import { withCommentStats } from '../store/queries/fragments.ts';
 import { ApiError, badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
-import type { Row, Writer } from '../store/types.ts';
+import type { Row } from '../store/types.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.comment;
 export const PAGE = 50;
@@ -123,13 +124,8 @@ export async function updateSelected(ctx: Ctx, root: XNode | null): Promise<Row>
 /** Delete a comment; answers it as it was just before. */
 export async function remove(ctx: Ctx, id: number): Promise<Row> {
   const c = await editable(ctx, id);
-  await ctx.store.write((w) => w.remove('comments', id, Number(c.project_id)));
+  await ctx.store.write((w) => deleteRecord(w, 'comment', id));
   return c;
-}
-
-/** Delete every comment of a parent, inside the parent's delete transaction (§8.5, §8.7, §8.9). */
-export async function deleteCommentsOf(w: Writer, type: CommentableType, parentId: number, projectId: number): Promise<void> {
-  for (const id of await commentIdsOf(w, type, parentId)) await w.remove('comments', id, projectId);
 }
 
 export async function newTemplate(ctx: Ctx, type: CommentableType, parentId: number): Promise<Template> {

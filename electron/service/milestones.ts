@@ -5,12 +5,13 @@ import { RESOURCES } from '../../shared/registry.ts';
 import { child, fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { parseBoolean, toColumns, validate, type Validated } from '../../shared/values.ts';
 import {
-  commentIdsOf, getMilestone, getMilestones, laterOpenMilestones, listMilestones, milestoneReferrers, milestoneState, type Find,
+  getMilestone, getMilestones, laterOpenMilestones, listMilestones, milestoneState, type Find,
 } from '../store/queries/milestones.ts';
 import { badRequest, check, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { checkReferences, recheckReferences } from './references.ts';
 import type { Row } from '../store/types.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.milestone;
 
@@ -156,11 +157,6 @@ export async function uncomplete(ctx: Ctx, id: number): Promise<Row> {
 /** Delete a milestone and its comments; posts and lists that referred to it get "none". */
 export async function remove(ctx: Ctx, id: number): Promise<Row> {
   const m = await get(ctx, id);
-  const pid = Number(m.project_id);
-  await ctx.store.write(async (w) => {
-    for (const c of await commentIdsOf(w, 'Milestone', [id])) await w.remove('comments', Number(c.id), pid);
-    for (const r of await milestoneReferrers(w, id)) await w.update(r.tbl, Number(r.id), { milestone_id: null }, pid);
-    await w.remove('milestones', id, pid);
-  });
+  await ctx.store.write((w) => deleteRecord(w, 'milestone', id)); // D321
   return m;
 }

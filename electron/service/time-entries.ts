@@ -14,6 +14,7 @@ import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './c
 import * as projects from './projects.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row } from '../store/types.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.timeEntry;
 export const PAGE_SIZE = 50;
@@ -227,7 +228,7 @@ export async function remove(ctx: Ctx, id: number, projectId?: number): Promise<
   if (projectId !== undefined) await projects.get(ctx, projectId);
   const e = await get(ctx, id);
   if (projectId !== undefined && Number(e.project_id) !== projectId) throw notFound('Time entry');
-  await ctx.store.write((w) => w.remove(R.table, id, Number(e.project_id)));
+  await ctx.store.write((w) => deleteRecord(w, 'timeEntry', id));
   return e;
 }
 
