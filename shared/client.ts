@@ -6,7 +6,7 @@
 // element names with `-` replaced by `_`. `RECORD_KEYS` lists them at runtime and a unit test
 // (shared/client.test.ts) checks them against the registry, so the two cannot drift.
 
-import type { ResourceKey, WireRecord } from './registry.ts';
+import type { CommentableType, ResourceKey, WireRecord } from './registry.ts';
 
 // ---- record types (keys = registry field names with `_`) -----------------------------------
 
@@ -50,7 +50,7 @@ export interface PostSummary {
 export type CommentableKind = 'posts' | 'milestones' | 'todo_items';
 export interface Comment {
   attachments_count: number; author_id: number; author_name: string; body: string; commentable_id: number;
-  commentable_type: 'Post' | 'Milestone' | 'TodoItem'; created_at: string; emailed_from: string | null; id: number;
+  commentable_type: CommentableType; created_at: string; emailed_from: string | null; id: number;
   post_id?: number; posted_on: string; private?: boolean;
 }
 

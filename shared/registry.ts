@@ -148,9 +148,18 @@ const RESPONSIBLE_PARTY = keep('responsible_party_id', 'party');
 /** snake_case column name of a field. */
 export const column = (name: string): string => name.replace(/-/g, '_');
 
+// The polymorphic links' types (D320): what `commentable_type` and `responsible_party_type` name.
+/** The resources a comment may belong to, by the `commentable_type` that names them. */
+export const COMMENT_PARENTS = { Post: 'post', Milestone: 'milestone', TodoItem: 'todoItem' } as const satisfies Readonly<Record<string, ResourceKey>>;
+export type CommentableType = keyof typeof COMMENT_PARENTS;
+export const COMMENTABLE_TYPES = Object.keys(COMMENT_PARENTS) as readonly CommentableType[];
+
+/** The resources a responsible party may be, by the `responsible_party_type` that names them. */
+export const PARTY_TYPES = { Person: 'person', Company: 'company' } as const satisfies Readonly<Record<string, ResourceKey>>;
+
 const RESPONSIBLE: Field[] = [
   int('responsible-party-id', { label: 'Responsible', ...S, write: 'W', input: 'responsible-party', inputKind: 'party', ref: 'party', show: 'set' }),
-  str('responsible-party-type', { ...S, show: 'set', values: ['Person', 'Company'] }),
+  str('responsible-party-type', { ...S, show: 'set', values: Object.keys(PARTY_TYPES) }),
   str('responsible-party-name', { show: 'set', nameOf: { id: 'responsible_party_id', kind: 'party' } }),
 ];
 const COMPLETION: Field[] = [
@@ -271,7 +280,7 @@ const comment: Resource = {
   fields: [
     int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
     str('body', { label: 'Comment', ...S, write: 'W', inputKind: 'string', required: true }),
-    int('commentable-id', S), str('commentable-type', { ...S, values: ['Post', 'Milestone', 'TodoItem'] }),
+    int('commentable-id', S), str('commentable-type', { ...S, values: COMMENTABLE_TYPES }),
     dt('created-at', S), str('emailed-from', { nil: true }), id,
     int('post-id', { show: 'set' }), dt('posted-on'), privateField,
   ],
@@ -428,14 +437,6 @@ export function fieldLabel(res: ResourceKey, col: string): string | null {
 // Everything about how records hang together is derived from the resources' `links`: a record's
 // parent, what a delete takes with it (electron/store/delete-record.ts), what a column of a row
 // refers to (sync's id rewriting), and the comment parents.
-
-/** The resources a comment may belong to, by the `commentable_type` that names them. */
-export const COMMENT_PARENTS = { Post: 'post', Milestone: 'milestone', TodoItem: 'todoItem' } as const satisfies Readonly<Record<string, ResourceKey>>;
-export type CommentableType = keyof typeof COMMENT_PARENTS;
-export const COMMENTABLE_TYPES = Object.keys(COMMENT_PARENTS) as readonly CommentableType[];
-
-/** The resources a responsible party may be, by the `responsible_party_type` that names them. */
-export const PARTY_TYPES = { Person: 'person', Company: 'company' } as const satisfies Readonly<Record<string, ResourceKey>>;
 
 const own = <T extends object>(o: T, k: unknown): k is keyof T => typeof k === 'string' && Object.hasOwn(o, k);
 

@@ -2,7 +2,7 @@
 // Visibility per §5.2 (clients never see private comments nor comments of private parents);
 // update/delete/edit.xml: the author or an administrator (§5.5). Pagination per §6.3.
 
-import { RESOURCES } from '../../shared/registry.ts';
+import { COMMENT_PARENTS, COMMENTABLE_TYPES, RESOURCES } from '../../shared/registry.ts';
 import { fieldNode, recordElement, type XNode } from '../../shared/codec/in.ts';
 import { toColumns, validate } from '../../shared/values.ts';
 import {
@@ -17,9 +17,9 @@ import { deleteRecord } from '../store/delete-record.ts';
 const R = RESOURCES.comment;
 export const PAGE = 50;
 
-/** The `{kind}` path words (§8.6) and the parent types they name. */
-export const KINDS = { posts: 'Post', milestones: 'Milestone', todo_items: 'TodoItem' } as const satisfies Record<string, CommentableType>;
-export type Kind = keyof typeof KINDS;
+/** The `{kind}` path words (§8.6): each comment parent's table, and the parent type it names (the registry's, D320). */
+export const KINDS: Readonly<Record<string, CommentableType>> = Object.fromEntries(COMMENTABLE_TYPES.map((t) => [RESOURCES[COMMENT_PARENTS[t]].table, t]));
+export type Kind = string;
 
 export interface Page { readonly rows: Row[]; readonly count: number; readonly continuedAt?: string }
 

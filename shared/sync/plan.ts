@@ -10,7 +10,7 @@
 //  - updates send only the writable fields the action wrote; `completed` becomes complete/uncomplete;
 //    `position`/`todo_list_id` changes become ONE reorder of each parent that changed (its current order).
 
-import { column, RESOURCES, writableFields, type Resource, type ResourceKey } from '../registry.ts';
+import { column, commentParent, RESOURCES, TABLE_ORDER, writableFields, type Resource, type ResourceKey } from '../registry.ts';
 import { rewriteIds, type IdLookup } from './ids.ts';
 import { element, recordBody, reorderBody, resourceOfTable, type Value, type WireRow } from './wire.ts';
 
@@ -58,8 +58,8 @@ export class Unmapped extends Error {
   }
 }
 
-const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'];
-const KIND: Readonly<Record<string, string>> = { Post: 'posts', Milestone: 'milestones', TodoItem: 'todo_items' };
+/** A comment parent's path word (`/todo_items/3/comments.xml`): its table (§8.6). */
+const KIND = (type: unknown): string | undefined => { const p = commentParent(type); return p ? RESOURCES[p].table : undefined; };
 
 /** Reads of a record collection on the remote (full scan, finding an earlier create). */
 export function createPath(r: ResourceKey, v: WireRow): string | null {
@@ -67,7 +67,7 @@ export function createPath(r: ResourceKey, v: WireRow): string | null {
     case 'project': return '/projects.xml';
     case 'category': return `/projects/${v.project_id}/categories.xml`;
     case 'post': return `/projects/${v.project_id}/posts.xml`;
-    case 'comment': return `/${KIND[String(v.commentable_type)]}/${v.commentable_id}/comments.xml`;
+    case 'comment': return `/${KIND(v.commentable_type)}/${v.commentable_id}/comments.xml`;
     case 'milestone': return `/projects/${v.project_id}/milestones/create`;
     case 'todoList': return `/projects/${v.project_id}/todo_lists.xml`;
     case 'todoItem': return `/todo_lists/${v.todo_list_id}/todo_items.xml`;
@@ -130,7 +130,7 @@ export function planAction(changes: readonly RowChange[], view: LocalView, map: 
   const tracked = changes.filter((c) => resourceOfTable(c.t));
   const deletes = tracked.filter((c) => c.op === 'delete');
   if (deletes.length) {
-    const rank = (c: RowChange) => HIERARCHY.indexOf(resourceOfTable(c.t)!);
+    const rank = (c: RowChange) => TABLE_ORDER.indexOf(resourceOfTable(c.t)!);
     const principal = deletes.reduce((a, b) => (rank(b) < rank(a) ? b : a));
     const r = resourceOfTable(principal.t)!;
     if (tracked.some((c) => c.op === 'insert' && c.t === principal.t && c.id === principal.id)) return []; // born and gone offline
