@@ -11,7 +11,8 @@ import {
 } from '../shared/registry.ts';
 import { deleteRecord } from '../electron/store/delete-record.ts';
 import type { Row, Store } from '../electron/store/types.ts';
-import { seededStore } from './helpers.ts';
+import { harness, seededStore, type Harness } from './helpers.ts';
+import { ROUTES, type RecordRoutes, type RoutedKey } from '../shared/routes.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const all = Object.values(RESOURCES) as Resource[];
@@ -206,5 +207,36 @@ describe('services and sync delete through deleteRecord only (issue #30)', () =>
     expect(removes.test("await w.remove('comments', Number(c.id), pid);")).toBe(true);
     expect(removes.test('await w.remove(R.table, id, row.project_id);')).toBe(true);
     expect(found).toEqual([]);
+  });
+});
+
+describe('the record routes of shared/routes.ts are the server\'s (issue #30, D322)', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await harness(); });
+  afterAll(async () => { await h.close(); });
+
+  it.each(Object.keys(ROUTES) as RoutedKey[])('%s: show and list answer 200; create, update and delete reach their handlers', async (res) => {
+    const g = await build(h.store);
+    const routes: RecordRoutes = ROUTES[res];
+    const [id, parent, type] = {
+      project: [g.P, 0, undefined], category: [g.C2, g.P, undefined], post: [g.Y, g.P, undefined], comment: [g.cY, g.Y, 'Post'],
+      milestone: [g.M, g.P, undefined], todoList: [g.L2, g.P, undefined], todoItem: [g.I2, g.L, undefined], timeEntry: [g.T2, g.P, undefined],
+    }[res] as [number, number, string | undefined];
+    for (const ext of ['.xml', '.json'] as const) {
+      if (routes.show) expect((await h.req('ada', 'GET', routes.show(id, ext))).status, routes.show(id, ext)).toBe(200);
+      expect((await h.req('ada', 'GET', routes.list(parent, ext, type))).status, routes.list(parent, ext, type)).toBe(200);
+    }
+    const ext = res === 'milestone' ? '' : '.xml';
+    // An empty record: the route exists and takes the method (a 4xx of its own, never 404 or 405).
+    const refused = async (method: string, path: string) => {
+      const s = (await h.req('ada', method, path, method === 'DELETE' ? undefined : '<x/>', method === 'DELETE' ? {} : { 'content-type': 'application/xml' })).status;
+      expect([404, 405], `${method} ${path}: ${s}`).not.toContain(s);
+    };
+    await refused('POST', routes.create(parent, ext, type));
+    const u = routes.update(id, ext);
+    await refused(u.method, u.path);
+    const d = routes.remove?.(id, ext);
+    if (d) await refused(d.method, d.path);
+    else expect(res).toBe('project');
   });
 });
