@@ -25,21 +25,26 @@ const projectOf = (res: ResourceKey, row: Row): number | undefined =>
  * Delete record `id` of `res` with its dependents; answers its row as it was, or undefined when
  * there is no such record (nothing is done).
  */
-export async function deleteRecord<T = undefined>(w: Writer, res: ResourceKey, id: number, visit: DeleteVisitor<T> = {}, parent?: T): Promise<Row | undefined> {
+export async function deleteRecord<T = undefined>(w: Writer, res: ResourceKey, id: number, visit: DeleteVisitor<T> = {}): Promise<Row | undefined> {
+  const row = await recordRow(w, RESOURCES[res].table, id);
+  if (row) await remove(w, res, row, visit, undefined);
+  return row;
+}
+
+/** Delete a record whose row is read (its dependents' rows come from one read per link, not one per record). */
+async function remove<T>(w: Writer, res: ResourceKey, row: Row, visit: DeleteVisitor<T>, parent: T | undefined): Promise<void> {
   const R = RESOURCES[res];
-  const row = await recordRow(w, R.table, id);
-  if (!row) return undefined;
+  const id = Number(row.id);
   const self = visit.enter ? await visit.enter(res, id, row, parent) : undefined;
   const { cascade, setNull } = dependentsOf(res);
   for (const d of cascade) {
-    for (const r of await referrers(w, RESOURCES[d.res].table, d, id)) await deleteRecord(w, d.res, Number(r.id), visit, self);
+    for (const r of await referrers(w, RESOURCES[d.res].table, d, id, '*')) await remove(w, d.res, r, visit, self);
   }
   for (const d of setNull) {
     const table = RESOURCES[d.res].table;
-    for (const r of await referrers(w, table, d, id)) await w.update(table, Number(r.id), { [d.link.column]: null }, projectOf(d.res, r));
+    for (const r of await referrers(w, table, d, id, 'id, project_id')) await w.update(table, Number(r.id), { [d.link.column]: null }, projectOf(d.res, r));
   }
   await visit.leave?.(res, id, row, self);
   if (res === 'project') await dropMemberships(w, id);
   await w.remove(R.table, id, projectOf(res, row));
-  return row;
 }

@@ -8,12 +8,12 @@ import type { Queryable, Row } from '../types.ts';
 export const recordRow = (db: Queryable, table: string, id: number): Promise<Row | undefined> =>
   db.get(`SELECT * FROM ${table} WHERE id = ?`, [id]);
 
-/** The records of a dependent table whose link points at record `id` (private ones included), in id order. */
-export function referrers(db: Queryable, table: string, d: Dependent, id: number): Promise<{ id: number; project_id: number | null }[]> {
+/** The records of a dependent table whose link points at record `id` (private ones included), in id order: whole rows, or their ids and projects. */
+export function referrers(db: Queryable, table: string, d: Dependent, id: number, cols: '*' | 'id, project_id'): Promise<Row[]> {
   const to = d.link.to;
   const typeColumn = d.type !== undefined && (to === 'commentable' || to === 'party') ? TYPE_COLUMN[to] : null;
   const where = typeColumn ? `${d.link.column} = ? AND ${typeColumn} = ?` : `${d.link.column} = ?`;
-  return db.all(`SELECT id, project_id FROM ${table} WHERE ${where} ORDER BY id`, typeColumn ? [id, d.type] : [id]);
+  return db.all(`SELECT ${cols} FROM ${table} WHERE ${where} ORDER BY id`, typeColumn ? [id, d.type] : [id]);
 }
 
 /** A project's memberships (they go with it). */
