@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // The resource tests run twice: on SQLite (project `node`) and on PostgreSQL (project `pg`, the
 // same files through harness() with BIVOUAC_TEST_STORE=postgres). The PostgreSQL cluster of a run
 // is started once by tests/support/pg-global.ts (or given by npm test in BIVOUAC_TEST_PG).
-const ON_BOTH = ['auth', 'bad-input', 'categories', 'comments', 'http', 'milestones', 'posts', 'projects', 'references', 'time-entries', 'todo-items', 'todo-lists', 'sync', 'sync-replicas', 'single-reads', 'hidden-links', 'kept-rows', 'idempotency-cap', 'feed-privacy', 'admin', 'sync-batch', 'sync-conflicts', 'overview', 'sync-live', 'typed-services', 'deactivated-ids', 'sync-notices']
+const ON_BOTH = ['auth', 'bad-input', 'categories', 'comments', 'http', 'milestones', 'posts', 'projects', 'references', 'time-entries', 'todo-items', 'todo-lists', 'sync', 'sync-replicas', 'single-reads', 'hidden-links', 'kept-rows', 'idempotency-cap', 'feed-privacy', 'admin', 'sync-batch', 'sync-conflicts', 'overview', 'sync-live', 'typed-services', 'deactivated-ids', 'sync-notices', 'relations']
   .map((f) => `tests/${f}.test.ts`);
 // Tests whose outcome depends on how SQLite's store shares its connection also run on a store in a file
 // (project `file`), as the service runs it: reads made during another request's write go to a second

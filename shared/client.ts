@@ -6,7 +6,8 @@
 // element names with `-` replaced by `_`. `RECORD_KEYS` lists them at runtime and a unit test
 // (shared/client.test.ts) checks them against the registry, so the two cannot drift.
 
-import type { ResourceKey, WireRecord } from './registry.ts';
+import type { CommentableType, ResourceKey, WireRecord } from './registry.ts';
+import { ROUTES as R } from './routes.ts';
 
 // ---- record types (keys = registry field names with `_`) -----------------------------------
 
@@ -50,7 +51,7 @@ export interface PostSummary {
 export type CommentableKind = 'posts' | 'milestones' | 'todo_items';
 export interface Comment {
   attachments_count: number; author_id: number; author_name: string; body: string; commentable_id: number;
-  commentable_type: 'Post' | 'Milestone' | 'TodoItem'; created_at: string; emailed_from: string | null; id: number;
+  commentable_type: CommentableType; created_at: string; emailed_from: string | null; id: number;
   post_id?: number; posted_on: string; private?: boolean;
 }
 
@@ -242,6 +243,9 @@ export interface ReportFilters {
 export type TodoListFilter = 'all' | 'pending' | 'finished';
 
 type Query = Record<string, string | number | undefined | null>;
+/** Record routes answer JSON with this extension (shared/routes.ts, D322). */
+const J = '.json';
+
 const qs = (q: Query): string => {
   const parts = Object.entries(q).filter(([, v]) => v !== undefined && v !== null && v !== '')
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
@@ -313,6 +317,8 @@ export class BivouacClient {
 
   private async get<T>(path: string): Promise<T> { return (await this.request<T>('GET', path)).data; }
   private async send<T>(method: string, path: string, body?: unknown): Promise<T> { return (await this.request<T>(method, path, body)).data; }
+  /** A record route of shared/routes.ts (its method and path). */
+  private write<T>(r: { method: string; path: string }, body?: unknown): Promise<T> { return this.send(r.method, r.path, body); }
 
   // -- people, companies, projects
   me(): Promise<Person> { return this.get('/me.json'); }
@@ -321,13 +327,13 @@ export class BivouacClient {
   companies(): Promise<Company[]> { return this.get('/companies.json'); }
   company(id: number): Promise<Company> { return this.get(`/companies/${id}.json`); }
   projects(): Promise<Project[]> { return this.get('/projects.json'); }
-  project(id: number): Promise<Project> { return this.get(`/projects/${id}.json`); }
+  project(id: number): Promise<Project> { return this.get(R.project.show(id, J)); }
   projectPeople(projectId: number): Promise<Person[]> { return this.get(`/projects/${projectId}/people.json`); }
   projectCompanies(projectId: number): Promise<Company[]> { return this.get(`/projects/${projectId}/companies.json`); }
-  createProject(input: ProjectInput): Promise<Project> { return this.send('POST', '/projects.json', wrap('project', input)); }
-  updateProject(id: number, input: ProjectInput): Promise<Project> { return this.send('PUT', `/projects/${id}.json`, wrap('project', input)); }
+  createProject(input: ProjectInput): Promise<Project> { return this.send('POST', R.project.create(0, J), wrap('project', input)); }
+  updateProject(id: number, input: ProjectInput): Promise<Project> { return this.write(R.project.update(id, J), wrap('project', input)); }
   /** A new project of a company (`company_id`: the firm's when absent). */
-  createProjectFor(input: NewProjectInput): Promise<Project> { return this.send('POST', '/projects.json', wrap('project', input)); }
+  createProjectFor(input: NewProjectInput): Promise<Project> { return this.send('POST', R.project.create(0, J), wrap('project', input)); }
 
   // -- administration (extensions E2–E6; administrators, except a person's own password)
   createPerson(input: PersonInput): Promise<Person> { return this.send('POST', '/people.json', wrap('person', input)); }
@@ -367,10 +373,10 @@ export class BivouacClient {
     return this.get(`/projects/${projectId}/categories.json${qs({ type })}`);
   }
   createCategory(projectId: number, input: CategoryInput): Promise<Category> {
-    return this.send('POST', `/projects/${projectId}/categories.json`, wrap('category', { type: 'post', ...input }));
+    return this.send('POST', R.category.create(projectId, J), wrap('category', { type: 'post', ...input }));
   }
-  updateCategory(id: number, input: CategoryInput): Promise<Category> { return this.send('PUT', `/categories/${id}.json`, wrap('category', input)); }
-  async deleteCategory(id: number): Promise<void> { await this.send('DELETE', `/categories/${id}.json`); }
+  updateCategory(id: number, input: CategoryInput): Promise<Category> { return this.write(R.category.update(id, J), wrap('category', input)); }
+  async deleteCategory(id: number): Promise<void> { await this.write(R.category.remove(id, J)); }
 
   // -- posts
   /** 25 newest posts from offset `n`, optionally of one category. */
@@ -381,10 +387,10 @@ export class BivouacClient {
   postsArchive(projectId: number, categoryId?: number | null): Promise<PostSummary[]> {
     return this.get(categoryId ? `/projects/${projectId}/cat/${categoryId}/posts/archive.json` : `/projects/${projectId}/posts/archive.json`);
   }
-  post(id: number): Promise<Post> { return this.get(`/posts/${id}.json`); }
-  createPost(projectId: number, input: PostInput): Promise<Post> { return this.send('POST', `/projects/${projectId}/posts.json`, wrap('post', input)); }
-  updatePost(id: number, input: PostInput): Promise<Post> { return this.send('PUT', `/posts/${id}.json`, wrap('post', input)); }
-  async deletePost(id: number): Promise<void> { await this.send('DELETE', `/posts/${id}.json`); }
+  post(id: number): Promise<Post> { return this.get(R.post.show(id, J)); }
+  createPost(projectId: number, input: PostInput): Promise<Post> { return this.send('POST', R.post.create(projectId, J), wrap('post', input)); }
+  updatePost(id: number, input: PostInput): Promise<Post> { return this.write(R.post.update(id, J), wrap('post', input)); }
+  async deletePost(id: number): Promise<void> { await this.write(R.post.remove(id, J)); }
 
   // -- comments
   async comments(kind: CommentableKind, id: number, threshold?: number): Promise<CommentPage> {
@@ -403,12 +409,12 @@ export class BivouacClient {
     }
     return out;
   }
-  comment(id: number): Promise<Comment> { return this.get(`/comments/${id}.json`); }
+  comment(id: number): Promise<Comment> { return this.get(R.comment.show(id, J)); }
   createComment(kind: CommentableKind, id: number, input: CommentInput): Promise<Comment> {
     return this.send('POST', `/${kind}/${id}/comments.json`, wrap('comment', input));
   }
-  updateComment(id: number, input: CommentInput): Promise<Comment> { return this.send('PUT', `/comments/${id}.json`, wrap('comment', input)); }
-  async deleteComment(id: number): Promise<void> { await this.send('DELETE', `/comments/${id}.json`); }
+  updateComment(id: number, input: CommentInput): Promise<Comment> { return this.write(R.comment.update(id, J), wrap('comment', input)); }
+  async deleteComment(id: number): Promise<void> { await this.write(R.comment.remove(id, J)); }
 
   // -- the Overview (extension E7): the latest events across the caller's projects, a page at a time
   overview(opts: { before?: string; limit?: number } = {}): Promise<OverviewPage> {
@@ -421,7 +427,7 @@ export class BivouacClient {
   }
   /** One milestone (the action route answers the created batch; one record in it). */
   async createMilestone(projectId: number, input: MilestoneInput): Promise<Milestone> {
-    const created = await this.send<Milestone[]>('POST', `/projects/${projectId}/milestones/create`, wrap('milestone', input));
+    const created = await this.send<Milestone[]>('POST', R.milestone.create(projectId), wrap('milestone', input));
     return created[0];
   }
   /**
@@ -429,16 +435,16 @@ export class BivouacClient {
    * after the old date moves by D days too (`offWeekends`: one landing on a weekend moves on to Monday; §8.7).
    */
   updateMilestone(id: number, input: MilestoneUpdateInput, move?: { upcoming: boolean; offWeekends?: boolean }): Promise<Milestone> {
-    if (!move?.upcoming) return this.send('POST', `/milestones/update/${id}`, wrap('milestone', input));
+    if (!move?.upcoming) return this.write(R.milestone.update(id), wrap('milestone', input));
     const body = JSON.parse(wrap('milestone', input)) as Record<string, unknown>;
-    return this.send('POST', `/milestones/update/${id}`, JSON.stringify({
+    return this.write(R.milestone.update(id), JSON.stringify({
       ...body, move_upcoming_milestones: true, ...(move.offWeekends ? { move_upcoming_milestones_off_weekends: true } : {}),
     }));
   }
   completeMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/complete/${id}`); }
   uncompleteMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/uncomplete/${id}`); }
   /** Answers the deleted milestone; its comments go with it, lists and posts that named it name none. */
-  deleteMilestone(id: number): Promise<Milestone> { return this.send('POST', `/milestones/delete/${id}`); }
+  deleteMilestone(id: number): Promise<Milestone> { return this.write(R.milestone.remove(id)); }
 
   // -- todo lists
   todoLists(projectId: number, filter: TodoListFilter = 'all'): Promise<TodoList[]> {
@@ -449,7 +455,7 @@ export class BivouacClient {
     return this.get(`/todo_lists.json${responsibleParty === undefined ? '' : `?responsible_party=${encodeURIComponent(responsibleParty)}`}`);
   }
   /** One list with all its items. */
-  todoList(id: number): Promise<TodoList> { return this.get(`/todo_lists/${id}.json`); }
+  todoList(id: number): Promise<TodoList> { return this.get(R.todoList.show(id, J)); }
   /**
    * A project's lists, each with all its items (`todo_items`), in one request: what the todo board
    * paints (extension `include=items`, docs/api-extensions.md).
@@ -458,23 +464,23 @@ export class BivouacClient {
     return this.get(`/projects/${projectId}/todo_lists.json${qs({ filter: filter === 'all' ? undefined : filter, include: 'items' })}`);
   }
   createTodoList(projectId: number, input: TodoListInput): Promise<TodoList> {
-    return this.send('POST', `/projects/${projectId}/todo_lists.json`, wrap('todo_list', input));
+    return this.send('POST', R.todoList.create(projectId, J), wrap('todo_list', input));
   }
-  updateTodoList(id: number, input: TodoListInput): Promise<TodoList> { return this.send('PUT', `/todo_lists/${id}.json`, wrap('todo_list', input)); }
-  async deleteTodoList(id: number): Promise<void> { await this.send('DELETE', `/todo_lists/${id}.json`); }
+  updateTodoList(id: number, input: TodoListInput): Promise<TodoList> { return this.write(R.todoList.update(id, J), wrap('todo_list', input)); }
+  async deleteTodoList(id: number): Promise<void> { await this.write(R.todoList.remove(id, J)); }
   /** The listed lists take positions 1..k; answers all lists in the new order. */
   reorderTodoLists(projectId: number, ids: readonly number[]): Promise<TodoList[]> {
     return this.send('POST', `/projects/${projectId}/todo_lists/reorder.json`, ids.map((id) => ({ id })));
   }
 
   // -- todo items
-  todoItems(listId: number): Promise<TodoItem[]> { return this.get(`/todo_lists/${listId}/todo_items.json`); }
-  todoItem(id: number): Promise<TodoItem> { return this.get(`/todo_items/${id}.json`); }
+  todoItems(listId: number): Promise<TodoItem[]> { return this.get(R.todoItem.list(listId, J)); }
+  todoItem(id: number): Promise<TodoItem> { return this.get(R.todoItem.show(id, J)); }
   createTodoItem(listId: number, input: TodoItemInput): Promise<TodoItem> {
-    return this.send('POST', `/todo_lists/${listId}/todo_items.json`, wrap('todo_item', input));
+    return this.send('POST', R.todoItem.create(listId, J), wrap('todo_item', input));
   }
-  updateTodoItem(id: number, input: TodoItemInput): Promise<TodoItem> { return this.send('PUT', `/todo_items/${id}.json`, wrap('todo_item', input)); }
-  async deleteTodoItem(id: number): Promise<void> { await this.send('DELETE', `/todo_items/${id}.json`); }
+  updateTodoItem(id: number, input: TodoItemInput): Promise<TodoItem> { return this.write(R.todoItem.update(id, J), wrap('todo_item', input)); }
+  async deleteTodoItem(id: number): Promise<void> { await this.write(R.todoItem.remove(id, J)); }
   completeTodoItem(id: number): Promise<TodoItem> { return this.send('PUT', `/todo_items/${id}/complete.json`); }
   uncompleteTodoItem(id: number): Promise<TodoItem> { return this.send('PUT', `/todo_items/${id}/uncomplete.json`); }
   /** Items take positions 1..k in this order; an id from another list of the project moves that item here. */
@@ -489,12 +495,12 @@ export class BivouacClient {
     return { entries: r.data, records: h('X-Records', r.data.length), pages: h('X-Pages', 1), page: h('X-Page', page) };
   }
   todoItemTimeEntries(itemId: number): Promise<TimeEntry[]> { return this.get(`/todo_items/${itemId}/time_entries.json`); }
-  timeEntry(id: number): Promise<TimeEntry> { return this.get(`/time_entries/${id}.json`); }
+  timeEntry(id: number): Promise<TimeEntry> { return this.get(R.timeEntry.show(id, J)); }
   createTimeEntry(projectId: number, input: TimeEntryInput): Promise<TimeEntry> {
-    return this.send('POST', `/projects/${projectId}/time_entries.json`, wrap('time_entry', input));
+    return this.send('POST', R.timeEntry.create(projectId, J), wrap('time_entry', input));
   }
-  updateTimeEntry(id: number, input: TimeEntryInput): Promise<TimeEntry> { return this.send('PUT', `/time_entries/${id}.json`, wrap('time_entry', input)); }
-  async deleteTimeEntry(id: number): Promise<void> { await this.send('DELETE', `/time_entries/${id}.json`); }
+  updateTimeEntry(id: number, input: TimeEntryInput): Promise<TimeEntry> { return this.write(R.timeEntry.update(id, J), wrap('time_entry', input)); }
+  async deleteTimeEntry(id: number): Promise<void> { await this.write(R.timeEntry.remove(id, J)); }
   /** All visible entries matching every given filter (dates inclusive). */
   timeReport(f: ReportFilters = {}): Promise<TimeEntry[]> {
     return this.get(`/time_entries/report.json${qs({

@@ -93,8 +93,31 @@ export interface Resource {
   readonly location?: (id: number) => string;
   /** Extra indexes, as `name: columns`. */
   readonly indexes?: Readonly<Record<string, string>>;
-  /** Parent link for ON DELETE and the change feed: column -> table. */
-  readonly references?: Readonly<Record<string, string>>;
+  /**
+   * Every stored column that holds another record's id, with what becomes of this record when that
+   * one is deleted (issue #30, D320). The first link with `parent` is where the record lives.
+   */
+  readonly links?: readonly Link[];
+}
+
+/**
+ * What becomes of a record when the record one of its columns points at is deleted (D320):
+ * `cascade` it is deleted too (with its own dependents), `setNull` the column is emptied,
+ * `keep` nothing (people and companies are never deleted, only deactivated: D273).
+ */
+export type OnDelete = 'cascade' | 'setNull' | 'keep';
+
+/** A column of a resource's rows that holds another record's id. */
+export interface Link {
+  readonly column: string;
+  /**
+   * The resource it points at. `commentable`: the resource named by `commentable_type`
+   * (COMMENT_PARENTS); `party`: a person or a company, by `responsible_party_type` (PARTY_TYPES).
+   */
+  readonly to: ResourceKey | 'commentable' | 'party';
+  readonly onDelete: OnDelete;
+  /** The record this one lives under (the hierarchy: project → list → item, a comment's record). */
+  readonly parent?: boolean;
 }
 
 export type ResourceKey =
@@ -113,12 +136,30 @@ const float = f('float');
 const S = { stored: true } as const;
 const id = int('id', S);
 
+const cascade = (column: string, to: Link['to'], parent = false): Link => ({ column, to, onDelete: 'cascade', ...(parent ? { parent } : {}) });
+const setNull = (column: string, to: Link['to']): Link => ({ column, to, onDelete: 'setNull' });
+const keep = (column: string, to: Link['to']): Link => ({ column, to, onDelete: 'keep' });
+/** Lives in a project: deleted with it. */
+const IN_PROJECT = cascade('project_id', 'project', true);
+const MADE_BY = (col: string): Link => keep(col, 'person');
+const COMPLETED_BY = keep('completer_id', 'person');
+const RESPONSIBLE_PARTY = keep('responsible_party_id', 'party');
+
 /** snake_case column name of a field. */
 export const column = (name: string): string => name.replace(/-/g, '_');
 
+// The polymorphic links' types (D320): what `commentable_type` and `responsible_party_type` name.
+/** The resources a comment may belong to, by the `commentable_type` that names them. */
+export const COMMENT_PARENTS = { Post: 'post', Milestone: 'milestone', TodoItem: 'todoItem' } as const satisfies Readonly<Record<string, ResourceKey>>;
+export type CommentableType = keyof typeof COMMENT_PARENTS;
+export const COMMENTABLE_TYPES = Object.keys(COMMENT_PARENTS) as readonly CommentableType[];
+
+/** The resources a responsible party may be, by the `responsible_party_type` that names them. */
+export const PARTY_TYPES = { Person: 'person', Company: 'company' } as const satisfies Readonly<Record<string, ResourceKey>>;
+
 const RESPONSIBLE: Field[] = [
   int('responsible-party-id', { label: 'Responsible', ...S, write: 'W', input: 'responsible-party', inputKind: 'party', ref: 'party', show: 'set' }),
-  str('responsible-party-type', { ...S, show: 'set', values: ['Person', 'Company'] }),
+  str('responsible-party-type', { ...S, show: 'set', values: Object.keys(PARTY_TYPES) }),
   str('responsible-party-name', { show: 'set', nameOf: { id: 'responsible_party_id', kind: 'party' } }),
 ];
 const COMPLETION: Field[] = [
@@ -157,7 +198,7 @@ const person: Resource = {
   // `active` 0: deactivated (D273): cannot sign in, kept as the author of what they wrote.
   internal: [{ column: 'password_hash', sql: 'TEXT' }, { column: 'active', sql: 'INTEGER NOT NULL DEFAULT 1' }],
   indexes: { people_company: 'company_id' },
-  references: { company_id: 'companies' },
+  links: [keep('company_id', 'company')],
 };
 
 const project: Resource = {
@@ -180,6 +221,7 @@ const project: Resource = {
     }),
   ],
   internal: [{ column: 'company_id', sql: 'INTEGER NOT NULL REFERENCES companies(id)' }],
+  links: [keep('company_id', 'company')],
 };
 
 const category: Resource = {
@@ -192,7 +234,7 @@ const category: Resource = {
     str('type', { label: 'Kind', ...S, write: 'C', inputKind: 'enum', required: true, values: ['post', 'attachment'] }),
   ],
   indexes: { categories_project: 'project_id, type' },
-  references: { project_id: 'projects' },
+  links: [IN_PROJECT],
 };
 
 const post: Resource = {
@@ -221,7 +263,8 @@ const post: Resource = {
   // a category's elements-count, index-only for clients too (D199).
   // posts_posted: the Overview's posts, newest first across projects (D301).
   indexes: { posts_project: 'project_id, posted_on, id, version', posts_category: 'category_id, private', posts_milestone: 'milestone_id', posts_posted: 'posted_on' },
-  references: { project_id: 'projects' },
+  // A category with posts cannot be deleted by the API (409); a remote may have deleted it anyway (sync).
+  links: [IN_PROJECT, MADE_BY('author_id'), setNull('category_id', 'category'), setNull('milestone_id', 'milestone')],
 };
 
 /** The summary form of a post (archive routes, §8.5). */
@@ -237,7 +280,7 @@ const comment: Resource = {
   fields: [
     int('attachments-count'), int('author-id', S), str('author-name', { nameOf: { id: 'author_id', kind: 'person' } }),
     str('body', { label: 'Comment', ...S, write: 'W', inputKind: 'string', required: true }),
-    int('commentable-id', S), str('commentable-type', { ...S, values: ['Post', 'Milestone', 'TodoItem'] }),
+    int('commentable-id', S), str('commentable-type', { ...S, values: COMMENTABLE_TYPES }),
     dt('created-at', S), str('emailed-from', { nil: true }), id,
     int('post-id', { show: 'set' }), dt('posted-on'), privateField,
   ],
@@ -246,6 +289,7 @@ const comment: Resource = {
   // comments_created: the Overview's comments, newest first across projects (D301).
   // comments_project_created: a member's few projects, one by one (D301).
   indexes: { comments_parent: 'commentable_type, commentable_id, private, created_at', comments_created: 'created_at', comments_project_created: 'project_id, created_at' },
+  links: [cascade('commentable_id', 'commentable', true), IN_PROJECT, MADE_BY('author_id')],
 };
 
 const milestone: Resource = {
@@ -262,7 +306,7 @@ const milestone: Resource = {
     bool('wants-notification', { label: 'Notify the responsible party', ...S, write: 'W', input: 'notify', inputKind: 'boolean', default: false }),
   ],
   indexes: { milestones_project: 'project_id, deadline' },
-  references: { project_id: 'projects' },
+  links: [IN_PROJECT, MADE_BY('creator_id'), COMPLETED_BY, RESPONSIBLE_PARTY],
 };
 
 const todoItem: Resource = {
@@ -294,6 +338,7 @@ const todoItem: Resource = {
     todo_items_completed: 'completed_at',
     todo_items_project_completed: 'project_id, completed_at',
   },
+  links: [cascade('todo_list_id', 'todoList', true), IN_PROJECT, MADE_BY('creator_id'), COMPLETED_BY, RESPONSIBLE_PARTY],
 };
 
 const todoList: Resource = {
@@ -316,7 +361,7 @@ const todoList: Resource = {
     { name: 'tracked', type: 'boolean' }, { name: 'private', type: 'boolean', firmOnly: true },
   ],
   indexes: { todo_lists_project: 'project_id, position' },
-  references: { project_id: 'projects' },
+  links: [IN_PROJECT, setNull('milestone_id', 'milestone')],
 };
 
 const timeEntry: Resource = {
@@ -345,6 +390,8 @@ const timeEntry: Resource = {
     // Covers the client visibility test (§5.2) so X-Records of a project is an index-only count.
     time_entries_visible: 'project_id, private, todo_item_id',
   },
+  // An item's time entries stay in the project, unlinked (§8.13).
+  links: [IN_PROJECT, keep('person_id', 'person'), setNull('todo_item_id', 'todoItem')],
 };
 
 export const RESOURCES = {
@@ -384,4 +431,81 @@ export const RESOURCE_NAMES: Readonly<Record<ResourceKey, string>> = {
 export function fieldLabel(res: ResourceKey, col: string): string | null {
   const r = RESOURCES[res] as Resource | undefined;
   return r?.fields.find((fl) => column(fl.name) === col)?.label ?? null;
+}
+
+// ---- relations (issue #30, D320) ----------------------------------------------------------
+// Everything about how records hang together is derived from the resources' `links`: a record's
+// parent, what a delete takes with it (electron/store/delete-record.ts), what a column of a row
+// refers to (sync's id rewriting), and the comment parents.
+
+const own = <T extends object>(o: T, k: unknown): k is keyof T => typeof k === 'string' && Object.hasOwn(o, k);
+
+/** The resource a `commentable_type` names, or null (an unknown type). */
+export function commentParent(type: unknown): ResourceKey | null {
+  return own(COMMENT_PARENTS, type) ? COMMENT_PARENTS[type] : null;
+}
+
+/** The `commentable_type` of a resource's records, or null when it has no comments. */
+export function commentableType(res: ResourceKey): CommentableType | null {
+  return COMMENTABLE_TYPES.find((t) => COMMENT_PARENTS[t] === res) ?? null;
+}
+
+/** The column that names a polymorphic link's resource. */
+export const TYPE_COLUMN: Readonly<Record<'commentable' | 'party', string>> = { commentable: 'commentable_type', party: 'responsible_party_type' };
+
+/** The resource a link of `row` points at (a polymorphic one by the row's type column), or null. */
+export function linkTarget(link: Link, row: Readonly<Record<string, unknown>>): ResourceKey | null {
+  if (link.to === 'commentable') return commentParent(row[TYPE_COLUMN.commentable]);
+  if (link.to === 'party') { const t = row[TYPE_COLUMN.party]; return own(PARTY_TYPES, t) ? PARTY_TYPES[t] : null; }
+  return link.to;
+}
+
+/** Every reference column of any resource -> what it points at (a column means the same in every table: tested). */
+export const REFERENCE_COLUMNS: Readonly<Record<string, Link['to']>> = Object.fromEntries(
+  Object.values(RESOURCES).flatMap((r: Resource) => (r.links ?? []).map((l) => [l.column, l.to])));
+
+/** The resource a column of a row points at (null when it is not a reference). */
+export function refResource(col: string, row: Readonly<Record<string, unknown>>): ResourceKey | null {
+  const to = own(REFERENCE_COLUMNS, col) ? REFERENCE_COLUMNS[col] : undefined;
+  return to === undefined ? null : linkTarget({ column: col, to, onDelete: 'keep' }, row);
+}
+
+/** The link to the record a resource's records live under (none for projects, people, companies). */
+export function parentLink(res: ResourceKey): Link | null {
+  return (RESOURCES[res] as Resource).links?.find((l) => l.parent) ?? null;
+}
+
+/** The record a row lives under: a to-do's list, a comment's record, else its project (null: none or unknown). */
+export function parentOf(res: ResourceKey, row: Readonly<Record<string, unknown>>): { res: ResourceKey; id: number } | null {
+  const l = parentLink(res);
+  const to = l ? linkTarget(l, row) : null;
+  return l && to ? { res: to, id: Number(row[l.column]) } : null;
+}
+
+/** A resource whose records point at another one, and how (one entry per link and, for comments, per type). */
+export interface Dependent {
+  readonly res: ResourceKey;
+  readonly link: Link;
+  /** The type column's value that names the deleted resource (comments: `commentable_type`). */
+  readonly type?: string;
+}
+
+/**
+ * What a delete of a record of `res` does to others: `cascade`, the dependents deleted with it, deepest
+ * tables first (a project's time entries, comments, items, lists… so none is emptied before it goes);
+ * `setNull`, the references emptied, in table order.
+ */
+export function dependentsOf(res: ResourceKey): { cascade: readonly Dependent[]; setNull: readonly Dependent[] } {
+  const all: Dependent[] = [];
+  for (const k of TABLE_ORDER) {
+    for (const link of (RESOURCES[k] as Resource).links ?? []) {
+      if (link.to === res) all.push({ res: k, link });
+      else if (link.to === 'commentable') { const type = commentableType(res); if (type) all.push({ res: k, link, type }); }
+      else if (link.to === 'party') { const type = Object.entries(PARTY_TYPES).find(([, r]) => r === res)?.[0]; if (type) all.push({ res: k, link, type }); }
+    }
+  }
+  return {
+    cascade: all.filter((d) => d.link.onDelete === 'cascade').reverse(),
+    setNull: all.filter((d) => d.link.onDelete === 'setNull'),
+  };
 }

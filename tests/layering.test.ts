@@ -237,6 +237,20 @@ it('SQL is written only in electron/store/ (docs/architecture.md)', async () => 
   expect(found).toEqual([]);
 });
 
+it('no SQL condition outside electron/store/ either: a `WHERE` fragment handed to a query is SQL (issue #30)', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const files = (await readdir(`${root}/electron`, { recursive: true })).filter((f) => f.endsWith('.ts') && !f.startsWith('store/'));
+  // `'project_id = ?'`, `` `${col} = ?` ``, `'… AND id IN ('`, `'x IS NULL'` in a string
+  const fragment = /['"`][^'"`]*(\b[a-z_]+|\})\s*(=\s*\?|IN\s*\(|IS\s+(NOT\s+)?NULL\b)/;
+  expect(fragment.test("children.push([c, 'project_id = ?', [id]]);")).toBe(true);
+  expect(fragment.test('rowsWhere(w, t, `${col} = ?`, [id])')).toBe(true);
+  const found: string[] = [];
+  for (const f of files) {
+    (await readFile(`${root}/electron/${f}`, 'utf8')).split('\n').forEach((line, i) => { if (fragment.test(line)) found.push(`electron/${f}:${i + 1}`); });
+  }
+  expect(found).toEqual([]);
+});
+
 it('no module-level mutable state in electron/ outside the shell (docs/architecture.md, D42)', async () => {
   const { readdir, readFile } = await import('node:fs/promises');
   const files = (await readdir(`${root}/electron`, { recursive: true }))

@@ -8,6 +8,7 @@ import { getCategory, listCategories, postsInCategory } from '../store/queries/c
 import { badRequest, check, conflict, forbidden, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import type { CategoryRow } from '../../shared/rows.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.category;
 export type CategoryType = 'post' | 'attachment';
@@ -68,7 +69,7 @@ export async function remove(ctx: Ctx, id: number): Promise<CategoryRow> {
   mayWrite(ctx);
   await ctx.store.write(async (w) => {
     if (await postsInCategory(w, id)) throw conflict('The category still has posts');
-    await w.remove('categories', id, c.project_id);
+    await deleteRecord(w, 'category', id);
   });
   return c;
 }

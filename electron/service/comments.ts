@@ -2,24 +2,25 @@
 // Visibility per §5.2 (clients never see private comments nor comments of private parents);
 // update/delete/edit.xml: the author or an administrator (§5.5). Pagination per §6.3.
 
-import { RESOURCES } from '../../shared/registry.ts';
+import { COMMENT_PARENTS, COMMENTABLE_TYPES, RESOURCES } from '../../shared/registry.ts';
 import { toColumns, validateInput, type Given } from '../../shared/values.ts';
 import type { CommentInput } from '../../shared/client.ts';
 import {
-  commentIdsOf, countComments, getComment, getParent, isCommentOf, listComments, type CommentableType,
+  countComments, getComment, getParent, isCommentOf, listComments, type CommentableType,
 } from '../store/queries/comments.ts';
 import { withCommentStats } from '../store/queries/fragments.ts';
 import { badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
-import type { Row, Writer } from '../store/types.ts';
+import type { Row } from '../store/types.ts';
 import type { CommentRow } from '../../shared/rows.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.comment;
 export const PAGE = 50;
 
-/** The `{kind}` path words (§8.6) and the parent types they name. */
-export const KINDS = { posts: 'Post', milestones: 'Milestone', todo_items: 'TodoItem' } as const satisfies Record<string, CommentableType>;
-export type Kind = keyof typeof KINDS;
+/** The `{kind}` path words (§8.6): each comment parent's table, and the parent type it names (the registry's, D320). */
+export const KINDS: Readonly<Record<string, CommentableType>> = Object.fromEntries(COMMENTABLE_TYPES.map((t) => [RESOURCES[COMMENT_PARENTS[t]].table, t]));
+export type Kind = string;
 
 export interface Page { readonly rows: Row[]; readonly count: number; readonly continuedAt?: string }
 
@@ -100,13 +101,8 @@ export async function update(ctx: Ctx, id: number, input: Given<CommentInput>): 
 /** Delete a comment; answers it as it was just before. */
 export async function remove(ctx: Ctx, id: number): Promise<CommentRow> {
   const c = await editable(ctx, id);
-  await ctx.store.write((w) => w.remove('comments', id, c.project_id));
+  await ctx.store.write((w) => deleteRecord(w, 'comment', id));
   return c;
-}
-
-/** Delete every comment of a parent, inside the parent's delete transaction (§8.5, §8.7, §8.9). */
-export async function deleteCommentsOf(w: Writer, type: CommentableType, parentId: number, projectId: number): Promise<void> {
-  for (const id of await commentIdsOf(w, type, parentId)) await w.remove('comments', id, projectId);
 }
 
 export async function newTemplate(ctx: Ctx, type: CommentableType, parentId: number): Promise<Template> {

@@ -5,12 +5,13 @@ import { RESOURCES } from '../../shared/registry.ts';
 import { givenText, parseBoolean, toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
 import type { MilestoneInput, MilestoneUpdateInput } from '../../shared/client.ts';
 import {
-  commentIdsOf, getMilestone, getMilestones, laterOpenMilestones, listMilestones, milestoneReferrers, milestoneState, type Find,
+  getMilestone, getMilestones, laterOpenMilestones, listMilestones, milestoneState, type Find,
 } from '../store/queries/milestones.ts';
 import { check, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import { checkReferences, recheckReferences } from './references.ts';
 import type { MilestoneRow } from '../../shared/rows.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.milestone;
 export type { Find };
@@ -128,11 +129,6 @@ export async function uncomplete(ctx: Ctx, id: number): Promise<MilestoneRow> {
 /** Delete a milestone and its comments; posts and lists that referred to it get "none". */
 export async function remove(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await get(ctx, id);
-  const pid = m.project_id;
-  await ctx.store.write(async (w) => {
-    for (const c of await commentIdsOf(w, 'Milestone', [id])) await w.remove('comments', c.id, pid);
-    for (const r of await milestoneReferrers(w, id)) await w.update(r.tbl, r.id, { milestone_id: null }, pid);
-    await w.remove('milestones', id, pid);
-  });
+  await ctx.store.write((w) => deleteRecord(w, 'milestone', id)); // D321
   return m;
 }

@@ -10,10 +10,10 @@ import { checkReferences as checkRefs } from './references.ts';
 import { badRequest, check, forbidden, notFound, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
 import * as categories from './categories.ts';
-import { deleteCommentsOf } from './comments.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row } from '../store/types.ts';
 import type { PostRow } from '../../shared/rows.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.post;
 export const PAGE = 25;
@@ -104,11 +104,7 @@ export async function update(ctx: Ctx, id: number, input: Given<PostInput>): Pro
 /** Delete a post and its comments; answers the post as it was just before. */
 export async function remove(ctx: Ctx, id: number): Promise<PostRow> {
   const p = await editable(ctx, id);
-  const projectId = p.project_id;
-  await ctx.store.write(async (w) => {
-    await deleteCommentsOf(w, 'Post', id, projectId);
-    await w.remove('posts', id, projectId);
-  });
+  await ctx.store.write((w) => deleteRecord(w, 'post', id)); // D321
   return p;
 }
 

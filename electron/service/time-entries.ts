@@ -15,6 +15,7 @@ import * as projects from './projects.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row } from '../store/types.ts';
 import type { TimeEntryRow } from '../../shared/rows.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.timeEntry;
 export const PAGE_SIZE = 50;
@@ -225,7 +226,7 @@ export async function remove(ctx: Ctx, id: number, projectId?: number): Promise<
   if (projectId !== undefined) await projects.get(ctx, projectId);
   const e = await get(ctx, id);
   if (projectId !== undefined && e.project_id !== projectId) throw notFound('Time entry');
-  await ctx.store.write((w) => w.remove(R.table, id, e.project_id));
+  await ctx.store.write((w) => deleteRecord(w, 'timeEntry', id));
   return e;
 }
 

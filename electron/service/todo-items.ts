@@ -5,15 +5,15 @@ import { RESOURCES } from '../../shared/registry.ts';
 import { givenText, toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
 import type { TodoItemInput } from '../../shared/client.ts';
 import { visibleList } from '../store/queries/todo-lists.ts';
-import { commentIdsOf } from '../store/queries/milestones.ts';
 import {
-  entriesOfItems, getItem, itemsInProject, itemsOfList, itemState, nextItemPosition, positionsOfList,
+  getItem, itemsInProject, itemsOfList, itemState, nextItemPosition, positionsOfList,
 } from '../store/queries/todo-items.ts';
 import { check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import { checkReferences, recheckReferences } from './references.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
 import type { TodoItemRow } from '../../shared/rows.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.todoItem;
 
@@ -74,15 +74,6 @@ export async function renumber(
 export async function closeListGaps(w: Writer, listId: number, projectId: number): Promise<void> {
   const rows = await positionsOfList(w, listId);
   await renumber(w, 'todo_items', rows.map((r) => r.id), new Map(rows.map((r) => [r.id, r.position])), projectId);
-}
-
-/** Delete items' comments and unlink their time entries (the items themselves are removed by the caller). */
-export async function cascadeItems(w: Writer, ids: readonly number[], projectId: number): Promise<void> {
-  for (let k = 0; k < ids.length; k += 500) {
-    const chunk = ids.slice(k, k + 500);
-    for (const c of await commentIdsOf(w, 'TodoItem', chunk)) await w.remove('comments', c.id, projectId);
-    for (const e of await entriesOfItems(w, chunk)) await w.update('time_entries', e.id, { todo_item_id: null }, e.project_id);
-  }
 }
 
 /** Move `id` to 1-based position `to` (clamped) within `order`. */
@@ -161,8 +152,7 @@ export async function remove(ctx: Ctx, id: number): Promise<TodoItemRow> {
   await ctx.store.write(async (w) => {
     const cur = await itemState(w, id);
     if (!cur) return;
-    await cascadeItems(w, [id], pid);
-    await w.remove('todo_items', id, pid);
+    await deleteRecord(w, 'todoItem', id); // its comments go, its time entries stay unlinked (D321)
     await closeListGaps(w, cur.todo_list_id, pid);
   });
   return it;

@@ -5,16 +5,17 @@ import { RESOURCES } from '../../shared/registry.ts';
 import { toColumns, validateInput, type Given, type Validated } from '../../shared/values.ts';
 import type { TodoListInput } from '../../shared/client.ts';
 import {
-  getList, itemIdsOfList, listsByIds, listsOfProject, nextListPosition, positionsOfProject, visibleListIds,
+  getList, listsByIds, listsOfProject, nextListPosition, positionsOfProject, visibleListIds,
 } from '../store/queries/todo-lists.ts';
 import { itemsOfList, itemsOfLists, openItemsOf, type PartyFilter } from '../store/queries/todo-items.ts';
 import { checkReferences, recheckReferences } from './references.ts';
 import { badRequest, check, invalid, notFound, type Caller, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
-import { cascadeItems, checkIds, checkTo, moveTo, renumber } from './todo-items.ts';
+import { checkIds, checkTo, moveTo, renumber } from './todo-items.ts';
 import { blankTemplate, editForm, type Template } from './templates.ts';
 import type { Queryable, Row, Writer } from '../store/types.ts';
 import type { TodoItemRow, TodoListRow } from '../../shared/rows.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 
 const R = RESOURCES.todoList;
 
@@ -137,10 +138,7 @@ export async function remove(ctx: Ctx, id: number): Promise<TodoListRow> {
   const before = await get(ctx, id);
   const pid = before.project_id;
   await ctx.store.write(async (w) => {
-    const itemIds = (await itemIdsOfList(w, id)).map((r) => r.id);
-    await cascadeItems(w, itemIds, pid);
-    for (const i of itemIds) await w.remove('todo_items', i, pid);
-    await w.remove('todo_lists', id, pid);
+    await deleteRecord(w, 'todoList', id); // D321
     const rows = await positionsOfProject(w, pid);
     await renumber(w, 'todo_lists', rows.map((r) => r.id), new Map(rows.map((r) => [r.id, r.position])), pid);
   });

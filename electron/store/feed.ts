@@ -12,6 +12,7 @@
 // Reading the feed is store/queries/sync.ts; what a caller sees is service/feed.ts.
 
 import type { Queryable, Row, Writer } from './types.ts';
+import { commentParent, RESOURCES } from '../../shared/registry.ts';
 
 export type ChangeOp = 'insert' | 'update' | 'delete';
 export const MEMBERS = 'project_members';
@@ -96,7 +97,6 @@ export async function nextSeq(q: Queryable): Promise<number> {
   return Number(r!.seq);
 }
 
-const COMMENTABLE: Readonly<Record<string, string>> = { Post: 'posts', Milestone: 'milestones', TodoItem: 'todo_items' };
 
 /** The columns of a row that name the records whose computed fields follow it (see parentsFrom). */
 export const PARENT_COLUMNS: Readonly<Record<string, string>> = {
@@ -147,7 +147,8 @@ export const commentRowsName = (type: string | null): string => `comments:rows:$
 export function parentsFrom(table: string, row: Row | undefined, projectId: number | null): { tbl: string; id: number }[] {
   const out: { tbl: string; id: number }[] = [];
   if (row && table === 'comments') {
-    const t = COMMENTABLE[String(row.commentable_type)];
+    const res = commentParent(row.commentable_type);
+    const t = res ? RESOURCES[res].table : undefined;
     if (t && row.commentable_id !== null && row.commentable_id !== undefined) out.push({ tbl: t, id: Number(row.commentable_id) });
   } else if (row && table === 'todo_items') {
     if (row.todo_list_id !== null && row.todo_list_id !== undefined) out.push({ tbl: 'todo_lists', id: Number(row.todo_list_id) });

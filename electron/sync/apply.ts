@@ -10,8 +10,9 @@ import { unrepresentable, type WireRow } from '../../shared/sync/wire.ts';
 import * as q from '../store/queries/replica.ts';
 import type { Writer } from '../store/types.ts';
 import { newToken } from '../service/auth.ts';
-import { describe, keepInTree, newRestoreTree, saveRestoreTree, type RestoreTree } from './conflicts.ts';
+import { describe, keepInTree, newRestoreTree, saveRestoreTree } from './conflicts.ts';
 import { queueNotices } from './notices.ts';
+import { deleteRecord } from '../store/delete-record.ts';
 import { addPending, EDITED, HIERARCHY, REQUIRED, scopeOf, TYPE_OF, type PageSet, type Pending, type PhaseEnv, type Pulled, type Shadows } from './phase.ts';
 
 /** What one apply transaction knows: the id map (or the part of it a page needs), pending local edits, who this replica is. */
@@ -219,52 +220,33 @@ export function impossibleMove(res: ResourceKey, values: WireRow, cur: WireRow, 
  * Remove a local record and what it holds (the remote deleted it or refused its create). Pending
  * local edits of it, and records created offline under it, go to the conflict log with their values.
  */
-export async function removeLocal(w: Writer, ctx: ApplyCtx, res: ResourceKey, id: number, why: 'remote' | 'rejected',
-  tree?: RestoreTree, parent = -1): Promise<void> {
-  const R = RESOURCES[res];
-  const row = await q.localRow(w, R.table, id);
-  if (!row) return;
+export async function removeLocal(w: Writer, ctx: ApplyCtx, res: ResourceKey, id: number, why: 'remote' | 'rejected'): Promise<void> {
   // A remote deletion: what is removed is kept, so that "Restore with my changes" can bring it back (D311).
-  const top = !tree && why === 'remote' && res !== 'project';
-  if (top) tree = newRestoreTree(res, id, ctx.now);
-  const at = tree ? tree.rows.push({ res, id, row: row as WireRow, parent, keep: false }) - 1 : -1;
-  const children: [ResourceKey, string, (string | number)[]][] = [];
-  if (res === 'project') {
-    for (const c of ['timeEntry', 'comment', 'todoItem', 'todoList', 'post', 'milestone', 'category'] as const) children.push([c, 'project_id = ?', [id]]);
-  } else if (res === 'post' || res === 'milestone' || res === 'todoItem') {
-    children.push(['comment', 'commentable_type = ? AND commentable_id = ?', [TYPE_OF[res], id]]);
-  }
-  if (res === 'todoList') children.push(['todoItem', 'todo_list_id = ?', [id]]);
-  for (const [c, where, params] of children) {
-    for (const r of await q.rowsWhere(w, RESOURCES[c].table, where, params)) await removeLocal(w, ctx, c, Number(r.id), why, tree, at);
-  }
-  // References that stay, emptied (as the server does).
-  const unlink: [string, string][] = res === 'todoItem' ? [['time_entries', 'todo_item_id']]
-    : res === 'milestone' ? [['posts', 'milestone_id'], ['todo_lists', 'milestone_id']]
-      : res === 'category' ? [['posts', 'category_id']] : [];
-  for (const [t, col] of unlink) {
-    for (const r of await q.rowsWhere(w, t, `${col} = ?`, [id])) await w.update(t, Number(r.id), { [col]: null }, undefined);
-  }
-  const k = `${R.table}:${id}`;
-  const pend = ctx.pending.get(k);
-  const remoteId = ctx.ids.toRemote.get(`${res}:${id}`);
-  let logged: Conflict[] = [];
-  if (pend?.created && remoteId === undefined) logged = [orphaned(row as WireRow)];
-  else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, new Set([...pend.cols].filter((c) => EDITED[res].has(c))));
-  const about = logged.length ? { ...await describe(w, res, row as WireRow), group: tree?.group } : null;
-  for (const c of logged) await q.addConflict(w, res, id, c, ctx.now, about);
-  if (why === 'remote' && tree) await queueNotices(w, { res, id, row: row as WireRow, conflicts: logged, about, now: ctx.now, removal: { ...tree.rows[0], group: tree.group } }); // D328
-  if (tree && logged.length) keepInTree(tree, at);
-  if (top && tree) await saveRestoreTree(w, tree);
-  if (pend) await dropFromOutbox(w, R.table, id);
-  if (res === 'project') await q.dropMembers(w, id);
-  await w.remove(R.table, id, res === 'project' ? undefined : (row.project_id as number | undefined));
-  if (remoteId !== undefined) {
-    await q.dropShadow(w, res, remoteId);
-    await q.unmapLocal(w, res, id);
-    ctx.ids.toRemote.delete(`${res}:${id}`);
-    ctx.ids.toLocal.delete(`${res}:${remoteId}`);
-  }
+  const tree = why === 'remote' && res !== 'project' ? newRestoreTree(res, id, ctx.now) : undefined;
+  // What goes with it, as the registry says (deleteRecord, D321); `at`: the row's place in the tree.
+  const removed = await deleteRecord<number>(w, res, id, {
+    enter: (r, rid, row, parent) => (tree ? tree.rows.push({ res: r, id: rid, row: row as WireRow, parent: parent ?? -1, keep: false }) - 1 : -1),
+    leave: async (r, rid, row, at) => {
+      const R = RESOURCES[r];
+      const pend = ctx.pending.get(`${R.table}:${rid}`);
+      const remoteId = ctx.ids.toRemote.get(`${r}:${rid}`);
+      let logged: Conflict[] = [];
+      if (pend?.created && remoteId === undefined) logged = [orphaned(row as WireRow)];
+      else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, new Set([...pend.cols].filter((c) => EDITED[r].has(c))));
+      const about = logged.length ? { ...await describe(w, r, row as WireRow), group: tree?.group } : null;
+      for (const c of logged) await q.addConflict(w, r, rid, c, ctx.now, about);
+      if (tree) await queueNotices(w, { res: r, id: rid, row: row as WireRow, conflicts: logged, about, now: ctx.now, removal: { ...tree.rows[0], group: tree.group } }); // D328
+      if (tree && logged.length) keepInTree(tree, at ?? -1);
+      if (pend) await dropFromOutbox(w, R.table, rid);
+      if (remoteId !== undefined) {
+        await q.dropShadow(w, r, remoteId);
+        await q.unmapLocal(w, r, rid);
+        ctx.ids.toRemote.delete(`${r}:${rid}`);
+        ctx.ids.toLocal.delete(`${r}:${remoteId}`);
+      }
+    },
+  });
+  if (removed && tree) await saveRestoreTree(w, tree);
 }
 
 async function dropFromOutbox(w: Writer, table: string, id: number): Promise<void> {

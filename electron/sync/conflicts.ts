@@ -7,7 +7,7 @@
 // place are kept with it); the rest when the list is read.
 
 import { randomUUID } from 'node:crypto';
-import { fieldLabel, RESOURCE_NAMES, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
+import { commentParent, fieldLabel, parentOf as parentOfRecord, RESOURCE_NAMES, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
 import type { WireRow } from '../../shared/sync/wire.ts';
 import * as q from '../store/queries/replica.ts';
 import type { Queryable, Store } from '../store/types.ts';
@@ -52,12 +52,10 @@ export async function saveRestoreTree(db: Queryable, tree: RestoreTree): Promise
 
 type Kept = { res: ResourceKey; id: number; row: WireRow }[];
 
-/** The record a restored row's own parent must still be (a to-do's list, a comment's record, else the project). */
+/** The record a restored row's own parent must still be (a to-do's list, a comment's record, else the project: the registry's, D320). */
 function parentOf(res: ResourceKey, row: WireRow): [string, number] | null {
-  if (res === 'todoItem') return ['todo_lists', Number(row.todo_list_id)];
-  if (res === 'comment') { const p = PARENT_OF[String(row.commentable_type)]; return p ? [RESOURCES[p].table, Number(row.commentable_id)] : null; }
-  if (res === 'project' || res === 'person' || res === 'company') return null;
-  return ['projects', Number(row.project_id)];
+  const p = parentOfRecord(res, row);
+  return p ? [RESOURCES[p.res].table, p.id] : null;
 }
 
 const COMPLETION = ['completed', 'completed_at', 'completer_id'];
@@ -87,7 +85,7 @@ async function restore(store: Store, group: string): Promise<void> {
     delete v.version;
     if (r.res === 'todoItem' && fresh.has(`todoList:${String(v.todo_list_id)}`)) v.todo_list_id = fresh.get(`todoList:${String(v.todo_list_id)}`)!;
     if (r.res === 'comment') {
-      const p = PARENT_OF[String(v.commentable_type)];
+      const p = commentParent(v.commentable_type);
       const n = p ? fresh.get(`${p}:${String(v.commentable_id)}`) : undefined;
       if (n !== undefined) v.commentable_id = n;
     }
@@ -118,7 +116,6 @@ const excerpt = (v: unknown, n = 80): string => {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 };
 
-const PARENT_OF: Readonly<Record<string, ResourceKey>> = { Post: 'post', Milestone: 'milestone', TodoItem: 'todoItem' };
 
 /** The title of a row (local column names and values). */
 export function titleOf(res: ResourceKey, row: WireRow): string {
@@ -146,7 +143,7 @@ export async function describe(db: Queryable, res: ResourceKey, row: WireRow): P
     await projectName(row.project_id ?? list?.project_id);
     if (list) place.push(excerpt(list.name));
   } else if (res === 'comment') {
-    const pres = PARENT_OF[String(row.commentable_type)];
+    const pres = commentParent(row.commentable_type);
     const parent = pres ? await q.localRow(db, RESOURCES[pres].table, Number(row.commentable_id)) : undefined;
     if (parent && pres) {
       const up = await describe(db, pres, parent as WireRow);

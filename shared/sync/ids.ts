@@ -1,24 +1,11 @@
 // Id rewriting between local ids and remote ids (issue #8). Records created offline keep their
 // local ids for local callers forever; the id map links them to remote ids once created. Pure.
 
-import type { ResourceKey } from '../registry.ts';
-import type { Value, WireRow } from './wire.ts';
+import { refResource, type ResourceKey } from '../registry.ts';
+import type { WireRow } from './wire.ts';
 
-const FIXED: Readonly<Record<string, ResourceKey>> = {
-  project_id: 'project', company_id: 'company', person_id: 'person', author_id: 'person', creator_id: 'person',
-  completer_id: 'person', todo_list_id: 'todoList', category_id: 'category', milestone_id: 'milestone',
-  todo_item_id: 'todoItem',
-};
-const COMMENTABLE: Readonly<Record<string, ResourceKey>> = { Post: 'post', Milestone: 'milestone', TodoItem: 'todoItem' };
-const PARTY: Readonly<Record<string, ResourceKey>> = { Person: 'person', Company: 'company' };
-
-/** The resource a column of a row points at (null when it is not a reference). */
-export function refResource(col: string, row: Readonly<Record<string, Value | undefined>>): ResourceKey | null {
-  if (FIXED[col]) return FIXED[col];
-  if (col === 'commentable_id') return COMMENTABLE[String(row.commentable_type)] ?? null;
-  if (col === 'responsible_party_id') return PARTY[String(row.responsible_party_type)] ?? null;
-  return null;
-}
+/** The resource a column of a row points at (null when it is not a reference): the registry's links (D320). */
+export { refResource };
 
 /** Looks an id up in the map (local -> remote or remote -> local); undefined when unmapped. */
 export type IdLookup = (resource: ResourceKey, id: number) => number | undefined;

@@ -10,7 +10,8 @@
 //  - updates send only the writable fields the action wrote; `completed` becomes complete/uncomplete;
 //    `position`/`todo_list_id` changes become ONE reorder of each parent that changed (its current order).
 
-import { column, RESOURCES, writableFields, type Resource, type ResourceKey } from '../registry.ts';
+import { column, RESOURCES, TABLE_ORDER, writableFields, type Resource, type ResourceKey } from '../registry.ts';
+import { commentsOf, routesOf } from '../routes.ts';
 import { rewriteIds, type IdLookup } from './ids.ts';
 import { element, recordBody, reorderBody, resourceOfTable, type Value, type WireRow } from './wire.ts';
 
@@ -58,41 +59,28 @@ export class Unmapped extends Error {
   }
 }
 
-const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'];
-const KIND: Readonly<Record<string, string>> = { Post: 'posts', Milestone: 'milestones', TodoItem: 'todo_items' };
-
-/** Reads of a record collection on the remote (full scan, finding an earlier create). */
+/** Reads of a record collection on the remote (full scan, finding an earlier create): shared/routes.ts (D322). */
 export function createPath(r: ResourceKey, v: WireRow): string | null {
-  switch (r) {
-    case 'project': return '/projects.xml';
-    case 'category': return `/projects/${v.project_id}/categories.xml`;
-    case 'post': return `/projects/${v.project_id}/posts.xml`;
-    case 'comment': return `/${KIND[String(v.commentable_type)]}/${v.commentable_id}/comments.xml`;
-    case 'milestone': return `/projects/${v.project_id}/milestones/create`;
-    case 'todoList': return `/projects/${v.project_id}/todo_lists.xml`;
-    case 'todoItem': return `/todo_lists/${v.todo_list_id}/todo_items.xml`;
-    case 'timeEntry': return `/projects/${v.project_id}/time_entries.xml`;
-    default: return null;
-  }
+  const routes = routesOf(r);
+  if (!routes) return null;
+  if (r !== 'comment') return routes.create(String(parentId(r, v)), '.xml');
+  // A parent type no route serves (never written here): a path the remote refuses, like any record it cannot take.
+  return commentsOf(v.commentable_type, String(v.commentable_id), '.xml') ?? `/unknown/${String(v.commentable_id)}/comments.xml`;
 }
 
+/** The id a new record is created under: its list for a to-do, else its project (none for a project). */
+const parentId = (r: ResourceKey, v: WireRow) => (r === 'todoItem' ? v.todo_list_id : v.project_id);
+
 function listPath(r: ResourceKey, v: WireRow): string | null {
-  if (r === 'milestone') return `/projects/${v.project_id}/milestones/list`;
+  if (r === 'milestone') return routesOf(r)!.list(String(v.project_id), '');
   return createPath(r, v);
 }
 
-function recordPath(r: ResourceKey, id: number): { update: [Step['method'], string]; remove: [Step['method'], string] } | null {
-  switch (r) {
-    case 'project': return { update: ['PUT', `/projects/${id}.xml`], remove: ['DELETE', `/projects/${id}.xml`] };
-    case 'category': return { update: ['PUT', `/categories/${id}.xml`], remove: ['DELETE', `/categories/${id}.xml`] };
-    case 'post': return { update: ['PUT', `/posts/${id}.xml`], remove: ['DELETE', `/posts/${id}.xml`] };
-    case 'comment': return { update: ['PUT', `/comments/${id}.xml`], remove: ['DELETE', `/comments/${id}.xml`] };
-    case 'milestone': return { update: ['POST', `/milestones/update/${id}`], remove: ['POST', `/milestones/delete/${id}`] };
-    case 'todoList': return { update: ['PUT', `/todo_lists/${id}.xml`], remove: ['DELETE', `/todo_lists/${id}.xml`] };
-    case 'todoItem': return { update: ['PUT', `/todo_items/${id}.xml`], remove: ['DELETE', `/todo_items/${id}.xml`] };
-    case 'timeEntry': return { update: ['PUT', `/time_entries/${id}.xml`], remove: ['DELETE', `/time_entries/${id}.xml`] };
-    default: return null;
-  }
+function recordPath(r: ResourceKey, id: number): { update: [Step['method'], string]; remove: [Step['method'], string] | null } | null {
+  const routes = routesOf(r);
+  if (!routes) return null;
+  const u = routes.update(id, '.xml'), d = routes.remove?.(id, '.xml');
+  return { update: [u.method as Step['method'], u.path], remove: d ? [d.method as Step['method'], d.path] : null };
 }
 
 const fmt = (v: Value, kind: string | undefined): Value => {
@@ -130,14 +118,15 @@ export function planAction(changes: readonly RowChange[], view: LocalView, map: 
   const tracked = changes.filter((c) => resourceOfTable(c.t));
   const deletes = tracked.filter((c) => c.op === 'delete');
   if (deletes.length) {
-    const rank = (c: RowChange) => HIERARCHY.indexOf(resourceOfTable(c.t)!);
+    const rank = (c: RowChange) => TABLE_ORDER.indexOf(resourceOfTable(c.t)!);
     const principal = deletes.reduce((a, b) => (rank(b) < rank(a) ? b : a));
     const r = resourceOfTable(principal.t)!;
     if (tracked.some((c) => c.op === 'insert' && c.t === principal.t && c.id === principal.id)) return []; // born and gone offline
     const remote = map(r, principal.id);
     if (remote === undefined) return []; // never reached the remote: nothing to delete there
     const p = recordPath(r, remote);
-    return p ? [{ kind: 'delete', resource: r, localId: principal.id, method: p.remove[0], path: p.remove[1], body: null }] : [];
+    // No route deletes a project (they are archived): no local action can, so there is nothing to replay.
+    return p?.remove ? [{ kind: 'delete', resource: r, localId: principal.id, method: p.remove[0], path: p.remove[1], body: null }] : [];
   }
 
   // Merge the changes of each record within the action.

@@ -77,8 +77,3 @@ export async function isCommentOf(db: Queryable, c: Caller, type: CommentableTyp
   return r !== undefined;
 }
 
-/** Ids of every comment of a parent, private ones included (cascading deletes). */
-export async function commentIdsOf(db: Queryable, type: CommentableType, parentId: number): Promise<number[]> {
-  const rows = await db.all<{ id: number }>('SELECT id FROM comments WHERE commentable_type = ? AND commentable_id = ? ORDER BY id', [type, parentId]);
-  return rows.map((r) => Number(r.id));
-}

@@ -1,11 +1,12 @@
 // SQL fragments several resources share: the visible-comment columns of a parent (posts, milestones,
 // todo items). People's and companies' names come from the store's name maps (names.ts, D43).
 
+import { COMMENTABLE_TYPES, type CommentableType } from '../../../shared/registry.ts';
 import { isStore, type Caller, type Queryable, type Row } from '../types.ts';
 import { notPrivate } from './access.ts';
 import { commentRowsName } from '../feed.ts';
 
-export type CommentableType = 'Post' | 'Milestone' | 'TodoItem';
+export type { CommentableType };
 
 /** `comments-count` of a parent whose id column is `idCol`: visible comments only (§5.2). */
 export const commentsCountSql = (type: CommentableType, idCol: string, c: Caller): string =>
@@ -25,7 +26,7 @@ const statsSql = (type: CommentableType, firm: boolean, size: number): string =>
    WHERE cm.commentable_type = '${type}' AND cm.commentable_id IN (${new Array(size).fill('?').join(', ')})
    AND ${notPrivate('cm.private', { firm } as Caller)} GROUP BY cm.commentable_id`;
 /** Every statement withCommentStats runs, built once: the same string each time (the store's statement cache hashes it once). */
-const STATS_SQL: Readonly<Record<string, string>> = Object.fromEntries((['Post', 'Milestone', 'TodoItem'] as const).flatMap((t) =>
+const STATS_SQL: Readonly<Record<string, string>> = Object.fromEntries(COMMENTABLE_TYPES.flatMap((t) =>
   [true, false].flatMap((firm) => STATS_BUCKETS.map((size) => [`${t}:${firm}:${size}`, statsSql(t, firm, size)]))));
 
 type Stat = { readonly n: number; readonly at: string | null };

@@ -50,18 +50,6 @@ export function laterOpenMilestones(db: Queryable, c: Caller, projectId: number,
     WHERE m.project_id = ? AND m.id <> ? AND m.completed = 0 AND m.deadline > ? AND ${visible(c, p)}`, p);
 }
 
-/** Ids of the rows that refer to a milestone (unlinked when it is deleted). */
-export function milestoneReferrers(db: Queryable, id: number): Promise<{ tbl: string; id: number }[]> {
-  return db.all(`SELECT 'posts' AS tbl, id FROM posts WHERE milestone_id = ?
-    UNION ALL SELECT 'todo_lists' AS tbl, id FROM todo_lists WHERE milestone_id = ?`, [id, id]);
-}
-
-/** Comments of a parent record, to delete them with it. */
-export function commentIdsOf(db: Queryable, type: 'Milestone' | 'TodoItem', ids: readonly number[]): Promise<{ id: number }[]> {
-  if (!ids.length) return Promise.resolve([]);
-  return db.all(`SELECT id FROM comments WHERE commentable_type = ? AND commentable_id IN (${ids.map(() => '?').join(', ')})`, [type, ...ids]);
-}
-
 /** A milestone's deadline and completion as stored, whatever the caller (inside a write, after the visibility check). */
 export function milestoneState(db: Queryable, id: number): Promise<{ deadline: string; completed: number } | undefined> {
   return db.get('SELECT deadline, completed FROM milestones WHERE id = ?', [id]);

@@ -154,15 +154,11 @@ export const childOrder = (db: Queryable, resource: 'todoItem' | 'todoList', par
   db.all<{ id: number }>(resource === 'todoItem'
     ? 'SELECT id FROM todo_items WHERE todo_list_id = ? ORDER BY position, id'
     : 'SELECT id FROM todo_lists WHERE project_id = ? ORDER BY position, id', [parent]);
-/** Local records whose rows point at a record (what a remote delete takes with it). */
-export const rowsWhere = (db: Queryable, table: string, where: string, params: (string | number)[]) =>
-  db.all<{ id: number }>(`SELECT id FROM ${table} WHERE ${where}`, params);
 export const addMember = async (db: Queryable, projectId: number, personId: number) => {
   if (!await db.get('SELECT project_id FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId])) {
     await db.run('INSERT INTO project_members (project_id, person_id) VALUES (?, ?)', [projectId, personId]);
   }
 };
-export const dropMembers = (db: Queryable, projectId: number) => db.run('DELETE FROM project_members WHERE project_id = ?', [projectId]);
 export const membersOf = (db: Queryable, projectId: number) => db.all<{ person_id: number }>('SELECT person_id FROM project_members WHERE project_id = ?', [projectId]);
 export const dropMember = (db: Queryable, projectId: number, personId: number) => db.run('DELETE FROM project_members WHERE project_id = ? AND person_id = ?', [projectId, personId]);
 export const setPersonSecrets = (db: Queryable, id: number, token: string, passwordHash: string | null) =>

@@ -107,12 +107,6 @@ export async function nextItemPosition(db: Queryable, listId: number): Promise<n
   return Number(r?.n ?? 0) + 1;
 }
 
-/** Time entries of these items (their todo-item-id becomes nil when the item goes). */
-export function entriesOfItems(db: Queryable, ids: readonly number[]): Promise<{ id: number; project_id: number }[]> {
-  if (!ids.length) return Promise.resolve([]);
-  return db.all(`SELECT id, project_id FROM time_entries WHERE todo_item_id IN (${ids.map(() => '?').join(', ')})`, [...ids]);
-}
-
 /** Time entries of all items of a list. */
 export function entriesOfList(db: Queryable, listId: number): Promise<{ id: number; project_id: number }[]> {
   return db.all('SELECT id, project_id FROM time_entries WHERE todo_item_id IN (SELECT id FROM todo_items WHERE todo_list_id = ?)', [listId]);

@@ -72,7 +72,3 @@ export async function nextListPosition(db: Queryable, projectId: number): Promis
   return Number(r?.n ?? 0) + 1;
 }
 
-/** Ids of the items of a list (deleted with it). */
-export function itemIdsOfList(db: Queryable, listId: number): Promise<{ id: number }[]> {
-  return db.all('SELECT id FROM todo_items WHERE todo_list_id = ?', [listId]);
-}
