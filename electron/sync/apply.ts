@@ -3,7 +3,7 @@
 // Input: the store, the set, the shadows it is diffed against; output: the rows, shadows, id map, conflicts
 // and (for a feed page) the cursor, all in the store. It owns no state; the merge decisions are shared/sync/.
 
-import { RESOURCES, TABLE_ORDER, type ResourceKey } from '../../shared/registry.ts';
+import { commentParent, RESOURCES, TABLE_ORDER, type ResourceKey } from '../../shared/registry.ts';
 import { rewriteIds, type IdLookup } from '../../shared/sync/ids.ts';
 import { deletedRemotely, editedRemotely, mergeRecord, orphaned, type Conflict } from '../../shared/sync/merge.ts';
 import { unrepresentable, type WireRow } from '../../shared/sync/wire.ts';
@@ -13,7 +13,7 @@ import { newToken } from '../service/auth.ts';
 import { describe, keepInTree, newRestoreTree, saveRestoreTree } from './conflicts.ts';
 import { queueNotices } from './notices.ts';
 import { deleteRecord } from '../store/delete-record.ts';
-import { addPending, EDITED, HIERARCHY, REQUIRED, scopeOf, TYPE_OF, type PageSet, type Pending, type PhaseEnv, type Pulled, type Shadows } from './phase.ts';
+import { addPending, EDITED, REQUIRED, scopeOf, type PageSet, type Pending, type PhaseEnv, type Pulled, type Shadows } from './phase.ts';
 
 /** What one apply transaction knows: the id map (or the part of it a page needs), pending local edits, who this replica is. */
 export type ApplyCtx = Awaited<ReturnType<typeof applyContext>>;
@@ -63,7 +63,7 @@ export async function applySet(env: PhaseEnv, set: PageSet, prev: Shadows, mappe
     if (o.last && o.round) {
       for (const [k, s] of await q.shadows(w)) if (s.row._round !== o.round && !seen.has(k)) gone.push([k, s]);
     }
-    gone.sort((a, b) => HIERARCHY.indexOf(a[0].split(':')[0] as ResourceKey) - HIERARCHY.indexOf(b[0].split(':')[0] as ResourceKey));
+    gone.sort((a, b) => TABLE_ORDER.indexOf(a[0].split(':')[0] as ResourceKey) - TABLE_ORDER.indexOf(b[0].split(':')[0] as ResourceKey));
     for (const [k] of gone) {
       const [res, rid] = k.split(':');
       const local = ctx.ids.toLocal.get(k);
@@ -110,7 +110,7 @@ export function localValues(res: ResourceKey, row: WireRow, toLocal: Map<string,
 export async function insertValues(w: Writer, res: ResourceKey, v: WireRow): Promise<WireRow | null> {
   const out = { ...v };
   if (res === 'comment') {
-    const parentRes = Object.entries(TYPE_OF).find(([, t]) => t === v.commentable_type)?.[0] as ResourceKey | undefined;
+    const parentRes = (commentParent(v.commentable_type) ?? undefined);
     const parent = parentRes ? await q.localRow(w, RESOURCES[parentRes].table, Number(v.commentable_id)) : undefined;
     if (!parent) return null;
     out.project_id = parent.project_id as number;

@@ -2,13 +2,13 @@
 // applied with its cursor in ONE transaction (D248). Input: the store (cursor, resync round, shadows),
 // a remote with a feed; output: whether the feed's end was reached (the pages are in the store).
 
-import { type ResourceKey } from '../../shared/registry.ts';
+import { commentParent, type ResourceKey } from '../../shared/registry.ts';
 import { unrepresentable, type WireRow } from '../../shared/sync/wire.ts';
 import * as q from '../store/queries/replica.ts';
 import { cursorAfter, RemoteError, RemoteFeedBroken, type FeedChange, type Remote } from './remote.ts';
 import { applySet } from './apply.ts';
 import { members, safeList, scanProject, type ScanRemote } from './scan.ts';
-import { add, emptySet, referencedKeys, scopeOf, TYPE_OF, type PhaseEnv, type Shadows } from './phase.ts';
+import { add, emptySet, referencedKeys, scopeOf, type PhaseEnv, type Shadows } from './phase.ts';
 
 /** What a feed pull asks of the remote: its pages, and the public routes for a project's resync. */
 export type FeedRemote = ScanRemote & Pick<Remote, 'changes'>;
@@ -80,7 +80,7 @@ export async function applyPage(env: PhaseEnv, remote: FeedRemote, page: FeedPag
     if (!row) return [];
     const keys: string[] = [];
     if (row.todo_list_id) keys.push(`todoList:${row.todo_list_id}`);
-    const pr = Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0];
+    const pr = (commentParent(row.commentable_type) ?? undefined);
     if (pr) keys.push(`${pr}:${row.commentable_id}`);
     return keys;
   };
@@ -97,7 +97,7 @@ export async function applyPage(env: PhaseEnv, remote: FeedRemote, page: FeedPag
     const up = (r: ResourceKey, id: unknown) => latest.get(`${r}:${id}`)?.record ?? prev.get(`${r}:${id}`)?.row;
     if (res === 'todoItem') return Number(up('todoList', row.todo_list_id)?.project_id ?? NaN);
     if (res === 'comment') {
-      const parentRes = Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0] as ResourceKey | undefined;
+      const parentRes = (commentParent(row.commentable_type) ?? undefined);
       const parent = parentRes ? up(parentRes, row.commentable_id) : undefined;
       if (!parent) return null;
       return parent.project_id !== undefined ? Number(parent.project_id) : Number(up('todoList', parent.todo_list_id)?.project_id ?? NaN);

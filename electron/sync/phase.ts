@@ -1,7 +1,7 @@
 // What the sync phases share (issue #26, D317): the environment each phase is given, the records
 // a pull carries to the apply, and the few constants of the hierarchy. No state lives here.
 
-import { column, RESOURCES, TABLE_ORDER, writableFields, type ResourceKey } from '../../shared/registry.ts';
+import { column, commentParent, RESOURCES, TABLE_ORDER, writableFields, type ResourceKey } from '../../shared/registry.ts';
 import { rewriteIds, type IdLookup } from '../../shared/sync/ids.ts';
 import type { WireRow } from '../../shared/sync/wire.ts';
 import type { Store } from '../store/types.ts';
@@ -34,15 +34,12 @@ export class Backoff extends Error {
 export const transient = (e: unknown): boolean => e instanceof Backoff || e instanceof RemoteUnreachable
   || (e instanceof RemoteError && (e.status >= 500 || e.status === 429));
 
-export const KIND_OF: Readonly<Record<string, 'posts' | 'milestones' | 'todo_items'>> = { post: 'posts', milestone: 'milestones', todoItem: 'todo_items' };
-export const TYPE_OF: Readonly<Record<string, string>> = { post: 'Post', milestone: 'Milestone', todoItem: 'TodoItem' };
 /** Parent columns a record cannot exist without. */
 export const REQUIRED = new Set(['project_id', 'todo_list_id', 'commentable_id']);
 /** Columns people edit (conflicts are about these): writable fields and completion. */
 export const EDITED = Object.fromEntries(TABLE_ORDER.map((k) => [k, new Set([
   ...writableFields(RESOURCES[k], 'create').map((f) => column(f.name)), 'completed', 'responsible_party_type',
 ])])) as Record<ResourceKey, Set<string>>;
-export const HIERARCHY: readonly ResourceKey[] = ['company', 'person', 'project', 'category', 'milestone', 'post', 'todoList', 'todoItem', 'comment', 'timeEntry'];
 
 /** Shadow copies by `resource:remoteId`: the merge base of each record, and the scan scope it was read in. */
 export type Shadows = Map<string, { row: WireRow; scope: string }>;
@@ -85,7 +82,7 @@ export function scopeOf(res: ResourceKey, row: WireRow, P: number | null): strin
     case 'todoList': return `p${P}/lists`;
     case 'todoItem': return `p${P}/items/${row.todo_list_id}`;
     case 'timeEntry': return `p${P}/time`;
-    case 'comment': return `p${P}/c/${Object.entries(TYPE_OF).find(([, t]) => t === row.commentable_type)?.[0]}${row.commentable_id}`;
+    case 'comment': return `p${P}/c/${(commentParent(row.commentable_type) ?? undefined)}${row.commentable_id}`;
   }
 }
 

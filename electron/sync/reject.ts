@@ -2,7 +2,7 @@
 // cannot give). Input: the store, the entry and the remote's answer; output: the entry on the rejected
 // list, the records it touched back at the remote's state, and the caller's in-memory id map refreshed.
 
-import type { ResourceKey } from '../../shared/registry.ts';
+import { TABLE_ORDER, type ResourceKey } from '../../shared/registry.ts';
 import { dataKeys } from '../../shared/sync/merge.ts';
 import type { Step } from '../../shared/sync/plan.ts';
 import { resourceOfTable, type WireRow } from '../../shared/sync/wire.ts';
@@ -10,7 +10,7 @@ import * as q from '../store/queries/replica.ts';
 import type { Store } from '../store/types.ts';
 import type { RejectedView } from '../service/sync.ts';
 import { applyContext, insertValues, localValues, removeLocal } from './apply.ts';
-import { addPending, HIERARCHY, type PhaseEnv, type Pending } from './phase.ts';
+import { addPending, type PhaseEnv, type Pending } from './phase.ts';
 
 /** The id map both ways (`resource:id` keys), as the push holds it in memory. */
 export interface IdMap { toRemote: Map<string, number>; toLocal: Map<string, number> }
@@ -30,7 +30,7 @@ export async function reject(env: Pick<PhaseEnv, 'store'>, entry: q.OutboxEntry,
     addPending(mine, entry.changes);
     const records = [...mine.entries()].map(([k, p]) => ({ t: k.split(':')[0], id: Number(k.split(':')[1]), p }))
       .filter((r) => resourceOfTable(r.t))
-      .sort((a, b) => HIERARCHY.indexOf(resourceOfTable(a.t)!) - HIERARCHY.indexOf(resourceOfTable(b.t)!));
+      .sort((a, b) => TABLE_ORDER.indexOf(resourceOfTable(a.t)!) - TABLE_ORDER.indexOf(resourceOfTable(b.t)!));
     for (const r of records) {
       const res = resourceOfTable(r.t)!;
       const remoteId = ctx.ids.toRemote.get(`${res}:${r.id}`);

@@ -3,12 +3,13 @@
 // applied (apply.ts) and the next scan round saved. `scanProject` and `members` also serve the feed's
 // project resyncs (feed.ts).
 
-import { RESOURCES, type ResourceKey } from '../../shared/registry.ts';
+import { commentableType, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
+import { ROUTES } from '../../shared/routes.ts';
 import { decodeCollection, unrepresentable, type WireRow } from '../../shared/sync/wire.ts';
 import * as q from '../store/queries/replica.ts';
 import { RemoteFeedBroken, type Remote } from './remote.ts';
 import { applySet } from './apply.ts';
-import { add, emptySet, KIND_OF, MAX_LIST_PAGES, NO_DEEP, type DeepSlice, type PhaseEnv, type Scan, type Shadows } from './phase.ts';
+import { add, emptySet, MAX_LIST_PAGES, NO_DEEP, type DeepSlice, type PhaseEnv, type Scan, type Shadows } from './phase.ts';
 
 /** What a scan asks of the remote: lists of the public routes, and XML pages (time entries, comments). */
 export type ScanRemote = Pick<Remote, 'list' | 'getXml'>;
@@ -125,7 +126,7 @@ export async function scanProject(env: PhaseEnv, remote: ScanRemote, P: number, 
       const scope = `p${P}/c/${res}${parent.id}`;
       if (Number(parent._comments_count ?? 0) === 0) { out.scopes.add(scope); continue; }
       const comments: WireRow[] = [];
-      let path: string | null = `/${KIND_OF[res]}/${parent.id}/comments.xml`;
+      let path: string | null = ROUTES.comment.list(parent.id as number, '.xml', commentableType(res)!);
       const visited = new Set<string>();
       while (path) {
         if (visited.has(path) || visited.size >= MAX_LIST_PAGES) endless(`comment list of ${res} ${parent.id}`);
