@@ -94,7 +94,7 @@ export interface AppOptions {
   readonly rateLimit?: RateOptions | null;
   /**
    * Answer GETs of resource routes on the thin path in front of Fastify (http/fast.ts, D190). On by
-   * default; the same bytes either way (tests/fast-path.test.ts compares them).
+   * default; the same bytes either way (tests/electron/http/fast.test.ts compares them).
    */
   readonly thinPath?: boolean;
   /** What one person's stored Idempotency-Key answers may hold (D244; default 10,000 keys, 16 MiB). */

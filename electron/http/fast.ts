@@ -8,7 +8,7 @@
 // token, the rate limiter, `preflightOf` (405/404), the store's pin, `answer` (response cache, handler,
 // redaction, rendering), and the answer is written the way Fastify's reply does (content type
 // defaults, `Status` (app.ts's onSend hook), `Content-Length`, one writeHead with the headers in the
-// same order, through the same ServerResponse class). `tests/fast-path.test.ts` compares the raw bytes
+// same order, through the same ServerResponse class). `tests/electron/http/fast.test.ts` compares the raw bytes
 // of both paths for every GET route the app registers.
 //
 // Everything else goes to Fastify unchanged, decided before anything runs: other methods (HEAD
@@ -204,7 +204,7 @@ export class ThinPath {
     res.writeHead(status, headers);
     // Node writes the head joined to a string body in the body's encoding: as Latin-1, a header value with a
     // character from U+0080 would go out as one byte, not UTF-8's two. The headers of the answers marked
-    // ASCII are digits and fixed names (X-Records, X-Pages, X-Page, Status); tests/fast-path.test.ts compares
+    // ASCII are digits and fixed names (X-Records, X-Pages, X-Page, Status); tests/electron/http/fast.test.ts compares
     // every GET route's bytes with Fastify's.
     if (ascii) { this.latin1++; res.end(body, 'latin1'); }
     else res.end(body);
