@@ -130,8 +130,8 @@ process.on('exit', stopCluster);
 const pgMissing = () => ({ passed: 0, failed: process.env.CI === 'true' ? 1 : 0, note: `skipped: PostgreSQL not available (${clusterProblem})` });
 
 // Test files at once in the unit step (D327). Vitest's own default leaves a core free (1 on the 2-core CI machine,
-// so ~130 files ran one after another), but most files spend their time waiting: on child processes (the CLI,
-// the team server), on PostgreSQL, on loopback sockets and sync rounds. BIVOUAC_TEST_WORKERS overrides it.
+// so ~135 files ran one after another on one core while the other stayed mostly idle). BIVOUAC_TEST_WORKERS
+// overrides it.
 const unitWorkers = () => Number(process.env.BIVOUAC_TEST_WORKERS) || Math.max(2, availableParallelism());
 
 async function unit() {
