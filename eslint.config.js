@@ -51,6 +51,11 @@ const LAYERS = {
 
 // Unit tests of a layer run under Vitest in Node: they may also use Node and the test tooling.
 const TEST_LAYERS = Object.fromEntries(Object.entries(LAYERS).map(([k, v]) => [k, { allow: [...new Set([...v.allow, '#node', '#package'])] }]));
+// Tests mirror the source tree under tests/ (D326). The renderer's and shared/'s tests keep their layer's limits
+// (plus Node, the test tooling and their own folder of tests; shared/'s client is also tried against the service
+// through tests/support/); the others may import anything.
+TEST_LAYERS['tests/shared'] = { allow: [...TEST_LAYERS.shared.allow, 'tests/shared', 'tests/support'] };
+TEST_LAYERS['tests/renderer'] = { allow: [...TEST_LAYERS.renderer.allow, 'tests/renderer'] };
 
 const NODE_SCRIPT_GLOBALS = Object.fromEntries(
   [...NODE_GLOBALS, 'console', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',

@@ -3,7 +3,7 @@
 // write rules, visibility conditions, forms and Location forms come from the registry
 // (shared/registry.ts), the routes from the route plugins themselves (electron/http/app.ts
 // API_PLUGINS, collected as they register), and the prose from docs/api.template.md, whose
-// `{{name}}` markers this script fills. `npm run docs:api` writes the file; tests/api-docs.test.ts
+// `{{name}}` markers this script fills. `npm run docs:api` writes the file; tests/scripts/api-docs.test.ts
 // fails when the committed file differs from what this script generates.
 
 import Fastify, { type RouteOptions } from 'fastify';

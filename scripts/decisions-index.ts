@@ -4,7 +4,7 @@
 // entry's status. The status is read from the entry itself: a line `- **Status**: …` (or `**Status**: …`)
 // anywhere in it; an entry without one is current. A status starts with `current`, `superseded by D<n>`
 // or `reverted` (more words may follow: `current; its Writer: see D141`). `npm run docs:decisions`
-// rewrites the index between the two markers; tests/decisions-index.test.ts fails when the committed
+// rewrites the index between the two markers; tests/scripts/decisions-index.test.ts fails when the committed
 // index differs from what this script generates, when two entries share a number, or when a status is
 // not one of those forms or names an entry that does not exist.
 

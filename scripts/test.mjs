@@ -4,7 +4,7 @@
 //
 //   typecheck    npm run typecheck                         (counts as 1 test)
 //   lint         npm run lint                              (counts as 1 test)
-//   unit         vitest run (all projects)                 (its JSON report)
+//   unit         vitest run (all projects, files on every core: D327)  (its JSON report)
 //   ui           npm run build:ui, or scripts/ensure-ui.mjs (counts as 1 test; skipped without a renderer)
 //   conformance  ../shared/conformance/run.mjs --start "npm start …"  (its last line)
 //   conformance-pg     the same with --store on a fresh PostgreSQL database
@@ -28,7 +28,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster } from './pg-cluster.mjs';
 
@@ -129,11 +129,16 @@ process.on('exit', stopCluster);
 /** A skipped PostgreSQL step: a failure under CI. */
 const pgMissing = () => ({ passed: 0, failed: process.env.CI === 'true' ? 1 : 0, note: `skipped: PostgreSQL not available (${clusterProblem})` });
 
+// Test files at once in the unit step (D327). Vitest's own default leaves a core free (1 on the 2-core CI machine,
+// so ~135 files ran one after another on one core while the other stayed mostly idle). BIVOUAC_TEST_WORKERS
+// overrides it.
+const unitWorkers = () => Number(process.env.BIVOUAC_TEST_WORKERS) || Math.max(2, availableParallelism());
+
 async function unit() {
   const report = join(scratch, 'vitest.json');
   const pg = await postgres();
   const pgEnv = pg ? { BIVOUAC_TEST_PG: pg.url } : { BIVOUAC_TEST_PG_SKIP: `PostgreSQL cannot be installed: ${clusterProblem}` };
-  const r = await exec(process.execPath, [bin('vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { timeoutS: 1500, extraEnv: pgEnv });
+  const r = await exec(process.execPath, [bin('vitest/vitest.mjs'), 'run', `--maxWorkers=${unitWorkers()}`, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { timeoutS: 1500, extraEnv: pgEnv });
   const j = readJson(report);
   if (!j) return { passed: 0, failed: 1, note: `no Vitest report (exit ${r.code})` };
   // A test file that fails to load has no failed test but a failed suite: count it as one failure.

@@ -4,7 +4,7 @@
 // No Node, no DOM: the caller passes a `fetch`-like function and a base64 encoder.
 // Record interfaces mirror the registry (shared/registry.ts): their keys are the registry's
 // element names with `-` replaced by `_`. `RECORD_KEYS` lists them at runtime and a unit test
-// (shared/client.test.ts) checks them against the registry, so the two cannot drift.
+// (tests/shared/client.test.ts) checks them against the registry, so the two cannot drift.
 
 import type { CommentableType, ResourceKey, WireRecord } from './registry.ts';
 import { ROUTES as R } from './routes.ts';

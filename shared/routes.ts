@@ -1,7 +1,7 @@
 // The record routes of each resource (contract §8), written once (issue #30, D322): where a record is
 // created and listed under its parent, and how one record is read, updated and deleted. The API client
 // (shared/client.ts, `.json`) and sync's push planner (shared/sync/plan.ts, `.xml`) build their paths
-// here; tests/relations.test.ts checks that the server answers every one of them.
+// here; tests/electron/store/delete-record.test.ts checks that the server answers every one of them.
 //
 // Pure: no Node, no DOM. Ids may be numbers, or `:name` placeholders for a route pattern.
 

@@ -3,7 +3,7 @@
 // names and stored forms (integers for booleans: `completed` is 0 or 1, on SQLite and PostgreSQL alike;
 // ids and counts are numbers on both engines, electron/store/postgres.ts); computed columns sit beside them.
 // The columns the services and their callers read are named with their types (each one is selected by
-// every query that answers that record: tests/typed-services.test.ts checks them); the others pass
+// every query that answers that record: tests/electron/service/typed-services.test.ts checks them); the others pass
 // through the index signature to the codec. The wire forms are shared/client.ts `Records`.
 
 import type { ProjectStatus } from './client.ts';

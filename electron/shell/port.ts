@@ -1,6 +1,6 @@
 // The port between the desktop shell's logic (electron/shell/*) and Electron. The logic imports only
 // these types; electron/main.ts implements them over the real `electron` module, tests over a fake
-// (tests/shell-fake.ts). Everything here is what the shell needs, no more: small enough to fake
+// (tests/support/shell-fake.ts). Everything here is what the shell needs, no more: small enough to fake
 // completely, typed closely enough that main.ts's adapter typechecks against Electron's own types.
 
 import type { ShellCommand, SyncStatus } from '../../shared/ipc.ts';

@@ -3,7 +3,7 @@ import { useSession } from '../stores/session.ts';
 
 /**
  * The demo account's password, as the README documents it. GET /setup.json names the demo's user but never
- * carries a password (issue #25, D241); tests/network-safety.test.ts checks this is the demo's.
+ * carries a password (issue #25, D241); tests/electron/http/network-safety.test.ts checks this is the demo's.
  */
 const DEMO_PASSWORD = 'bivouac';
 

@@ -9,7 +9,7 @@
 // A regular expression runs on flat strings only, so V8 flattens its subject in place first: the rope
 // becomes a pointer to one flat copy (which a young-generation collection then puts in its place; a rope
 // already in the old generation stays a pointer, still walked in one step). This is V8's behaviour, not a
-// documented API: tests/flat-texts.test.ts checks it with V8's own `%StringIsFlat`, after enough calls that
+// documented API: tests/electron/http/flat-texts.test.ts checks it with V8's own `%StringIsFlat`, after enough calls that
 // the callers are optimized, and fails if a Node upgrade stops it.
 //
 // `exec` is the one of this realm when this module loads, so that code replacing `RegExp.prototype.exec`

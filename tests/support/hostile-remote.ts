@@ -1,5 +1,5 @@
 // A hostile or broken remote for tests and the bench (issue #25): a real node:http server on 127.0.0.1
-// in front of a real remote (a team server: `startRemote` in tests/sync-helpers.ts, or any URL), that
+// in front of a real remote (a team server: `startRemote` in tests/support/sync-helpers.ts, or any URL), that
 // passes requests through unchanged until a misbehaviour is switched on in `hostile.mode` (at any time,
 // between or during syncs). It impersonates a team server (capabilities with the feed) or, with
 // `plain`, a plain server of the interface (no /sync/*, no .json).

@@ -1,5 +1,5 @@
 // Vitest globalSetup: one throwaway PostgreSQL cluster per run for the tests that need it
-// (tests/pg.ts hands out fresh databases on it). `npm test` starts the cluster itself and passes
+// (tests/support/pg.ts hands out fresh databases on it). `npm test` starts the cluster itself and passes
 // its URL in BIVOUAC_TEST_PG; then nothing is started here. When PostgreSQL cannot be installed,
 // the PostgreSQL tests are skipped with the reason (and scripts/test.mjs fails under CI=true).
 

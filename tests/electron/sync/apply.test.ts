@@ -1,0 +1,66 @@
+// The apply and reject phases alone (electron/sync/apply.ts, reject.ts; D317): a pulled record merged
+// with a pending local edit (the conflict logged, the remote's other change applied), and a refused
+// update put back at the remote's state with the entry on the rejected list.
+
+import { describe, expect, it } from 'vitest';
+import * as q from '../../../electron/store/queries/replica.ts';
+import { applySet } from '../../../electron/sync/apply.ts';
+import { reject } from '../../../electron/sync/reject.ts';
+import { emptySet } from '../../../electron/sync/phase.ts';
+import { phaseEnv } from '../../support/sync-phase-fake.ts';
+
+const BASE = { id: 30, todo_list_id: 20, content: 'Base', due_at: null };
+
+/** A replica holding item 5 (remote 30) in list 1 (20) of project 1 (10), last pulled as BASE, edited here to 'Mine'. */
+async function replica() {
+  const env = phaseEnv();
+  await env.store.write(async (w) => {
+    await w.insert('companies', { id: 1, name: 'Acme' }, null);
+    await w.insert('projects', { id: 1, name: 'Site', company_id: 1 }, null);
+    await w.insert('todo_lists', { id: 1, project_id: 1, name: 'Launch' }, 1);
+    await w.insert('todo_items', { id: 5, project_id: 1, todo_list_id: 1, content: 'Mine' }, 1);
+    for (const [r, l, rid] of [['company', 1, 1], ['project', 1, 10], ['todoList', 1, 20], ['todoItem', 5, 30]] as const) await q.mapId(w, r, l, rid);
+    await q.putShadow(w, 'todoItem', 30, 'p10/items/20', BASE);
+    await q.appendOutbox(w, w.now, [{ t: 'todo_items', id: 5, op: 'update', v: { content: 'Mine' } }]);
+  });
+  return env;
+}
+
+describe('apply phase', () => {
+  it('keeps a pending local edit against the remote\'s edit of the same field (logged as a conflict) and applies its other change', async () => {
+    const env = await replica();
+    const set = emptySet();
+    set.items.push({ resource: 'todoItem', row: { ...BASE, content: 'Theirs', due_at: '2026-05-01T00:00:00Z' }, scope: 'p10/items/20' });
+    await applySet(env, set, await q.shadows(env.store), null, { park: false });
+    const row = await q.localRow(env.store, 'todo_items', 5);
+    expect(row?.due_at).toBe('2026-05-01T00:00:00Z');
+    const conflicts = await q.conflicts(env.store);
+    expect(conflicts.map((c) => [c.resource, c.record_id, c.field])).toEqual([['todoItem', 5, 'content']]);
+    expect((await q.shadow(env.store, 'todoItem', 30))?.content).toBe('Theirs');
+  });
+
+  it('removes what the remote no longer shows in a scope it read, with the local edit logged', async () => {
+    const env = await replica();
+    const set = emptySet();
+    set.scopes.add('p10/items/20');
+    await applySet(env, set, await q.shadows(env.store), null, { park: false });
+    expect(await q.localRow(env.store, 'todo_items', 5)).toBeUndefined();
+    expect((await q.idMap(env.store)).toRemote.has('todoItem:5')).toBe(false);
+    expect((await q.conflicts(env.store)).some((c) => c.record_id === 5 && c.field === 'content')).toBe(true);
+  });
+});
+
+describe('reject phase', () => {
+  it('puts a refused update back at the remote\'s state and lists the refusal', async () => {
+    const env = await replica();
+    const [entry] = await q.outbox(env.store);
+    const ids = { toRemote: new Map<string, number>(), toLocal: new Map<string, number>() };
+    await reject(env, entry, { resource: 'todoItem', localId: 5, method: 'PUT', path: '/todo_items/30.xml' }, 403, 'Forbidden', ids);
+    expect((await q.localRow(env.store, 'todo_items', 5))?.content).toBe('Base');
+    expect(await q.outbox(env.store)).toEqual([]);
+    const [r] = await q.rejected(env.store);
+    expect(r).toMatchObject({ seq: entry.seq, resource: 'todoItem', record_id: 5, method: 'PUT', status: 403, message: 'Forbidden' });
+    // The caller's id map is refreshed from the store.
+    expect(ids.toRemote.get('todoItem:5')).toBe(30);
+  });
+});
