@@ -1,6 +1,6 @@
 // The connect phase (D317): a remote URL and credentials become a link, or a refusal that changes nothing.
 // Input: the store, the credentials, the token vault; output: the linked remote and what to put back if
-// the first sync is refused (D256), or a ConnectError. Also the adoption of local work (D150), the refusal
+// the first sync is refused (D256), or a SyncError. Also the adoption of local work (D150), the refusal
 // of a shared server (D254), the unlink of a disconnect (D151) and the token kept for the remote.
 
 import { randomBytes } from 'node:crypto';
@@ -14,7 +14,7 @@ import * as life from '../store/queries/lifecycle.ts';
 import { ownerCredentials } from '../store/queries/people.ts';
 import type { Store, Writer } from '../store/types.ts';
 import { hashPassword, newToken } from '../service/auth.ts';
-import { SyncError as ConnectError } from '../service/sync.ts';
+import { SyncError } from '../service/sync.ts';
 import { status as setupStatus } from '../service/setup.ts';
 import { ownerId } from './owner.ts';
 import { RemoteError, RemoteUnreachable, type Remote, type RemoteAuth } from './remote.ts';
@@ -80,10 +80,10 @@ export interface Linked<R = Remote> {
 /** Local work checked for pushing on connect (D150). */
 export interface Adoption { m: Matching; categories: Map<number, number>; seq: number; meUserName: string | null }
 
-/** `p`, or a transient ConnectError as soon as `signal` aborts (the engine stopped). */
+/** `p`, or a transient SyncError as soon as `signal` aborts (the engine stopped). */
 export function untilStopped<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const stopped = () => reject(new ConnectError(503, 'The service stopped before the remote answered', { transient: true }));
+    const stopped = () => reject(new SyncError(503, 'The service stopped before the remote answered', { transient: true }));
     if (signal.aborted) { stopped(); return; }
     signal.addEventListener('abort', stopped, { once: true });
     p.then((v) => { signal.removeEventListener('abort', stopped); resolve(v); }, (e: unknown) => { signal.removeEventListener('abort', stopped); reject(e as Error); });
@@ -103,13 +103,13 @@ export async function link<R extends ConnectRemote>(env: ConnectEnv<R>, url: str
     u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
   } catch {
-    throw new ConnectError(422, `Remote URL is invalid: ${url}`);
+    throw new SyncError(422, `Remote URL is invalid: ${url}`);
   }
   const target = url.replace(/\/+$/, '');
   const st = await q.state(env.store);
   // Linked to another remote: refused at once, without asking the new one anything.
   if (st.get('url') && st.get('url') !== target) {
-    throw new ConnectError(409, `This data directory is a replica of ${st.get('url')}: disconnect it first or use an empty data directory; nothing was changed`);
+    throw new SyncError(409, `This data directory is a replica of ${st.get('url')}: disconnect it first or use an empty data directory; nothing was changed`);
   }
   const probe = env.remoteFor(url, auth);
   const halt = env.signal;
@@ -117,32 +117,32 @@ export async function link<R extends ConnectRemote>(env: ConnectEnv<R>, url: str
   try {
     me = await untilStopped(probe.me(), halt);
   } catch (e) {
-    if (e instanceof ConnectError) throw e;
-    if (e instanceof RemoteUnreachable) throw new ConnectError(502, `Remote is unreachable: ${e.message}`, { transient: true });
-    if (e instanceof RemoteError && e.status === 401) throw new ConnectError(422, 'The remote refused these credentials (401)');
+    if (e instanceof SyncError) throw e;
+    if (e instanceof RemoteUnreachable) throw new SyncError(502, `Remote is unreachable: ${e.message}`, { transient: true });
+    if (e instanceof RemoteError && e.status === 401) throw new SyncError(422, 'The remote refused these credentials (401)');
     if (e instanceof RemoteError && (e.status >= 500 || e.status === 429)) {
-      throw new ConnectError(502, `The remote could not answer (${e.message})`, { transient: true, retryAfterMs: retryAfterMs(e.retryAfter, e.remoteNow, Date.now()) });
+      throw new SyncError(502, `The remote could not answer (${e.message})`, { transient: true, retryAfterMs: retryAfterMs(e.retryAfter, e.remoteNow, Date.now()) });
     }
-    if (e instanceof RemoteError) throw new ConnectError(422, `Not a Bivouac/Basecamp API at ${url}: ${e.message}`);
+    if (e instanceof RemoteError) throw new SyncError(422, `Not a Bivouac/Basecamp API at ${url}: ${e.message}`);
     throw e;
   }
   const token = 'token' in auth ? auth.token : me.token;
-  if (!token) throw new ConnectError(422, 'The remote does not show this person\'s API token on /me.xml: connect with a token instead');
+  if (!token) throw new SyncError(422, 'The remote does not show this person\'s API token on /me.xml: connect with a token instead');
   const selfRemote = Number(me.id);
   // What this directory is to this remote (D150): checked in full before anything changes.
   let adopt: Adoption | null = null;
   if (st.get('url')) {
     if (Number(st.get('self_remote')) !== selfRemote) {
-      throw new ConnectError(409, `This data directory is a replica of ${st.get('url')} (another account or person): disconnect it first or use an empty data directory`);
+      throw new SyncError(409, `This data directory is a replica of ${st.get('url')} (another account or person): disconnect it first or use an empty data directory`);
     }
   } else if (st.get('was_url') === probe.url) {
     // A disconnected replica: the same person resumes (its pending work is pushed by the sync below).
     if (Number(st.get('was_self')) !== selfRemote) {
-      throw new ConnectError(409, `This data directory was a replica of ${probe.url} as ${st.get('was_user') || 'another person'}: its records are that person's copy of this remote, and pushing them as someone else would duplicate them. Connect as ${st.get('was_user') || 'that person'}, or use an empty data directory; nothing was changed`);
+      throw new SyncError(409, `This data directory was a replica of ${probe.url} as ${st.get('was_user') || 'another person'}: its records are that person's copy of this remote, and pushing them as someone else would duplicate them. Connect as ${st.get('was_user') || 'that person'}, or use an empty data directory; nothing was changed`);
     }
   } else if (!(await env.store.isEmpty())) {
     if ((await setupStatus(env.store)).demo) {
-      throw new ConnectError(409, 'This data directory holds the demo account, whose sample data is not pushed to a remote: connect an empty data directory (bivouac serve --data-dir NEW --remote …); nothing was changed');
+      throw new SyncError(409, 'This data directory holds the demo account, whose sample data is not pushed to a remote: connect an empty data directory (bivouac serve --data-dir NEW --remote …); nothing was changed');
     }
     adopt = await untilStopped(planAdoption(env.store, probe, me, caller), halt);
   }
@@ -179,7 +179,7 @@ export async function link<R extends ConnectRemote>(env: ConnectEnv<R>, url: str
  */
 export async function refuseShared(env: Pick<ConnectEnv<ConnectRemote>, 'store' | 'network'>, caller: number | null): Promise<void> {
   const why = env.network ?? (env.store.dialect === 'postgres' ? 'it keeps its data in PostgreSQL (--store)' : null);
-  const refuse = (reason: string) => new ConnectError(409, `This server is used by more than one person (${reason}): only the local service of one person's desktop app can become a replica of a remote. A team server stays a team server; nothing was changed and the remote was not contacted`);
+  const refuse = (reason: string) => new SyncError(409, `This server is used by more than one person (${reason}): only the local service of one person's desktop app can become a replica of a remote. A team server stays a team server; nothing was changed and the remote was not contacted`);
   if (why) throw refuse(why);
   const me = caller !== null ? await life.userNameOf(env.store, caller)
     : (await ownerId(env.store)) !== null ? await life.userNameOf(env.store, (await ownerId(env.store))!) : (await ownerCredentials(env.store))?.user_name ?? null;
@@ -189,7 +189,7 @@ export async function refuseShared(env: Pick<ConnectEnv<ConnectRemote>, 'store' 
 
 /**
  * Check that this directory's local work can all be pushed to the remote (D150), reading only;
- * a ConnectError (409) lists everything that blocks it.
+ * a SyncError (409) lists everything that blocks it.
  */
 export async function planAdoption(store: Store, remote: Pick<Remote, 'url' | 'capabilities' | 'list'>, me: WireRow, caller: number | null): Promise<Adoption> {
   try {
@@ -221,12 +221,12 @@ export async function planAdoption(store: Store, remote: Pick<Remote, 'url' | 'c
     const projectName = (id: number) => String(local.projects.find((x) => Number(x.id) === id)?.name ?? id);
     const blocks = [...m.blocks, ...blockedTime(await q.allRows(store, 'time_entries'), m, Number(me.id), members, personName, projectName)];
     if (blocks.length) {
-      throw new ConnectError(409, `This data directory holds local work that cannot be pushed to ${remote.url}, so nothing was changed: ${blocks.join('; ')}`);
+      throw new SyncError(409, `This data directory holds local work that cannot be pushed to ${remote.url}, so nothing was changed: ${blocks.join('; ')}`);
     }
     return { m, categories, seq, meUserName: typeof me.user_name === 'string' && me.user_name ? me.user_name : null };
   } catch (e) {
-    if (e instanceof RemoteUnreachable) throw new ConnectError(502, `Remote is unreachable: ${e.message}`);
-    if (e instanceof RemoteError) throw new ConnectError(502, `The remote failed while the local work was checked (nothing was changed): ${e.message}`);
+    if (e instanceof RemoteUnreachable) throw new SyncError(502, `Remote is unreachable: ${e.message}`);
+    if (e instanceof RemoteError) throw new SyncError(502, `The remote failed while the local work was checked (nothing was changed): ${e.message}`);
     throw e;
   }
 }
@@ -240,7 +240,7 @@ export async function planAdoption(store: Store, remote: Pick<Remote, 'url' | 'c
 export async function adoptLocal(w: Writer, a: Adoption, pwHash: string | null): Promise<void> {
   const { m } = a;
   if (await lastChangeSeq(w) !== a.seq) {
-    throw new ConnectError(409, 'The local data changed while it was being checked against the remote, so nothing was changed: connect again');
+    throw new SyncError(409, 'The local data changed while it was being checked against the remote, so nothing was changed: connect again');
   }
   await q.forgetRemote(w);
   const maps: [ResourceKey, Map<number, number>][] = [['company', m.companies], ['person', m.people], ['project', m.projects], ['category', a.categories]];
@@ -283,8 +283,8 @@ export async function untouchedSince(store: Store, l: Pick<Linked, 'outbox' | 'r
 
 /** The error a refused first sync ends the connect with (the directory was put back). */
 export function firstSyncRefused(e: unknown): Error {
-  if (e instanceof ConnectError) return e;
-  return new ConnectError(502, `The remote refused the first sync, so this data directory was left as it was (not connected): ${(e as Error).message}`);
+  if (e instanceof SyncError) return e;
+  return new SyncError(502, `The remote refused the first sync, so this data directory was left as it was (not connected): ${(e as Error).message}`);
 }
 
 /** Put the directory back as it was before a connect (D256): data or link, the outbox switch, the token. */

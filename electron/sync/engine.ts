@@ -11,7 +11,7 @@ import { FileTokenVault, MemoryTokenVault, replacingTokenFile } from './token-va
 import * as q from '../store/queries/replica.ts';
 import type { Store } from '../store/types.ts';
 import { DEFAULT_MAX_ANSWER_MB, Remote, RemoteUnreachable, type RemoteAuth } from './remote.ts';
-import { SyncError as ConnectError, type ConflictAction, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
+import { SyncError, type ConflictAction, type ConflictView, type RejectedView, type SyncPort, type SyncState, type SyncStatus } from '../service/sync.ts';
 import { ownerId } from './owner.ts';
 import { listConflicts, resolveConflict } from './conflicts.ts';
 import { exchangeNotices } from './notices.ts';
@@ -278,7 +278,7 @@ export class SyncEngine implements SyncPort {
       } catch (e) {
         if (this.pendingConnect !== p) throw e; // given up meanwhile
         this.error = (e as Error).message;
-        if (e instanceof ConnectError && e.transient) {
+        if (e instanceof SyncError && e.transient) {
           this.state = 'connecting';
           this.settle(e);
         } else {
@@ -339,7 +339,7 @@ export class SyncEngine implements SyncPort {
 
   private async once(): Promise<void> {
     const remote = this.remote;
-    if (!remote) throw new ConnectError(409, 'No remote is connected');
+    if (!remote) throw new SyncError(409, 'No remote is connected');
     this.state = 'syncing';
     this.error = null;
     try {

@@ -4,7 +4,7 @@
 // Input: events (success, failure, a write, start); output: the timer armed, the next attempt's time.
 
 import { RemoteError } from './remote.ts';
-import { SyncError as ConnectError } from '../service/sync.ts';
+import { SyncError } from '../service/sync.ts';
 import { BACKOFF, nextDelay, retryAfterMs, type BackoffPolicy, type Timers } from './backoff.ts';
 import { Backoff } from './phase.ts';
 
@@ -60,7 +60,7 @@ export function disarm(s: ScheduleState, env: Pick<ScheduleEnv, 'timers'>): void
 export function retryAfterOf(e: unknown, backoff?: BackoffPolicy): number | null {
   return e instanceof Backoff ? e.retryAfterMs
     : e instanceof RemoteError && (e.status === 429 || e.status === 503) ? retryAfterMs(e.retryAfter, e.remoteNow, Date.now(), backoff)
-      : e instanceof ConnectError ? e.retryAfterMs : null;
+      : e instanceof SyncError ? e.retryAfterMs : null;
 }
 
 /** A success: the backoff resets, a pending retry goes, and the interval (`intervalMs`, 0: none) is armed. */
