@@ -127,7 +127,7 @@ describe('electron/service takes no request tree (D323)', () => {
 
   it('the layering rule refuses an import of shared/codec/in.ts in electron/service', async () => {
     const eslint = new ESLint({ cwd: root });
-    const [res] = await eslint.lintText("import type { XNode } from '../../../../shared/codec/in.ts';\nexport type T = XNode;\n",
+    const [res] = await eslint.lintText("import type { XNode } from '../../shared/codec/in.ts';\nexport type T = XNode;\n",
       { filePath: `${root}/electron/service/example.ts` });
     const msgs = res.messages.filter((m) => m.ruleId === 'bivouac/layering').map((m) => m.message);
     expect(msgs).toHaveLength(1);
