@@ -5,6 +5,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { ownerToken, serve, openStore } from '../../electron/server.ts';
 
 const dirs: string[] = [];
@@ -83,6 +84,21 @@ describe('Running.close', () => {
     expect(await closing).toEqual({ drained: false });
     // Unacknowledged, but not torn: either fully there or not at all (here it had begun, so it committed).
     expect(await projectNames(dataDir)).toContain('Slow write');
+  });
+
+  it('the wait is bounded also for a connection with no request in flight yet (a request half sent): it is cut at the grace', async () => {
+    // Found by the real-Electron suite (the quit that waited 45 s for its deadline): a keep-alive client
+    // sending its next request as the service closes holds a connection that is neither idle (Fastify's
+    // close leaves it) nor counted as a request in flight, so close() waited for the server's header timeout.
+    const { r } = await started();
+    const { port } = new URL(r.url);
+    const sock = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve, reject) => { sock.once('connect', resolve); sock.once('error', reject); });
+    const ended = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+    sock.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n'); // the headers never end
+    await until(() => r.inFlight() === 0);
+    expect(await r.close({ graceMs: 50 })).toEqual({ drained: true }); // no request was cut: none had started
+    await ended; // the half-sent request's connection was closed by close(), not left to the header timeout
   });
 
   it('closing twice is one close', async () => {
