@@ -126,9 +126,14 @@ describe('the Overview', () => {
       const paged = await all('ada', size);
       expect(paged.map((e) => `${e.kind}:${e.record_id}`), `limit ${size}`).toEqual(whole.map((e) => `${e.kind}:${e.record_id}`));
     }
-    // A page does not shift when new events arrive: the next page after a cursor stays the same.
+    // A page does not shift when new events arrive: the next page after a cursor stays the same. (Times are
+    // seconds: an event of the cursor's own second and of a kind ranked after the cursor's would sort after it,
+    // so the new one is made in a later second, as a teammate's would be — the CI run that made it in the same
+    // second saw it on the next page.)
     const first = await page('ada', '?limit=3');
     const next = await page('ada', `?limit=3&before=${encodeURIComponent(first.next_before!)}`);
+    const cursorSecond = first.next_before!.split('.')[0];
+    while (new Date().toISOString().replace(/\.\d+Z$/, 'Z') <= cursorSecond) await new Promise((r) => setTimeout(r, 50));
     await created('fran', `/projects/${a.pid}/posts.xml`, '<post><title>Late news</title><body>b</body></post>');
     expect((await page('ada', `?limit=3&before=${encodeURIComponent(first.next_before!)}`)).events).toEqual(next.events);
     // It comes before every older post (events of the same second are ordered by kind, then id).
