@@ -9,6 +9,7 @@
 
 import { RESOURCES, TABLE_ORDER } from '../../shared/registry.ts';
 import type { RowChange } from '../../shared/sync/plan.ts';
+import type { Intent, IntentArgsOf, IntentName } from '../../shared/sync/intents/index.ts';
 import type { Row } from './types.ts';
 
 const TRACKED: ReadonlySet<string> = new Set([...TABLE_ORDER.map((k) => RESOURCES[k].table), 'project_members']);
@@ -24,7 +25,16 @@ const plain = (v: Row): Record<string, string | number | null> => {
 
 export class OutboxRecorder {
   private readonly changes: RowChange[] = [];
+  private readonly intents: Intent[] = [];
   private muted = false;
+
+  /**
+   * Name what the person did (D336), in the transaction that does it: the push replays the intents, in the
+   * order they were named, instead of guessing the action back from the row changes.
+   */
+  intent<N extends IntentName>(name: N, args: IntentArgsOf[N]): void {
+    if (!this.muted) this.intents.push({ name, args } as Intent);
+  }
 
   /** This transaction applies remote state: record nothing. */
   mute(): void { this.muted = true; }
@@ -40,8 +50,11 @@ export class OutboxRecorder {
   }
 
   /** The statement that appends this transaction's action, or null when it changed nothing to push. */
-  flush(now: string): { sql: string; params: [string, string] } | null {
-    if (this.muted || !this.changes.length) return null;
-    return { sql: 'INSERT INTO sync_outbox (at, changes) VALUES (?, ?)', params: [now, JSON.stringify(this.changes)] };
+  flush(now: string): { sql: string; params: [string, string, string | null] } | null {
+    if (this.muted || (!this.changes.length && !this.intents.length)) return null;
+    return {
+      sql: 'INSERT INTO sync_outbox (at, changes, intents) VALUES (?, ?, ?)',
+      params: [now, JSON.stringify(this.changes), this.intents.length ? JSON.stringify(this.intents) : null],
+    };
   }
 }

@@ -134,6 +134,14 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (d: Dial
       'CREATE TABLE IF NOT EXISTS sync_pushed (resource TEXT NOT NULL, remote_id BIGINT NOT NULL, field TEXT NOT NULL, value TEXT, PRIMARY KEY (resource, remote_id, field))',
     ],
   },
+  {
+    version: 35,
+    // D336: the outbox records intents (the action the person took, by name, with its arguments) beside the row
+    // changes (still read for field merge, conflicts and notices). JSON array of {name, args}; null on entries
+    // written before it (planned from their row changes, as before).
+    name: 'sync: intents in the outbox',
+    sql: () => ['ALTER TABLE sync_outbox ADD COLUMN intents TEXT'],
+  },
 ];
 
 /** Statements that bring an existing database in line with the registry (new columns, indexes). */

@@ -6,7 +6,8 @@
 import { RESOURCES } from '../../shared/registry.ts';
 import { type IdLookup } from '../../shared/sync/ids.ts';
 import { classify } from '../../shared/sync/merge.ts';
-import { matchesCreate, planAction, Unmapped, type LocalView, type RowChange, type Step } from '../../shared/sync/plan.ts';
+import { matchesCreate, Unmapped, type LocalView, type RowChange, type Step } from '../../shared/sync/plan.ts';
+import { planEntry } from '../../shared/sync/intents/index.ts';
 import { decodeCollection, resourceOfTable, type WireRow } from '../../shared/sync/wire.ts';
 import { dependencies, ready } from '../../shared/sync/schedule.ts';
 import { parseXml } from '../../shared/codec/in.ts';
@@ -107,7 +108,7 @@ export async function push(env: PhaseEnv, remote: PushRemote, o: PushOptions): P
       }
       let steps: Step[];
       try {
-        steps = planAction(entry.changes, await loadView(env.store, entry.changes), toRemote);
+        steps = planEntry(entry, await loadView(env.store, entry.changes), toRemote);
       } catch (e) {
         if (!(e instanceof Unmapped)) throw e;
         // It needs the remote id of a record created earlier in this batch: the batch is split there.

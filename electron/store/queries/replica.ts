@@ -2,17 +2,25 @@
 // Portable SQL only. The sync phases (electron/sync/: apply, push, connect…) call these inside store.write/w.
 
 import type { RowChange } from '../../../shared/sync/plan.ts';
+import type { Intent } from '../../../shared/sync/intents/index.ts';
 import type { Conflict } from '../../../shared/sync/merge.ts';
 import type { WireRow } from '../../../shared/sync/wire.ts';
 import type { ResourceKey } from '../../../shared/registry.ts';
 import type { Queryable } from '../types.ts';
 
-export interface OutboxEntry { seq: number; changes: RowChange[]; attempts: number; doneSteps: number; inDoubt: boolean }
+export interface OutboxEntry {
+  seq: number; changes: RowChange[]; attempts: number; doneSteps: number; inDoubt: boolean;
+  /** What the person did, by name (D336); null on an entry written before intents. */
+  intents: Intent[] | null;
+}
 
 export async function outbox(db: Queryable, limit = 1_000_000): Promise<OutboxEntry[]> {
-  const rows = await db.all<{ seq: number; changes: string; attempts: number; done_steps: number; in_doubt: number }>(
-    'SELECT seq, changes, attempts, done_steps, in_doubt FROM sync_outbox ORDER BY seq LIMIT ?', [limit]);
-  return rows.map((r) => ({ seq: Number(r.seq), changes: JSON.parse(r.changes) as RowChange[], attempts: Number(r.attempts), doneSteps: Number(r.done_steps), inDoubt: Number(r.in_doubt) === 1 }));
+  const rows = await db.all<{ seq: number; changes: string; intents: string | null; attempts: number; done_steps: number; in_doubt: number }>(
+    'SELECT seq, changes, intents, attempts, done_steps, in_doubt FROM sync_outbox ORDER BY seq LIMIT ?', [limit]);
+  return rows.map((r) => ({
+    seq: Number(r.seq), changes: JSON.parse(r.changes) as RowChange[], attempts: Number(r.attempts), doneSteps: Number(r.done_steps),
+    inDoubt: Number(r.in_doubt) === 1, intents: r.intents ? JSON.parse(r.intents) as Intent[] : null,
+  }));
 }
 
 export async function outboxCount(db: Queryable): Promise<number> {
