@@ -1,8 +1,8 @@
-// Push planning (issue #8): one outbox entry (one local user action, recorded by
-// electron/store/outbox.ts as its row changes) -> the requests that replay it on ANY server of the
-// interface, through the public XML routes, with every id rewritten to the remote's. Pure.
-//
-// Rules, in order:
+// Push planning (issue #8): the requests that replay a local action on ANY server of the interface,
+// through the public XML routes, with every id rewritten to the remote's. Pure. The step helpers
+// (createStep, updateStep, completionStep, deleteStep, reorderStep) serve the intent planners
+// (shared/sync/intents/, D336); `planAction` plans an outbox entry WITHOUT intents (written before them,
+// or adopted on connect: D337) from its row changes alone, by these rules, in order:
 //  - an action that deletes records replays only its principal delete (the record highest in the
 //    hierarchy: a post, not the comments its delete cascaded to; gap closing is the server's job);
 //  - inserts become creates, parents before children (the order they were written, which is the
