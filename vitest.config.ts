@@ -30,6 +30,7 @@ export const ON_BOTH = [
   'tests/electron/store/queries/single-reads.test.ts',
   'tests/electron/sync/conflicts.test.ts',
   'tests/electron/sync/engine.test.ts',
+  'tests/electron/sync/push-intents.test.ts',
   'tests/electron/sync/live-team.test.ts',
   'tests/electron/sync/replicas.test.ts',
   'tests/electron/service/typed-services.test.ts',

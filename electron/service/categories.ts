@@ -50,7 +50,11 @@ export async function create(ctx: Ctx, projectId: number, input: Given<CategoryI
   mayWrite(ctx);
   const v = validateInput(R, 'create', input, ctx.caller);
   check(v.errors);
-  const id = await ctx.store.write((w) => w.insert('categories', { ...toColumns(v.values), project_id: projectId }, projectId));
+  const id = await ctx.store.write(async (w) => {
+    const cid = await w.insert('categories', { ...toColumns(v.values), project_id: projectId }, projectId);
+    w.outbox?.intent('category.create', { id: cid });
+    return cid;
+  });
   return get(ctx, id);
 }
 
@@ -60,7 +64,12 @@ export async function update(ctx: Ctx, id: number, input: Given<CategoryInput>):
   mayWrite(ctx);
   const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update('categories', id, toColumns(v.values), c.project_id));
+  if (v.values.size) {
+    await ctx.store.write(async (w) => {
+      await w.update('categories', id, toColumns(v.values), c.project_id);
+      w.outbox?.intent('category.update', { id });
+    });
+  }
   return get(ctx, id);
 }
 
@@ -70,6 +79,7 @@ export async function remove(ctx: Ctx, id: number): Promise<CategoryRow> {
   await ctx.store.write(async (w) => {
     if (await postsInCategory(w, id)) throw conflict('The category still has posts');
     await deleteRecord(w, 'category', id);
+    w.outbox?.intent('category.delete', { id });
   });
   return c;
 }

@@ -82,10 +82,12 @@ export async function create(ctx: Ctx, type: CommentableType, parentId: number, 
   const id = await ctx.store.write(async (w) => {
     // the parent may have been deleted since it was read
     if (!(await getParent(w, ctx.caller, type, parentId))) throw notFound(NAMES[type]);
-    return w.insert('comments', {
+    const cid = await w.insert('comments', {
       ...toColumns(v.values), author_id: ctx.caller.id, commentable_type: type, commentable_id: parentId,
       created_at: w.now, project_id: p.project_id,
     }, p.project_id);
+    w.outbox?.intent('comment.create', { id: cid });
+    return cid;
   });
   return get(ctx, id);
 }
@@ -94,14 +96,22 @@ export async function update(ctx: Ctx, id: number, input: Given<CommentInput>): 
   const c = await editable(ctx, id);
   const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update('comments', id, toColumns(v.values), c.project_id));
+  if (v.values.size) {
+    await ctx.store.write(async (w) => {
+      await w.update('comments', id, toColumns(v.values), c.project_id);
+      w.outbox?.intent('comment.update', { id });
+    });
+  }
   return get(ctx, id);
 }
 
 /** Delete a comment; answers it as it was just before. */
 export async function remove(ctx: Ctx, id: number): Promise<CommentRow> {
   const c = await editable(ctx, id);
-  await ctx.store.write((w) => deleteRecord(w, 'comment', id));
+  await ctx.store.write(async (w) => {
+    await deleteRecord(w, 'comment', id);
+    w.outbox?.intent('comment.delete', { id });
+  });
   return c;
 }
 

@@ -46,9 +46,11 @@ export async function create(ctx: Ctx, projectId: number, inputs: readonly Given
     const out: number[] = [];
     for (const v of batch) await recheckReferences(w, ctx.caller, R, projectId, v);
     for (const v of batch) {
-      out.push(await w.insert('milestones', {
+      const mid = await w.insert('milestones', {
         ...toColumns(v.values), project_id: projectId, completed: 0, created_on: w.now, creator_id: ctx.caller.id,
-      }, projectId));
+      }, projectId);
+      w.outbox?.intent('milestone.create', { id: mid });
+      out.push(mid);
     }
     return out;
   });
@@ -95,7 +97,10 @@ export async function update(ctx: Ctx, id: number, input: Given<MilestoneUpdateI
       await recheckReferences(w, ctx.caller, R, pid, v);
       await w.update('milestones', id, toColumns(v.values), pid);
       const next = v.values.get('deadline') as string | undefined;
-      if (!shift || next === undefined || next === cur.deadline) return;
+      const moves = shift && next !== undefined && next !== cur.deadline;
+      // D336: ONE action; the remote shifts its own later open milestones (the shifts below are its consequences here).
+      w.outbox?.intent('milestone.update', { id, moveUpcoming: moves, offWeekends: moves && offWeekends });
+      if (!moves) return;
       const days = Math.round((toMs(next) - toMs(cur.deadline)) / DAY);
       for (const o of await laterOpenMilestones(w, ctx.caller, pid, id, cur.deadline)) {
         const d = shiftDate(o.deadline, days, offWeekends);
@@ -112,6 +117,7 @@ export async function complete(ctx: Ctx, id: number): Promise<MilestoneRow> {
     const cur = await milestoneState(w, id);
     if (!cur || cur.completed === 1) return;
     await w.update('milestones', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id }, m.project_id);
+    w.outbox?.intent('milestone.complete', { id });
   });
   return get(ctx, id);
 }
@@ -122,6 +128,7 @@ export async function uncomplete(ctx: Ctx, id: number): Promise<MilestoneRow> {
     const cur = await milestoneState(w, id);
     if (!cur || cur.completed !== 1) return;
     await w.update('milestones', id, { completed: 0, completed_at: null, completer_id: null }, m.project_id);
+    w.outbox?.intent('milestone.uncomplete', { id });
   });
   return get(ctx, id);
 }
@@ -129,6 +136,9 @@ export async function uncomplete(ctx: Ctx, id: number): Promise<MilestoneRow> {
 /** Delete a milestone and its comments; posts and lists that referred to it get "none". */
 export async function remove(ctx: Ctx, id: number): Promise<MilestoneRow> {
   const m = await get(ctx, id);
-  await ctx.store.write((w) => deleteRecord(w, 'milestone', id)); // D321
+  await ctx.store.write(async (w) => {
+    await deleteRecord(w, 'milestone', id); // D321
+    w.outbox?.intent('milestone.delete', { id });
+  });
   return m;
 }

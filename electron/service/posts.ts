@@ -81,7 +81,9 @@ export async function create(ctx: Ctx, projectId: number, input: Given<PostInput
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
     await recheck(w, ctx, projectId, v);
-    return w.insert('posts', { ...toColumns(v.values), author_id: ctx.caller.id, project_id: projectId, posted_on: w.now }, projectId);
+    const pid = await w.insert('posts', { ...toColumns(v.values), author_id: ctx.caller.id, project_id: projectId, posted_on: w.now }, projectId);
+    w.outbox?.intent('post.create', { id: pid });
+    return pid;
   });
   return get(ctx, id);
 }
@@ -96,6 +98,7 @@ export async function update(ctx: Ctx, id: number, input: Given<PostInput>): Pro
     await ctx.store.write(async (w) => {
       await recheck(w, ctx, projectId, v, p);
       await w.update('posts', id, toColumns(v.values), projectId);
+      w.outbox?.intent('post.update', { id });
     });
   }
   return get(ctx, id);
@@ -104,7 +107,10 @@ export async function update(ctx: Ctx, id: number, input: Given<PostInput>): Pro
 /** Delete a post and its comments; answers the post as it was just before. */
 export async function remove(ctx: Ctx, id: number): Promise<PostRow> {
   const p = await editable(ctx, id);
-  await ctx.store.write((w) => deleteRecord(w, 'post', id)); // D321
+  await ctx.store.write(async (w) => {
+    await deleteRecord(w, 'post', id); // D321
+    w.outbox?.intent('post.delete', { id });
+  });
   return p;
 }
 

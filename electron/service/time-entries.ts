@@ -166,7 +166,9 @@ async function insert(ctx: Ctx, projectId: number, v: Validated, todoItemId?: nu
   };
   const id = await ctx.store.write(async (w) => {
     await recheckReferences(w, ctx.caller, R, projectId, v);
-    return w.insert(R.table, values, projectId);
+    const eid = await w.insert(R.table, values, projectId);
+    w.outbox?.intent('timeEntry.create', { id: eid });
+    return eid;
   });
   return get(ctx, id);
 }
@@ -216,6 +218,7 @@ export async function update(ctx: Ctx, id: number, input: Given<TimeEntryInput>)
     await ctx.store.write(async (w) => {
       await recheckReferences(w, ctx.caller, R, projectId, v);
       await w.update(R.table, id, toColumns(v.values), projectId);
+      w.outbox?.intent('timeEntry.update', { id });
     });
   }
   return get(ctx, id);
@@ -226,7 +229,10 @@ export async function remove(ctx: Ctx, id: number, projectId?: number): Promise<
   if (projectId !== undefined) await projects.get(ctx, projectId);
   const e = await get(ctx, id);
   if (projectId !== undefined && e.project_id !== projectId) throw notFound('Time entry');
-  await ctx.store.write((w) => deleteRecord(w, 'timeEntry', id));
+  await ctx.store.write(async (w) => {
+    await deleteRecord(w, 'timeEntry', id);
+    w.outbox?.intent('timeEntry.delete', { id });
+  });
   return e;
 }
 

@@ -122,10 +122,12 @@ export async function create(ctx: Ctx, listId: number, input: Given<TodoItemInpu
     // the list may have been deleted since it was read
     if (!(await visibleList(w, ctx.caller, listId))) throw notFound('Todo list');
     await recheckReferences(w, ctx.caller, R, pid, v);
-    return w.insert('todo_items', {
-    ...toColumns(v.values), todo_list_id: listId, project_id: pid, position: await nextItemPosition(w, listId),
-    completed: 0, creator_id: ctx.caller.id, created_at: w.now, updated_at: w.now,
+    const iid = await w.insert('todo_items', {
+      ...toColumns(v.values), todo_list_id: listId, project_id: pid, position: await nextItemPosition(w, listId),
+      completed: 0, creator_id: ctx.caller.id, created_at: w.now, updated_at: w.now,
     }, pid);
+    w.outbox?.intent('todoItem.create', { id: iid });
+    return iid;
   });
   return get(ctx, id);
 }
@@ -140,6 +142,7 @@ export async function update(ctx: Ctx, id: number, input: Given<TodoItemInput>):
     await ctx.store.write(async (w) => {
       await recheckReferences(w, ctx.caller, R, pid, v);
       await w.update('todo_items', id, { ...toColumns(v.values), updated_at: w.now }, pid);
+      w.outbox?.intent('todoItem.update', { id });
     });
   }
   return get(ctx, id);
@@ -154,6 +157,7 @@ export async function remove(ctx: Ctx, id: number): Promise<TodoItemRow> {
     if (!cur) return;
     await deleteRecord(w, 'todoItem', id); // its comments go, its time entries stay unlinked (D321)
     await closeListGaps(w, cur.todo_list_id, pid);
+    w.outbox?.intent('todoItem.delete', { id });
   });
   return it;
 }
@@ -164,6 +168,7 @@ export async function complete(ctx: Ctx, id: number): Promise<TodoItemRow> {
     const cur = await itemState(w, id);
     if (!cur || cur.completed === 1) return;
     await w.update('todo_items', id, { completed: 1, completed_at: w.now, completer_id: ctx.caller.id, updated_at: w.now }, it.project_id);
+    w.outbox?.intent('todoItem.complete', { id });
   });
   return get(ctx, id);
 }
@@ -174,6 +179,7 @@ export async function uncomplete(ctx: Ctx, id: number): Promise<TodoItemRow> {
     const cur = await itemState(w, id);
     if (!cur || cur.completed !== 1) return;
     await w.update('todo_items', id, { completed: 0, completed_at: null, completer_id: null, updated_at: w.now }, it.project_id);
+    w.outbox?.intent('todoItem.uncomplete', { id });
   });
   return get(ctx, id);
 }
@@ -203,7 +209,8 @@ export async function reorder(ctx: Ctx, listId: number, given: readonly (number 
         return { todo_list_id: listId, updated_at: w.now };
       });
       for (const s of sources) await closeListGaps(w, s, pid);
-      if (!changed) w.touch(pid);
+      if (changed) w.outbox?.intent('todoItem.reorder', { listId });
+      else w.touch(pid);
     });
   }
   return itemsOfList(ctx.store, ctx.caller, listId, pid);
@@ -219,7 +226,8 @@ export async function move(ctx: Ctx, id: number, to: number | string | undefined
     if (!cur) return;
     const rows = await positionsOfList(w, cur.todo_list_id);
     const order = moveTo(rows.map((r) => r.id), id, position);
-    if (!await renumber(w, 'todo_items', order, new Map(rows.map((r) => [r.id, r.position])), pid)) w.touch(pid);
+    if (await renumber(w, 'todo_items', order, new Map(rows.map((r) => [r.id, r.position])), pid)) w.outbox?.intent('todoItem.move', { id });
+    else w.touch(pid);
   });
   return get(ctx, id);
 }

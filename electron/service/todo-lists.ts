@@ -113,7 +113,9 @@ export async function create(ctx: Ctx, projectId: number, input: Given<TodoListI
   check(v.errors);
   const id = await ctx.store.write(async (w) => {
     await recheckReferences(w, ctx.caller, R, projectId, v);
-    return w.insert('todo_lists', { ...toColumns(v.values), project_id: projectId, position: await nextListPosition(w, projectId) }, projectId);
+    const lid = await w.insert('todo_lists', { ...toColumns(v.values), project_id: projectId, position: await nextListPosition(w, projectId) }, projectId);
+    w.outbox?.intent('todoList.create', { id: lid });
+    return lid;
   });
   return finish(await getVisible(ctx, id));
 }
@@ -128,6 +130,7 @@ export async function update(ctx: Ctx, id: number, input: Given<TodoListInput>):
     await ctx.store.write(async (w) => {
       await recheckReferences(w, ctx.caller, R, pid, v);
       await w.update('todo_lists', id, toColumns(v.values), pid);
+      w.outbox?.intent('todoList.update', { id });
     });
   }
   return finish(await getVisible(ctx, id));
@@ -139,6 +142,7 @@ export async function remove(ctx: Ctx, id: number): Promise<TodoListRow> {
   const pid = before.project_id;
   await ctx.store.write(async (w) => {
     await deleteRecord(w, 'todoList', id); // D321
+    w.outbox?.intent('todoList.delete', { id });
     const rows = await positionsOfProject(w, pid);
     await renumber(w, 'todo_lists', rows.map((r) => r.id), new Map(rows.map((r) => [r.id, r.position])), pid);
   });
@@ -156,12 +160,14 @@ export function placeVisible(all: readonly number[], visibleBefore: readonly num
   return all.map((id) => (shown.has(id) ? visibleOrder[k++] : id));
 }
 
-/** Renumber a project's lists so that the caller's lists are in `visibleOrder`. */
-async function reposition(w: Writer, caller: Caller, projectId: number, order: (visible: number[]) => number[]): Promise<void> {
+/** Renumber a project's lists so that the caller's lists are in `visibleOrder`; false when no position changed. */
+async function reposition(w: Writer, caller: Caller, projectId: number, order: (visible: number[]) => number[]): Promise<boolean> {
   const rows = await positionsOfProject(w, projectId);
   const visible = await visibleListIds(w, caller, projectId);
   const next = placeVisible(rows.map((r) => r.id), visible, order(visible));
-  if (!await renumber(w, 'todo_lists', next, new Map(rows.map((r) => [r.id, r.position])), projectId)) w.touch(projectId);
+  if (await renumber(w, 'todo_lists', next, new Map(rows.map((r) => [r.id, r.position])), projectId)) return true;
+  w.touch(projectId);
+  return false;
 }
 
 /**
@@ -172,12 +178,15 @@ export async function reorder(ctx: Ctx, projectId: number, given: readonly (numb
   await projects.get(ctx, projectId);
   const ids = checkIds(given);
   if (ids.length) {
-    await ctx.store.write((w) => reposition(w, ctx.caller, projectId, (visible) => {
-      const shown = new Set(visible);
-      if (ids.some((x) => !shown.has(x))) throw invalid(['Todo list is not a list of this project']);
-      const listed = new Set(ids);
-      return [...ids, ...visible.filter((x) => !listed.has(x))];
-    }));
+    await ctx.store.write(async (w) => {
+      const moved = await reposition(w, ctx.caller, projectId, (visible) => {
+        const shown = new Set(visible);
+        if (ids.some((x) => !shown.has(x))) throw invalid(['Todo list is not a list of this project']);
+        const listed = new Set(ids);
+        return [...ids, ...visible.filter((x) => !listed.has(x))];
+      });
+      if (moved) w.outbox?.intent('todoList.reorder', { projectId });
+    });
   }
   return list(ctx, projectId, 'all');
 }
@@ -187,7 +196,9 @@ export async function move(ctx: Ctx, id: number, to: number | string | undefined
   const l = await getVisible(ctx, id);
   const position = checkTo(to);
   const pid = l.project_id;
-  await ctx.store.write((w) => reposition(w, ctx.caller, pid, (visible) => moveTo(visible, id, position)));
+  await ctx.store.write(async (w) => {
+    if (await reposition(w, ctx.caller, pid, (visible) => moveTo(visible, id, position))) w.outbox?.intent('todoList.move', { id });
+  });
   return finish(await getVisible(ctx, id));
 }
 

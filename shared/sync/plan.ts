@@ -1,8 +1,8 @@
-// Push planning (issue #8): one outbox entry (one local user action, recorded by
-// electron/store/outbox.ts as its row changes) -> the requests that replay it on ANY server of the
-// interface, through the public XML routes, with every id rewritten to the remote's. Pure.
-//
-// Rules, in order:
+// Push planning (issue #8): the requests that replay a local action on ANY server of the interface,
+// through the public XML routes, with every id rewritten to the remote's. Pure. The step helpers
+// (createStep, updateStep, completionStep, deleteStep, reorderStep) serve the intent planners
+// (shared/sync/intents/, D336); `planAction` plans an outbox entry WITHOUT intents (written before them,
+// or adopted on connect: D337) from its row changes alone, by these rules, in order:
 //  - an action that deletes records replays only its principal delete (the record highest in the
 //    hierarchy: a post, not the comments its delete cascaded to; gap closing is the server's job);
 //  - inserts become creates, parents before children (the order they were written, which is the
@@ -113,20 +113,95 @@ function toRemote(r: ResourceKey, row: WireRow, map: IdLookup, self: boolean): W
   return out;
 }
 
-/** The requests that replay one outbox entry. Throws Unmapped when a needed record is not on the remote. */
+/** The request that creates a record (`values`: its inserted row, local ids), or null for a kind no route creates. */
+export function createStep(r: ResourceKey, id: number, values: WireRow, map: IdLookup): Step | null {
+  const R = RESOURCES[r];
+  const v = toRemote(r, values, map, false);
+  const path = createPath(r, v);
+  if (!path) return null; // companies and people come from the remote only
+  const body = recordBody(R, inputFields(R, 'create', v), r === 'milestone');
+  const found: WireRow = {};
+  for (const f of writableFields(R, 'create')) {
+    const col = column(f.name);
+    if (col in v && (f.inputKind === 'string' || f.inputKind === 'date' || f.inputKind === 'enum')) found[col] = v[col];
+  }
+  return { kind: 'create', resource: r, localId: id, method: 'POST', path, body, find: { path: listPath(r, v)!, values: found } };
+}
+
+/** Does `values` hold a field an update of `r` sends? */
+export const hasWritable = (r: ResourceKey, values: WireRow): boolean => writableFields(RESOURCES[r], 'update').some((f) => column(f.name) in values);
+
+/**
+ * The update of the writable fields in `values` (local ids), or null when it holds none. `wrap`: the milestone
+ * update's `<request>` extras (the move-upcoming flags, §8.7), placed after the record.
+ */
+export function updateStep(r: ResourceKey, id: number, values: WireRow, map: IdLookup, extra = ''): Step | null {
+  if (!hasWritable(r, values)) return null;
+  const remoteId = map(r, id);
+  if (remoteId === undefined) throw new Unmapped(r, id);
+  const p = recordPath(r, remoteId);
+  if (!p) return null;
+  const R = RESOURCES[r];
+  const inner = inputFields(R, 'update', toRemote(r, values, map, false));
+  const body = extra ? recordBody(R, inner, true).replace('</request>', `${extra}</request>`) : recordBody(R, inner, r === 'milestone');
+  return { kind: 'update', resource: r, localId: id, method: p.update[0], path: p.update[1], body };
+}
+
+/** Complete or uncomplete a to-do or a milestone. */
+export function completionStep(r: 'todoItem' | 'milestone', id: number, done: boolean, map: IdLookup): Step {
+  const remoteId = map(r, id);
+  if (remoteId === undefined) throw new Unmapped(r, id);
+  const path = r === 'todoItem' ? `/todo_items/${remoteId}/${done ? 'complete' : 'uncomplete'}.xml` : `/milestones/${done ? 'complete' : 'uncomplete'}/${remoteId}`;
+  return { kind: done ? 'complete' : 'uncomplete', resource: r, localId: id, method: r === 'todoItem' ? 'PUT' : 'POST', path, body: null };
+}
+
+/** The delete of a record, or null when the remote never had it (nothing to delete there) or no route deletes it. */
+export function deleteStep(r: ResourceKey, id: number, map: IdLookup): Step | null {
+  const remote = map(r, id);
+  if (remote === undefined) return null;
+  const p = recordPath(r, remote);
+  // No route deletes a project (they are archived): no local action can, so there is nothing to replay.
+  return p?.remove ? { kind: 'delete', resource: r, localId: id, method: p.remove[0], path: p.remove[1], body: null } : null;
+}
+
+/** One reorder of a list's items or a project's lists, in their CURRENT local order (a later reorder supersedes). */
+export function reorderStep(r: 'todoItem' | 'todoList', parent: number, view: LocalView, map: IdLookup): Step {
+  const parentRes: ResourceKey = r === 'todoItem' ? 'todoList' : 'project';
+  const remoteParent = map(parentRes, parent);
+  if (remoteParent === undefined) throw new Unmapped(parentRes, parent);
+  const ids = view.order(r, parent).map((x) => map(r, x)).filter((x): x is number => x !== undefined);
+  const path = r === 'todoItem' ? `/todo_lists/${remoteParent}/todo_items/reorder.xml` : `/projects/${remoteParent}/todo_lists/reorder.xml`;
+  return { kind: 'reorder', resource: r, localId: parent, method: 'POST', path, body: reorderBody(RESOURCES[r], ids) };
+}
+
+/** What one entry's row changes did to one record: its inserted values, its updated columns merged, whether it was deleted. */
+export function changesOf(changes: readonly RowChange[], table: string, id: number): { inserted?: WireRow; updated?: WireRow; deleted: boolean } {
+  let inserted: WireRow | undefined;
+  let updated: WireRow | undefined;
+  let deleted = false;
+  for (const c of changes) {
+    if (c.t !== table || c.id !== id) continue;
+    if (c.op === 'delete') deleted = true;
+    else if (c.op === 'insert') inserted = { ...c.v };
+    else if (inserted) Object.assign(inserted, c.v);
+    else updated = { ...updated, ...c.v };
+  }
+  return { inserted, updated, deleted };
+}
+
+/**
+ * The requests that replay one outbox entry from its row changes alone: an entry without intents (written
+ * before them, or by adoption on connect, D150; D337). Throws Unmapped when a needed record is not on the remote.
+ */
 export function planAction(changes: readonly RowChange[], view: LocalView, map: IdLookup): Step[] {
   const tracked = changes.filter((c) => resourceOfTable(c.t));
   const deletes = tracked.filter((c) => c.op === 'delete');
   if (deletes.length) {
     const rank = (c: RowChange) => TABLE_ORDER.indexOf(resourceOfTable(c.t)!);
     const principal = deletes.reduce((a, b) => (rank(b) < rank(a) ? b : a));
-    const r = resourceOfTable(principal.t)!;
     if (tracked.some((c) => c.op === 'insert' && c.t === principal.t && c.id === principal.id)) return []; // born and gone offline
-    const remote = map(r, principal.id);
-    if (remote === undefined) return []; // never reached the remote: nothing to delete there
-    const p = recordPath(r, remote);
-    // No route deletes a project (they are archived): no local action can, so there is nothing to replay.
-    return p?.remove ? [{ kind: 'delete', resource: r, localId: principal.id, method: p.remove[0], path: p.remove[1], body: null }] : [];
+    const step = deleteStep(resourceOfTable(principal.t)!, principal.id, map);
+    return step ? [step] : [];
   }
 
   // Merge the changes of each record within the action.
@@ -149,52 +224,24 @@ export function planAction(changes: readonly RowChange[], view: LocalView, map: 
   for (const k of order) {
     const [t, idText] = k.split(':');
     const r = resourceOfTable(t)!;
-    const R = RESOURCES[r];
     const id = Number(idText);
     const ins = inserted.get(k);
     if (ins) {
-      const v = toRemote(r, ins, map, false);
-      const path = createPath(r, v);
-      if (!path) continue; // companies and people come from the remote only
-      const body = recordBody(R, inputFields(R, 'create', v), r === 'milestone');
-      const values: WireRow = {};
-      for (const f of writableFields(R, 'create')) {
-        const col = column(f.name);
-        if (col in v && (f.inputKind === 'string' || f.inputKind === 'date' || f.inputKind === 'enum')) values[col] = v[col];
-      }
-      steps.push({ kind: 'create', resource: r, localId: id, method: 'POST', path, body, find: { path: listPath(r, v)!, values } });
+      const step = createStep(r, id, ins, map);
+      if (step) steps.push(step);
       continue;
     }
     const u = updated.get(k)!;
-    const remoteId = map(r, id);
-    const p = recordPath(r, remoteId ?? 0);
-    if (!p) continue;
-    const writable = writableFields(R, 'update').some((f) => column(f.name) in u.v);
-    if (writable || 'completed' in u.v) {
-      if (remoteId === undefined) throw new Unmapped(r, id);
-    }
-    if (writable) {
-      const v = toRemote(r, u.v, map, false);
-      steps.push({ kind: 'update', resource: r, localId: id, method: p.update[0], path: p.update[1], body: recordBody(R, inputFields(R, 'update', v), r === 'milestone') });
-    }
-    if ('completed' in u.v && (r === 'todoItem' || r === 'milestone')) {
-      const done = Number(u.v.completed) === 1;
-      const path = r === 'todoItem' ? `/todo_items/${remoteId}/${done ? 'complete' : 'uncomplete'}.xml` : `/milestones/${done ? 'complete' : 'uncomplete'}/${remoteId}`;
-      steps.push({ kind: done ? 'complete' : 'uncomplete', resource: r, localId: id, method: r === 'todoItem' ? 'PUT' : 'POST', path, body: null });
-    }
+    if (!recordPath(r, 0)) continue;
+    const update = updateStep(r, id, u.v, map);
+    if (update) steps.push(update);
+    if ('completed' in u.v && (r === 'todoItem' || r === 'milestone')) steps.push(completionStep(r, id, Number(u.v.completed) === 1, map));
     if (('position' in u.v || 'todo_list_id' in u.v) && (r === 'todoItem' || r === 'todoList')) {
       const cur = view.row(t, id);
       if (!cur) continue;
-      const parentRes: ResourceKey = r === 'todoItem' ? 'todoList' : 'project';
       const parent = Number(r === 'todoItem' ? cur.todo_list_id : cur.project_id);
       const rk = `${r}:${parent}`;
-      if (reorders.has(rk)) continue;
-      const remoteParent = map(parentRes, parent);
-      if (remoteParent === undefined) throw new Unmapped(parentRes, parent);
-      const ids = view.order(r, parent).map((x) => map(r, x)).filter((x): x is number => x !== undefined);
-      const path = r === 'todoItem' ? `/todo_lists/${remoteParent}/todo_items/reorder.xml` : `/projects/${remoteParent}/todo_lists/reorder.xml`;
-      const step: Step = { kind: 'reorder', resource: r, localId: parent, method: 'POST', path, body: reorderBody(RESOURCES[r], ids) };
-      reorders.set(rk, step);
+      if (!reorders.has(rk)) reorders.set(rk, reorderStep(r, parent, view, map));
     }
   }
   return [...steps, ...reorders.values()];

@@ -14,11 +14,13 @@
 //    their local order; creates into different collections and edits of different records overlap;
 //  - a BARRIER waits for every earlier entry and every later entry waits for it. Barriers are the
 //    actions whose effect reaches beyond their footprint: deletes (the server cascades), moves and
-//    reorders (one request carries the whole current order of a parent), and anything outside the
-//    registry's resources (memberships).
+//    reorders (one request carries the whole current order of a parent), anything outside the
+//    registry's resources (memberships), and the intents whose effect the remote decides (a milestone
+//    moved with "move upcoming" shifts the remote's later open milestones: records/reachesBeyond, D336).
 
 import { refResource } from './ids.ts';
 import type { RowChange } from './plan.ts';
+import { reachesBeyond } from './intents/records.ts';
 import { resourceOfTable } from './wire.ts';
 
 export interface Footprint {
@@ -34,10 +36,13 @@ function collectionOf(r: string, v: Readonly<Record<string, unknown>>): string {
   return `project:${String(v.project_id)}`;
 }
 
-export function footprint(changes: readonly RowChange[]): Footprint {
+/** An outbox entry's intents as the schedule reads them (null: an entry written before them). */
+type Intents = readonly { readonly name: string; readonly args: unknown }[] | null | undefined;
+
+export function footprint(changes: readonly RowChange[], intents?: Intents): Footprint {
   const writes = new Set<string>();
   const refs = new Set<string>();
-  let barrier = false;
+  let barrier = (intents ?? []).some(reachesBeyond);
   for (const c of changes) {
     const r = resourceOfTable(c.t);
     if (!r) { barrier = true; continue; }
@@ -59,14 +64,14 @@ export function footprint(changes: readonly RowChange[]): Footprint {
  * For each entry (by seq, in outbox order), the seqs of the earlier entries it must wait for.
  * Waiting for these (transitively) is enough: chains per record are ordered, barriers fence all.
  */
-export function dependencies(entries: readonly { readonly seq: number; readonly changes: readonly RowChange[] }[]): Map<number, number[]> {
+export function dependencies(entries: readonly { readonly seq: number; readonly changes: readonly RowChange[]; readonly intents?: Intents }[]): Map<number, number[]> {
   const out = new Map<number, number[]>();
   const lastWriter = new Map<string, number>();
   const readers = new Map<string, number[]>();
   let barrier: number | null = null;
   let sinceBarrier: number[] = [];
   for (const e of entries) {
-    const f = footprint(e.changes);
+    const f = footprint(e.changes, e.intents);
     const deps = new Set<number>();
     if (f.barrier) {
       if (barrier !== null) deps.add(barrier);

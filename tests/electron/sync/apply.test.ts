@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import * as q from '../../../electron/store/queries/replica.ts';
 import { applySet } from '../../../electron/sync/apply.ts';
+import { push } from '../../../electron/sync/push.ts';
 import { reject } from '../../../electron/sync/reject.ts';
 import { emptySet } from '../../../electron/sync/phase.ts';
-import { phaseEnv } from '../../support/sync-phase-fake.ts';
+import { FakeRemote, phaseEnv } from '../../support/sync-phase-fake.ts';
 
 const BASE = { id: 30, todo_list_id: 20, content: 'Base', due_at: null };
 
@@ -47,6 +48,34 @@ describe('apply phase', () => {
     expect(await q.localRow(env.store, 'todo_items', 5)).toBeUndefined();
     expect((await q.idMap(env.store)).toRemote.has('todoItem:5')).toBe(false);
     expect((await q.conflicts(env.store)).some((c) => c.record_id === 5 && c.field === 'content')).toBe(true);
+  });
+
+  it('an intent on a record the remote deleted goes with its row changes: the rest of its entry pushes nothing for it (D336)', async () => {
+    const env = await replica();
+    const SIX = { id: 31, todo_list_id: 20, content: 'Six', due_at: null };
+    await env.store.write(async (w) => {
+      await w.insert('todo_items', { id: 6, project_id: 1, todo_list_id: 1, content: 'Six', position: 2 }, 1);
+      await q.mapId(w, 'todoItem', 6, 31);
+      await q.putShadow(w, 'todoItem', 31, 'p10/items/20', SIX);
+      await q.setState(w, 'client', 'c1');
+      await w.run('DELETE FROM sync_outbox');
+      // Item 5 moved to the top of its list: its own position and item 6's changed (one entry, one intent).
+      await w.run('INSERT INTO sync_outbox (at, changes, intents) VALUES (?, ?, ?)', [w.now,
+        JSON.stringify([{ t: 'todo_items', id: 5, op: 'update', v: { position: 1 } }, { t: 'todo_items', id: 6, op: 'update', v: { position: 2 } }]),
+        JSON.stringify([{ name: 'todoItem.move', args: { id: 5 } }])]);
+    });
+    // The remote deleted item 5: the list it reads holds item 6 only.
+    const set = emptySet();
+    set.scopes.add('p10/items/20');
+    set.items.push({ resource: 'todoItem', row: SIX, scope: 'p10/items/20' });
+    await applySet(env, set, await q.shadows(env.store), null, { park: false });
+    expect(await q.localRow(env.store, 'todo_items', 5)).toBeUndefined();
+    const [entry] = await q.outbox(env.store);
+    expect(entry.changes.map((c) => c.id)).toEqual([6]);
+    const remote = new FakeRemote();
+    await push(env, remote, { idempotency: true });
+    expect(remote.sent).toEqual([]);
+    expect(await q.outbox(env.store)).toEqual([]);
   });
 });
 
