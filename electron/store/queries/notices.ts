@@ -62,10 +62,18 @@ export const noticeOfGroup = (db: Queryable, group: string) =>
 /** Sent notices are kept a while (a restore weeks later still finds its group), then dropped. */
 export const purgeSent = (db: Queryable, before: string) => db.run('DELETE FROM sync_notices_out WHERE sent = 1 AND at < ?', [before]);
 
-export async function setPushed(db: Queryable, resource: string, remoteId: number, field: string, value: string | null): Promise<void> {
+export async function setPushed(db: Queryable, resource: string, remoteId: number, field: string, value: string | null, expires: string): Promise<void> {
   await db.run('DELETE FROM sync_pushed WHERE resource = ? AND remote_id = ? AND field = ?', [resource, remoteId, field]);
-  await db.run('INSERT INTO sync_pushed (resource, remote_id, field, value) VALUES (?, ?, ?, ?)', [resource, remoteId, field, value]);
+  await db.run('INSERT INTO sync_pushed (resource, remote_id, field, value, expires) VALUES (?, ?, ?, ?, ?)', [resource, remoteId, field, value, expires]);
 }
+/** A record this replica deleted: only its deletion ('*') matters now. */
+export const dropPushedFields = (db: Queryable, resource: string, remoteId: number) =>
+  db.run("DELETE FROM sync_pushed WHERE resource = ? AND remote_id = ? AND field <> '*'", [resource, remoteId]);
+/** A record the remote deleted: its rows expire at `by` at the latest. */
+export const expirePushed = (db: Queryable, resource: string, remoteId: number, by: string) =>
+  db.run('UPDATE sync_pushed SET expires = ? WHERE resource = ? AND remote_id = ? AND (expires IS NULL OR expires > ?)', [by, resource, remoteId, by]);
+/** Rows expired before `now` (ISO UTC) go. */
+export const prunePushed = (db: Queryable, now: string) => db.run('DELETE FROM sync_pushed WHERE expires < ?', [now]);
 export async function pushed(db: Queryable, resource: string, remoteId: number, field: string): Promise<{ value: string | null } | undefined> {
   return db.get<{ value: string | null }>('SELECT value FROM sync_pushed WHERE resource = ? AND remote_id = ? AND field = ?', [resource, remoteId, field]);
 }
