@@ -10,7 +10,7 @@
 // read back as the local one (a person for `responsible_party_id` first, then a company).
 
 import { randomUUID } from 'node:crypto';
-import { fieldLabel, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
+import { fieldLabel, RESOURCE_NAMES, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
 import type { Conflict } from '../../shared/sync/merge.ts';
 import type { RowChange } from '../../shared/sync/plan.ts';
 import { resourceOfTable, type WireRow } from '../../shared/sync/wire.ts';
@@ -121,7 +121,9 @@ export async function queueNotices(w: Queryable, r: Recorded): Promise<void> {
       const self = top.res === r.res && top.id === r.id;
       body = c.kind === 'edit-vs-delete'
         ? { kind: 'edit-vs-delete', project, resource: top.res, id, field: c.field, child: self ? null : r.res, overwritten: await toWire(w, c.field, c.mine), kept: null, ...base }
-        : { kind: 'parent-deleted', project, resource: top.res, id, field: '*', child: r.res, overwritten: base.title, kept: null, ...base };
+        : Number(r.row.private) === 1 // a private record's text is not carried: a client may be the deleter (D328)
+          ? { kind: 'parent-deleted', project, resource: top.res, id, field: '*', child: r.res, overwritten: null, kept: null, title: `A private ${RESOURCE_NAMES[r.res].toLowerCase()}`, place: base.place }
+          : { kind: 'parent-deleted', project, resource: top.res, id, field: '*', child: r.res, overwritten: base.title, kept: null, ...base };
     }
     if (body) await n.queueNotice(w, `${client}:${randomUUID()}`, JSON.stringify(body), r.removal?.group ?? null, r.now);
   }

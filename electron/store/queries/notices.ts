@@ -40,6 +40,16 @@ export async function projectOfRecord(db: Queryable, table: string, id: number):
   return gone?.project_id === null || gone?.project_id === undefined ? null : Number(gone.project_id);
 }
 
+/**
+ * A record deleted that clients could see when it went: gone from its table, and its tombstone's `shown`
+ * (D245) says so (null: a table without private records).
+ */
+export async function goneClientVisible(db: Queryable, table: string, id: number): Promise<boolean> {
+  if (await db.get(`SELECT 1 AS x FROM ${table} WHERE id = ?`, [id])) return false;
+  const t = await db.get<{ shown: number | null }>("SELECT shown FROM changes WHERE tbl = ? AND record_id = ? AND op = 'delete' AND person_id IS NULL ORDER BY seq DESC LIMIT 1", [table, id]);
+  return t !== undefined && (t.shown === null || Number(t.shown) === 1);
+}
+
 /** Retention: notices older than `before` (ISO UTC), as the feed's tombstones. */
 export async function purgeNotices(db: Queryable, before: string): Promise<number> {
   return (await db.run('DELETE FROM sync_notices WHERE at < ?', [before])).changes;
