@@ -39,14 +39,14 @@ const push = (env: Env, changes: RowChange[], at: string) => env.store.write((w)
 const rows = async (env: Env) => env.store.all<{ resource: string; remote_id: number; field: string; value: string | null }>(
   'SELECT resource, remote_id, field, value FROM sync_pushed ORDER BY remote_id, field');
 
-/** A notice from the team server: Fran's value replaced item 1's content, which was `overwritten`. */
-function noticeRemote(overwritten: string, at: string): Remote {
+/** A notice from the team server: Fran's value replaced item 1's content, which was `overwritten` (or `o` says otherwise). */
+function noticeRemote(overwritten: string, at: string, o: Record<string, unknown> = {}): Remote {
   const fake = new FakeRemote();
   fake.answer = (s) => ({
     status: 200, headers: new Headers(),
     body: s.method === 'GET' ? JSON.stringify({ cursor: 1, more: false, notices: [{
       seq: 1, at, by: { name: 'Fran Firm' }, kind: 'field', project: 10, resource: 'todoItem', id: 1001, field: 'content', child: null,
-      overwritten, kept: 'one (fran)', title: 'one (fran)', place: ['Site', 'Launch'],
+      overwritten, kept: 'one (fran)', title: 'one (fran)', place: ['Site', 'Launch'], ...o,
     }] }) : '{}',
   });
   return fake as unknown as Remote;
@@ -99,5 +99,19 @@ describe('sync_pushed stays bounded (D344)', () => {
     await push(old, [{ t: 'todo_items', id: 2, op: 'update', v: { content: 'two' } }], new Date(now).toISOString());
     await exchangeNotices(old.store, noticeRemote('one (ada)', new Date(now).toISOString()));
     expect(await q.conflicts(old.store)).toEqual([]);
+  });
+
+  it('a deleter told of work lost with its deletion learns it was restored, even once its own deletion\'s row expired', async () => {
+    const restored = { kind: 'restored', field: '*', overwritten: null, kept: null, title: 'one' };
+    const deleter = await replica(1);
+    // Told earlier (D329) of Fran's work on the to-do it deleted; its '*' row has expired since.
+    await q.addConflict(deleter.store, 'todoItem', 0, { field: 'completed', mine: null, theirs: '1', kind: 'delete-vs-edit' }, new Date().toISOString(),
+      { title: 'one', place: [], by: 'Fran Firm', told: true, target: 'todoItem:1001' });
+    await exchangeNotices(deleter.store, noticeRemote('', new Date().toISOString(), restored));
+    expect((await q.conflicts(deleter.store)).map((c) => JSON.parse(c.context!).outcome)).toEqual(['restored']);
+    // A bystander (no card, no deletion pushed) is still not told.
+    const bystander = await replica(1);
+    await exchangeNotices(bystander.store, noticeRemote('', new Date().toISOString(), restored));
+    expect(await q.conflicts(bystander.store)).toEqual([]);
   });
 });
