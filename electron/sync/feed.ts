@@ -70,7 +70,7 @@ export async function pullFeed(env: PhaseEnv, remote: FeedRemote, o: FeedOptions
     // with the next page applied, or once it has been held a day (a restart re-reads at most that much).
     const idle = !page.changes.length && round === null && since !== null && !(await q.hasParked(env.store));
     const base = held && stored !== null && held.base === stored ? held : null;
-    if (idle && (page.cursor === since || !base || Date.now() - base.since < HOLD_MS)) {
+    if (idle && !(base && Date.now() - base.since >= HOLD_MS)) {
       if (page.cursor !== since) heldCursors.set(env.store, { base: stored!, cursor: page.cursor, since: base?.since ?? Date.now() });
     } else {
       await applyPage(env, remote, page, round, !page.more);
