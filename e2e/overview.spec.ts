@@ -74,10 +74,10 @@ test('the Overview marks what is new since the last visit, and loads older pages
   await expect(page.locator('.overview-event').first()).toBeVisible();
   await expect(page.locator('.overview-event.new')).toHaveCount(0);
 
-  // 30 a page; "Load more" brings the older ones.
+  // 30 a page, and the rest of the 30th's second (a page never splits a second, D301); "Load more" brings the older ones.
   const notes = page.locator('.overview-event', { hasText: tag });
-  await expect(notes).toHaveCount(30);
-  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect.poll(() => notes.count()).toBeGreaterThanOrEqual(30);
+  if (await notes.count() < 32) await page.getByRole('button', { name: 'Load more' }).click();
   await expect(notes).toHaveCount(32);
   await expect(notes.last()).toContainText(`Note 0 ${tag}`);
 });

@@ -6,7 +6,7 @@
 // never the body's.
 
 import { fieldLabel, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
-import { noticesPage, projectOfRecord, putNotice } from '../store/queries/notices.ts';
+import { goneClientVisible, noticesPage, projectOfRecord, putNotice } from '../store/queries/notices.ts';
 import { isoSeconds } from '../../shared/values.ts';
 import { ApiError, badRequest, invalid, type Ctx } from './context.ts';
 import * as projects from './projects.ts';
@@ -104,8 +104,8 @@ export async function postNotices(ctx: Ctx, notices: readonly Notice[], now: Dat
     if (!seen.has(n.project)) { await projects.get(ctx, n.project); seen.add(n.project); }
     const where = await projectOfRecord(ctx.store, RESOURCES[n.resource].table, n.id);
     if (where !== n.project) throw new ApiError(404, [`${n.resource} ${n.id} not found in project ${n.project}`]);
-    // A client tells only of records it reads (a private record, or one deleted, is not its to name: D245).
-    if (!ctx.caller.firm && !(await visible(ctx, n.resource, n.id, false))) throw new ApiError(404, [`${n.resource} ${n.id} not found in project ${n.project}`]);
+    // A client tells only of records it reads, or read until they were deleted (a private record is not its to name: D245).
+    if (!(await clientMay(ctx, n.resource, n.id))) throw new ApiError(404, [`${n.resource} ${n.id} not found in project ${n.project}`]);
   }
   let accepted = 0;
   const at = isoSeconds(now);
@@ -119,6 +119,17 @@ export async function postNotices(ctx: Ctx, notices: readonly Notice[], now: Dat
   return { accepted, replayed: notices.length - accepted };
 }
 
+/**
+ * May the caller name or read a notice about this record? The firm: yes (the project was checked). A client:
+ * a record it reads now, or one deleted that clients could see when it went (its tombstone's `shown`, D245):
+ * most notices are about a deleted record (the deleter is told), and a client may be the deleter.
+ */
+async function clientMay(ctx: Ctx, resource: ResourceKey, id: number): Promise<boolean> {
+  if (ctx.caller.firm) return true;
+  if (await visible(ctx, resource, id, false)) return true;
+  return goneClientVisible(ctx.store, RESOURCES[resource].table, id);
+}
+
 export interface NoticePage {
   readonly cursor: number;
   readonly more: boolean;
@@ -127,7 +138,8 @@ export interface NoticePage {
 
 /**
  * Notices after `since` of the projects the caller sees. A client (not of the firm) gets only notices of
- * records it can read now: a private record's existence and values are none of its business (D245).
+ * records it can read now, or could until they were deleted: a private record's existence and values are
+ * none of its business (D245).
  */
 export async function readNotices(ctx: Ctx, since: number, limit: number): Promise<NoticePage> {
   const rows = await noticesPage(ctx.store, ctx.caller, since, limit + 1);
@@ -137,7 +149,7 @@ export async function readNotices(ctx: Ctx, since: number, limit: number): Promi
   for (const r of page) {
     let body: Omit<Notice, 'key'>;
     try { body = JSON.parse(r.body) as Omit<Notice, 'key'>; } catch { continue; }
-    if (!ctx.caller.firm && !(await visible(ctx, body.resource, body.id, false))) continue;
+    if (!(await clientMay(ctx, body.resource, body.id))) continue;
     notices.push({ ...body, seq: Number(r.seq), at: r.at, by: { id: Number(r.person_id), name: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim() } });
   }
   return { cursor: page.length ? Number(page[page.length - 1].seq) : since, more, notices };

@@ -142,6 +142,17 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: (d: Dial
     name: 'sync: intents in the outbox',
     sql: () => ['ALTER TABLE sync_outbox ADD COLUMN intents TEXT'],
   },
+  {
+    version: 40,
+    // D344: a value pushed is kept until `expires` (ISO UTC): the notices' retention after its push, a week
+    // after the remote deleted its record. Rows written before it expire the retention after this migration.
+    name: 'sync: values pushed expire',
+    sql: () => [
+      'ALTER TABLE sync_pushed ADD COLUMN expires TEXT',
+      `UPDATE sync_pushed SET expires = '${new Date(Date.now() + 90 * 86_400_000).toISOString()}'`,
+      'CREATE INDEX IF NOT EXISTS sync_pushed_expires ON sync_pushed (expires)',
+    ],
+  },
 ];
 
 /** Statements that bring an existing database in line with the registry (new columns, indexes). */

@@ -11,7 +11,7 @@ import * as q from '../store/queries/replica.ts';
 import type { Writer } from '../store/types.ts';
 import { newToken } from '../service/auth.ts';
 import { describe, keepInTree, newRestoreTree, saveRestoreTree } from './conflicts.ts';
-import { queueNotices } from './notices.ts';
+import { forgetPushed, queueNotices } from './notices.ts';
 import { deleteRecord } from '../store/delete-record.ts';
 import { addPending, EDITED, REQUIRED, scopeOf, type PageSet, type Pending, type PhaseEnv, type Pulled, type Shadows } from './phase.ts';
 
@@ -239,6 +239,7 @@ export async function removeLocal(w: Writer, ctx: ApplyCtx, res: ResourceKey, id
       if (tree && logged.length) keepInTree(tree, at ?? -1);
       if (pend) await dropFromOutbox(w, R.table, rid);
       if (remoteId !== undefined) {
+        if (why === 'remote') await forgetPushed(w, r, remoteId, ctx.now); // D344
         await q.dropShadow(w, r, remoteId);
         await q.unmapLocal(w, r, rid);
         ctx.ids.toRemote.delete(`${r}:${rid}`);

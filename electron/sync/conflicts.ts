@@ -43,9 +43,12 @@ export function keepInTree(tree: RestoreTree, at: number): void {
 
 const restoreKey = (group: string): q.SyncStateKey => `restore:${group}`;
 
-/** Keep what a removal with conflicts took (only the rows to restore), until it is restored or dismissed. */
+/**
+ * Keep what a removal with conflicts took, until it is restored or dismissed: the whole removed record
+ * with everything under it (D342: other people's comments and to-dos too, not only the rows with a conflict).
+ */
 export async function saveRestoreTree(db: Queryable, tree: RestoreTree): Promise<void> {
-  const rows = tree.rows.filter((r) => r.keep);
+  const rows = tree.rows.some((r) => r.keep) ? tree.rows : [];
   if (!rows.length) return;
   await q.setState(db, restoreKey(tree.group), JSON.stringify(rows.map((r) => ({ res: r.res, id: r.id, row: r.row }))));
 }
@@ -59,6 +62,21 @@ function parentOf(res: ResourceKey, row: WireRow): [string, number] | null {
 }
 
 const COMPLETION = ['completed', 'completed_at', 'completer_id'];
+
+/** The day a comment was written, as its attribution line says it ("12 Nov 2026"); '' when unreadable. */
+const dayOf = (at: unknown): string => {
+  const d = new Date(String(at ?? ''));
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+};
+
+/**
+ * Someone else's comment re-posted by the restorer (D342): the server names the poster, so the body
+ * begins with a line that says whose words they are and when they were written.
+ */
+export function attributed(author: string, at: unknown, body: unknown): string {
+  const day = dayOf(at);
+  return `${author || 'Someone'} wrote${day ? ` on ${day}` : ''}:\n\n${String(body ?? '')}`;
+}
 
 /**
  * "Restore with my changes": the removed record comes back as a NEW local record (created again on the
@@ -75,6 +93,8 @@ async function restore(store: Store, group: string): Promise<void> {
   if (up && !(await q.localRow(store, up[0], up[1]))) {
     throw new SyncError(422, 'It cannot be restored: what it belonged to was deleted too');
   }
+  const selfRemote = await q.selfRemoteId(store);
+  const self = selfRemote === null ? undefined : await q.localIdOf(store, 'person', selfRemote);
   const fresh = new Map<string, number>();
   const completions: [string, number, WireRow, number | undefined][] = [];
   let first = true;
@@ -88,7 +108,13 @@ async function restore(store: Store, group: string): Promise<void> {
       const p = commentParent(v.commentable_type);
       const n = p ? fresh.get(`${p}:${String(v.commentable_id)}`) : undefined;
       if (n !== undefined) v.commentable_id = n;
+      if (self !== undefined && v.author_id !== null && v.author_id !== undefined && Number(v.author_id) !== self) {
+        const who = await q.localRow(store, 'people', Number(v.author_id));
+        v.body = attributed(who ? titleOf('person', who as WireRow) : '', v.created_at, v.body);
+      }
     }
+    // Re-created by this replica's person: the server will name them, so the row says so here too.
+    if (self !== undefined) for (const c of ['author_id', 'creator_id']) if (c in v) v[c] = self;
     const done: WireRow = {};
     if (Number(v.completed) === 1 && (r.res === 'todoItem' || r.res === 'milestone')) {
       for (const c of COMPLETION) { done[c] = v[c] ?? null; v[c] = c === 'completed' ? 0 : null; }

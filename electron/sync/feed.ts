@@ -33,7 +33,10 @@ export interface FeedOptions {
  */
 export async function pullFeed(env: PhaseEnv, remote: FeedRemote, o: FeedOptions = {}): Promise<boolean> {
   const st = await q.state(env.store);
-  let since = st.get('cursor') ?? null;
+  const stored = st.get('cursor') ?? null;
+  // A cursor moved by pages without a change is held in memory (D343): used while the stored one is still its base.
+  const held = heldCursors.get(env.store);
+  let since = held && stored !== null && held.base === stored ? held.cursor : stored;
   let round = st.get('resync') ?? (since === null ? String(Date.now()) : null);
   let start = Number(since ?? 0);
   const maxPages = Math.max(1, o.maxPullPages ?? 250);
@@ -62,14 +65,27 @@ export async function pullFeed(env: PhaseEnv, remote: FeedRemote, o: FeedOptions
     // (told before the page is applied, which is most of a page's time: a one-page clone shows it too).
     if (page.clock !== null && page.clock > start) env.report('pull', Math.min(Number(page.cursor), page.clock) - start, page.clock - start);
     else env.report('pull', read, 0);
-    // Nothing new (the same cursor, no change, no round, nothing parked): nothing to commit (D307).
-    const idle = !page.more && !page.changes.length && page.cursor === (since ?? '0') && round === null && !(await q.hasParked(env.store));
-    if (!idle) await applyPage(env, remote, page, round, !page.more);
+    // Nothing visible (no change, no round, nothing parked): nothing to commit (D307), even when the cursor
+    // moved past changes this person cannot see (D343): the moved cursor is held in memory, and written
+    // with the next page applied, or once it has been held a day (a restart re-reads at most that much).
+    const idle = !page.changes.length && round === null && since !== null && !(await q.hasParked(env.store));
+    const base = held && stored !== null && held.base === stored ? held : null;
+    if (idle && !(base && Date.now() - base.since >= HOLD_MS)) {
+      if (page.cursor !== since) heldCursors.set(env.store, { base: stored!, cursor: page.cursor, since: base?.since ?? Date.now() });
+    } else {
+      await applyPage(env, remote, page, round, !page.more);
+      heldCursors.delete(env.store);
+    }
     since = page.cursor;
     if (!page.more) round = null;
     if (!page.more) return true;
   }
 }
+
+/** How long a cursor moved without a visible change is kept in memory only (D343). */
+const HOLD_MS = 86_400_000;
+/** Per store: the cursor stored (`base`), the one reached past invisible changes, and since when it is held. */
+const heldCursors = new WeakMap<object, { base: string; cursor: string; since: number }>();
 
 /** One feed page: the shadows it needs, the projects it resyncs, then applied with its cursor in one transaction. */
 export async function applyPage(env: PhaseEnv, remote: FeedRemote, page: FeedPage, round: string | null, last: boolean): Promise<void> {

@@ -10,7 +10,7 @@
 // read back as the local one (a person for `responsible_party_id` first, then a company).
 
 import { randomUUID } from 'node:crypto';
-import { fieldLabel, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
+import { fieldLabel, RESOURCE_NAMES, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
 import type { Conflict } from '../../shared/sync/merge.ts';
 import type { RowChange } from '../../shared/sync/plan.ts';
 import { resourceOfTable, type WireRow } from '../../shared/sync/wire.ts';
@@ -18,6 +18,7 @@ import * as n from '../store/queries/notices.ts';
 import * as q from '../store/queries/replica.ts';
 import type { Queryable, Store } from '../store/types.ts';
 import type { Remote } from './remote.ts';
+import { DEFAULT_TOMBSTONE_DAYS } from '../service/maintenance.ts';
 
 /** What a notice carries (docs/sync-protocol.md §6): the record on the team server, and what happened. */
 export interface NoticeBody {
@@ -37,6 +38,14 @@ const REF: Readonly<Record<string, readonly ResourceKey[]>> = {
 const PROJECTLESS = new Set<ResourceKey>(['person', 'company']);
 /** How long a sent notice is kept here (a restore long after still finds the removal it is about). */
 const KEEP_SENT_DAYS = 90;
+/**
+ * How long a value pushed is kept (D344): as long as the team server keeps a notice (its tombstones'
+ * retention, `--tombstone-days`, 90 by default); the rows of a record the remote deleted, a week.
+ */
+const DAY = 86_400_000;
+const PUSHED_DAYS = DEFAULT_TOMBSTONE_DAYS;
+const GONE_DAYS = 7;
+const after = (now: string, days: number) => new Date(Date.parse(now) + days * DAY).toISOString();
 
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
@@ -112,7 +121,9 @@ export async function queueNotices(w: Queryable, r: Recorded): Promise<void> {
       const self = top.res === r.res && top.id === r.id;
       body = c.kind === 'edit-vs-delete'
         ? { kind: 'edit-vs-delete', project, resource: top.res, id, field: c.field, child: self ? null : r.res, overwritten: await toWire(w, c.field, c.mine), kept: null, ...base }
-        : { kind: 'parent-deleted', project, resource: top.res, id, field: '*', child: r.res, overwritten: base.title, kept: null, ...base };
+        : Number(r.row.private) === 1 // a private record's text is not carried: a client may be the deleter (D328)
+          ? { kind: 'parent-deleted', project, resource: top.res, id, field: '*', child: r.res, overwritten: null, kept: null, title: `A private ${RESOURCE_NAMES[r.res].toLowerCase()}`, place: base.place }
+          : { kind: 'parent-deleted', project, resource: top.res, id, field: '*', child: r.res, overwritten: base.title, kept: null, ...base };
     }
     if (body) await n.queueNotice(w, `${client}:${randomUUID()}`, JSON.stringify(body), r.removal?.group ?? null, r.now);
   }
@@ -127,18 +138,35 @@ export async function queueOutcome(w: Queryable, group: string, outcome: 'restor
   await n.queueNotice(w, `${await clientId(w)}:${randomUUID()}`, JSON.stringify(body), group, now);
 }
 
-/** The values this replica pushed, per record and field ('*' = deleted): written with the push's outcome. */
-export async function rememberPushed(w: Queryable, entries: readonly { changes: readonly RowChange[] }[]): Promise<void> {
+/**
+ * The values this replica pushed, per record and field ('*' = deleted): written with the push's outcome
+ * (`now`: the transaction's time). What expired goes first (D344); a deletion keeps only itself.
+ */
+export async function rememberPushed(w: Queryable & { now?: string }, entries: readonly { changes: readonly RowChange[] }[], now = w.now ?? new Date().toISOString()): Promise<void> {
+  await n.prunePushed(w, now);
+  const expires = after(now, PUSHED_DAYS);
   for (const e of entries) {
     for (const c of e.changes) {
       const res = resourceOfTable(c.t);
       if (!res || PROJECTLESS.has(res)) continue;
       const id = await n.remoteIdOf(w, res, c.id);
       if (id === undefined) continue;
-      if (c.op === 'delete') { await n.setPushed(w, res, id, '*', 'deleted'); continue; }
-      for (const [col, v] of Object.entries(c.v ?? {})) if (fieldLabel(res, col) !== null) await n.setPushed(w, res, id, col, text(v));
+      if (c.op === 'delete') {
+        await n.dropPushedFields(w, res, id);
+        await n.setPushed(w, res, id, '*', 'deleted', expires);
+        continue;
+      }
+      for (const [col, v] of Object.entries(c.v ?? {})) if (fieldLabel(res, col) !== null) await n.setPushed(w, res, id, col, text(v), expires);
     }
   }
+}
+
+/**
+ * The remote deleted a record this replica held (someone else did): what it pushed of it is kept a week,
+ * for a notice of an edit of its lost to that deletion (the deleter sends it after its push), then goes.
+ */
+export async function forgetPushed(w: Queryable, res: ResourceKey, remoteId: number, now: string): Promise<void> {
+  await n.expirePushed(w, res, remoteId, after(now, GONE_DAYS));
 }
 
 // ---- the exchange with the team server -------------------------------------------------------------
@@ -246,10 +274,11 @@ async function record(w: Queryable, x: Received): Promise<void> {
   }
   // The deletion kinds: told to the replica that pushed the deletion.
   const mine = await n.pushed(w, x.resource, x.id, '*');
-  if (mine?.value !== 'deleted') return;
   const target = `${x.resource}:${x.id}`;
   if (x.kind === 'restored' || x.kind === 'dropped') {
+    // Cards told here of that removal say this replica made it, also once its '*' row expired (D344).
     const cards = await n.toldAbout(w, target);
+    if (!cards.length && mine?.value !== 'deleted') return;
     for (const c of cards) {
       let kept: ToldContext;
       try { kept = JSON.parse(c.context ?? '') as ToldContext; } catch { continue; }
@@ -258,6 +287,7 @@ async function record(w: Queryable, x: Received): Promise<void> {
     if (!cards.length) await q.addConflict(w, x.resource, 0, { field: '*', mine: null, theirs: null, kind: 'delete-vs-edit' }, at, ctx({ target, outcome: x.kind }));
     return;
   }
+  if (mine?.value !== 'deleted') return;
   const res = x.child ?? x.resource;
   const theirs = x.field === '*' ? x.overwritten : await fromWire(w, x.field, x.overwritten);
   await q.addConflict(w, res, 0, { field: x.field, mine: null, theirs, kind: 'delete-vs-edit' }, at, ctx({ target }));

@@ -9,7 +9,7 @@ import { decodeCollection, unrepresentable, type WireRow } from '../../shared/sy
 import * as q from '../store/queries/replica.ts';
 import { RemoteFeedBroken, type Remote } from './remote.ts';
 import { applySet } from './apply.ts';
-import { add, emptySet, MAX_LIST_PAGES, NO_DEEP, type DeepSlice, type PhaseEnv, type Scan, type Shadows } from './phase.ts';
+import { add, emptySet, MAX_LIST_PAGES, NO_DEEP, type DeepSlice, type PageSet, type PhaseEnv, type Scan, type Shadows } from './phase.ts';
 
 /** What a scan asks of the remote: lists of the public routes, and XML pages (time entries, comments). */
 export type ScanRemote = Pick<Remote, 'list' | 'getXml'>;
@@ -38,9 +38,19 @@ export function safeRows(env: PhaseEnv, resource: ResourceKey, rows: WireRow[], 
 export async function pullScan(env: PhaseEnv, remote: ScanRemote, o: ScanOptions = {}): Promise<boolean> {
   const st = await q.state(env.store);
   const prev = await q.shadows(env.store);
-  // Plain scans rotate through N slices of the comment lists (deepScanEvery): slice `round mod N` now.
+  // Plain scans rotate through N slices of the comment lists (deepScanEvery): slice `round mod N` now
+  // (the round is kept in memory while no scan commits, D343).
   const every = Math.max(0, Math.floor(o.deepScanEvery ?? 10));
-  const round = Number(st.get('scan_round') ?? 0);
+  const round = heldRounds.get(env.store) ?? Number(st.get('scan_round') ?? 0);
+  // A part that changes nothing is not applied: an idle scan commits nothing (D343).
+  const inScope = new Map<string, number>();
+  for (const s of prev.values()) inScope.set(s.scope, (inScope.get(s.scope) ?? 0) + 1);
+  let committed = false;
+  const apply = async (set: PageSet) => {
+    if (await unchanged(env, set, prev, inScope)) return;
+    await applySet(env, set, prev, null, { park: false });
+    committed = true;
+  };
   const deep: DeepSlice = every === 0 ? NO_DEEP : (id) => id % every === round % every;
   const top = emptySet();
   let done = 0;
@@ -57,14 +67,58 @@ export async function pullScan(env: PhaseEnv, remote: ScanRemote, o: ScanOptions
     add(top, 'person', await safeList(env, remote, 'person', `/contacts/people/${c.id}`), 'people');
     tick();
   }
-  await applySet(env, top, prev, null, { park: false });
+  await apply(top);
   for (const p of projects) {
     const part = emptySet();
     await scanProject(env, remote, Number(p.id), prev, part, deep);
-    await applySet(env, part, prev, null, { park: false });
+    await apply(part);
     tick();
   }
-  if (every > 0) await env.store.write(async (w) => { w.outbox?.mute(); await q.setState(w, 'scan_round', String((round + 1) % every)); });
+  if (every > 0) {
+    const next = (round + 1) % every;
+    if (!committed) heldRounds.set(env.store, next);
+    else {
+      heldRounds.delete(env.store);
+      await env.store.write(async (w) => { w.outbox?.mute(); await q.setState(w, 'scan_round', String(next)); });
+    }
+  }
+  return true;
+}
+
+/** The deep slice's round of a store whose last scans committed nothing (lost on a restart: a slice read again). */
+const heldRounds = new WeakMap<object, number>();
+
+const sameRow = (a: WireRow, b: WireRow): boolean => {
+  const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+  if (ka.length !== Object.keys(b).filter((k) => b[k] !== undefined).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && JSON.stringify(a[k]) === JSON.stringify(b[k]));
+};
+
+/**
+ * Would applying this part of a scan change nothing here? Every record as its shadow (the same values,
+ * the same scope: the merge with pending local edits then applies nothing and logs nothing), no record
+ * of its scopes missing (nothing to remove), the same members of its projects (D343).
+ */
+export async function unchanged(env: PhaseEnv, set: PageSet, prev: Shadows, inScope: ReadonlyMap<string, number>): Promise<boolean> {
+  if (set.deletes.length) return false;
+  const count = new Map<string, number>();
+  for (const p of set.items) {
+    const s = prev.get(`${p.resource}:${String(p.row.id)}`);
+    if (!s || s.scope !== p.scope || !sameRow(s.row, p.row)) return false;
+    count.set(p.scope, (count.get(p.scope) ?? 0) + 1);
+  }
+  for (const scope of set.scopes) if ((inScope.get(scope) ?? 0) !== (count.get(scope) ?? 0)) return false;
+  for (const [P, people] of set.members) {
+    const local = await q.localIdOf(env.store, 'project', P);
+    if (local === undefined) return false;
+    const want = new Set<number>();
+    for (const x of people) {
+      const id = await q.localIdOf(env.store, 'person', x);
+      if (id !== undefined) want.add(id);
+    }
+    const have = await q.membersOf(env.store, local);
+    if (have.length !== want.size || have.some((m) => !want.has(Number(m.person_id)))) return false;
+  }
   return true;
 }
 

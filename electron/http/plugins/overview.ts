@@ -9,10 +9,13 @@ import { badRequest } from '../../service/context.ts';
 import { DEFAULT_LIMIT, EVENT_KINDS, MAX_LIMIT, overview, type Cursor, type OverviewEvent, type OverviewPage } from '../../service/overview.ts';
 
 const CURSOR_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)\.(\d)\.(\d{1,16})$/;
+/** A cursor below a whole second (the page held all of it): its time alone. */
+const SECOND_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 /** `before` of the query: a cursor this route gave (400 otherwise). */
 export function parseBefore(raw: string | undefined): Cursor | undefined {
   if (raw === undefined) return undefined;
+  if (SECOND_RE.test(raw) && !Number.isNaN(Date.parse(raw))) return { at: raw, rank: -1, id: 0 };
   const m = CURSOR_RE.exec(raw);
   const rank = m ? Number(m[2]) : -1;
   const id = m ? Number(m[3]) : 0;

@@ -40,6 +40,16 @@ export async function projectOfRecord(db: Queryable, table: string, id: number):
   return gone?.project_id === null || gone?.project_id === undefined ? null : Number(gone.project_id);
 }
 
+/**
+ * A record deleted that clients could see when it went: gone from its table, and its tombstone's `shown`
+ * (D245) says so (null: a table without private records).
+ */
+export async function goneClientVisible(db: Queryable, table: string, id: number): Promise<boolean> {
+  if (await db.get(`SELECT 1 AS x FROM ${table} WHERE id = ?`, [id])) return false;
+  const t = await db.get<{ shown: number | null }>("SELECT shown FROM changes WHERE tbl = ? AND record_id = ? AND op = 'delete' AND person_id IS NULL ORDER BY seq DESC LIMIT 1", [table, id]);
+  return t !== undefined && (t.shown === null || Number(t.shown) === 1);
+}
+
 /** Retention: notices older than `before` (ISO UTC), as the feed's tombstones. */
 export async function purgeNotices(db: Queryable, before: string): Promise<number> {
   return (await db.run('DELETE FROM sync_notices WHERE at < ?', [before])).changes;
@@ -62,10 +72,18 @@ export const noticeOfGroup = (db: Queryable, group: string) =>
 /** Sent notices are kept a while (a restore weeks later still finds its group), then dropped. */
 export const purgeSent = (db: Queryable, before: string) => db.run('DELETE FROM sync_notices_out WHERE sent = 1 AND at < ?', [before]);
 
-export async function setPushed(db: Queryable, resource: string, remoteId: number, field: string, value: string | null): Promise<void> {
+export async function setPushed(db: Queryable, resource: string, remoteId: number, field: string, value: string | null, expires: string): Promise<void> {
   await db.run('DELETE FROM sync_pushed WHERE resource = ? AND remote_id = ? AND field = ?', [resource, remoteId, field]);
-  await db.run('INSERT INTO sync_pushed (resource, remote_id, field, value) VALUES (?, ?, ?, ?)', [resource, remoteId, field, value]);
+  await db.run('INSERT INTO sync_pushed (resource, remote_id, field, value, expires) VALUES (?, ?, ?, ?, ?)', [resource, remoteId, field, value, expires]);
 }
+/** A record this replica deleted: only its deletion ('*') matters now. */
+export const dropPushedFields = (db: Queryable, resource: string, remoteId: number) =>
+  db.run("DELETE FROM sync_pushed WHERE resource = ? AND remote_id = ? AND field <> '*'", [resource, remoteId]);
+/** A record the remote deleted: its rows expire at `by` at the latest. */
+export const expirePushed = (db: Queryable, resource: string, remoteId: number, by: string) =>
+  db.run('UPDATE sync_pushed SET expires = ? WHERE resource = ? AND remote_id = ? AND (expires IS NULL OR expires > ?)', [by, resource, remoteId, by]);
+/** Rows expired before `now` (ISO UTC) go. */
+export const prunePushed = (db: Queryable, now: string) => db.run('DELETE FROM sync_pushed WHERE expires < ?', [now]);
 export async function pushed(db: Queryable, resource: string, remoteId: number, field: string): Promise<{ value: string | null } | undefined> {
   return db.get<{ value: string | null }>('SELECT value FROM sync_pushed WHERE resource = ? AND remote_id = ? AND field = ?', [resource, remoteId, field]);
 }

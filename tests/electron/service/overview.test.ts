@@ -6,6 +6,7 @@ import type { XNode } from '../../../shared/codec/in.ts';
 import { defaultEngine, freshAccount, locId, text, type Account, type Who } from '../../support/helpers.ts';
 import { pgSkipReason } from '../../support/pg.ts';
 import { overview } from '../../../electron/service/overview.ts';
+import { parseBefore } from '../../../electron/http/plugins/overview.ts';
 import type { Caller } from '../../../electron/store/types.ts';
 import { closeAll, loc, startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica } from '../../support/sync-helpers.ts';
 
@@ -142,6 +143,25 @@ describe('the Overview', () => {
     expect((await page('ada', `?limit=${whole.length + 1}`)).next_before).toBeNull();
   });
 
+  it('a page never splits a second: an event made later in the cursor\'s own second, of a kind ranked after it, is at the top, never on "Load more" (D301 amended)', async () => {
+    const alpha = a.f.project.alpha;
+    const S = '2099-01-01T00:00:05Z';
+    const at = (table: string, col: string, id: number) => a.h.store.write(async (w) => { await w.run(`UPDATE ${table} SET ${col} = ? WHERE id = ?`, [S, id]); });
+    await created('fran', `/projects/${alpha}/posts.xml`, '<post><title>Older</title><body>b</body></post>');
+    const first = await created('fran', `/projects/${alpha}/posts.xml`, '<post><title>First</title><body>b</body></post>');
+    await at('posts', 'posted_on', first);
+    await at('comments', 'created_at', await created('finn', `/posts/${first}/comments.xml`, '<comment><body>Reply</body></comment>'));
+    // The newest page of one event: the comment (same second, ranked above the post); the post of that second comes with it.
+    const top = await page('ada', '?limit=1');
+    expect(top.events.map((e) => `${e.kind}:${e.title}`)).toEqual(['comment:First', 'post:First']);
+    // A teammate's post made in that same second, after the page was read (a post ranks after a comment).
+    await at('posts', 'posted_on', await created('fran', `/projects/${alpha}/posts.xml`, '<post><title>Late</title><body>b</body></post>'));
+    const more = await page('ada', `?limit=5&before=${encodeURIComponent(top.next_before!)}`);
+    expect(more.events.map((e) => e.title)).not.toContain('Late');
+    expect(more.events.map((e) => e.title)).toEqual(['Older']);
+    expect((await page('ada', '?limit=1')).events.map((e) => e.title)).toContain('Late');
+  });
+
   it('pages across days and seconds: the order of time, then kind, then id; time entries at their day', async () => {
     await world();
     // Spread the records over three days and several seconds (as a long-lived account has them).
@@ -169,15 +189,14 @@ describe('the Overview', () => {
         'SELECT pe.id, pe.company_id, pe.administrator, co.firm FROM people pe JOIN companies co ON co.id = pe.company_id WHERE pe.user_name = ?', [who]))!;
       return { id: Number(r.id), companyId: Number(r.company_id), admin: Number(r.administrator) === 1, firm: Number(r.firm) === 1, name: '' };
     };
-    const pages = async (caller: Caller, perProjectMax: number, limit: number): Promise<string[]> => {
+    const pages = async (caller: Caller, perProjectMax: number, limit: number, secondMax?: number): Promise<string[]> => {
       const out: string[] = [];
       let before;
       for (let n = 0; n < 100; n++) {
-        const p = await overview({ store: a.h.store, caller }, { limit, perProjectMax, before });
+        const p = await overview({ store: a.h.store, caller }, { limit, perProjectMax, before, secondMax });
         out.push(...p.events.map((e) => `${e.kind}:${e.id}:${e.person_name}`));
         if (!p.next_before) return out;
-        const m = /^(.*Z)\.(\d)\.(\d+)$/.exec(p.next_before)!;
-        before = { at: m[1], rank: Number(m[2]), id: Number(m[3]) };
+        before = parseBefore(p.next_before);
       }
       throw new Error('no last page');
     };
@@ -186,6 +205,8 @@ describe('the Overview', () => {
       const whole = await pages(caller, -1, 100); // never project by project
       expect(whole.length > 0, who).toBe(who !== 'carl');
       for (const limit of [100, 3]) expect(await pages(caller, 100, limit), `${who}, ${limit} a page`).toEqual(whole);
+      // A second with more events than a page may add is split by kind and id: every event still once, in order.
+      for (const limit of [1, 2]) expect(await pages(caller, -1, limit, 0), `${who}, ${limit} a page, seconds split`).toEqual(whole);
     }
   });
 
@@ -197,10 +218,11 @@ describe('the Overview', () => {
     const root = r.xml();
     expect(root.name).toBe('overview');
     const events = root.children.find((c) => c.name === 'events') as XNode;
-    expect(events.children.length).toBe(2);
+    // Two events, and the rest of the second of the second one (a page never splits a second).
+    expect(events.children.length).toBeGreaterThanOrEqual(2);
     expect(events.children[0].name).toBe('event');
     expect(text(events.children[0], 'kind')).toBeTruthy();
-    expect(text(root, 'next-before')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.\d\.\d+$/);
+    expect(text(root, 'next-before')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ(\.\d\.\d+)?$/);
     expect(r.body).not.toMatch(/Secret|Private|hidden/);
   });
 

@@ -155,6 +155,53 @@ describe.skipIf(skip).each([['team server', false], ['plain server', true]] as c
     expect((await f.req('GET', '/sync/status')).body).toContain('"pending":0');
   });
 
+  it('other people\'s comments and to-dos under the deleted record come back too, re-posted with a line that names their author (D342)', async () => {
+    remote = await startRemote();
+    pa = await startProxy(remote.url, { plain });
+    pf = await startProxy(remote.url, { plain });
+    const a = await startReplica(pa.url, 'ada');
+    replicas.push(a);
+    const P = (await idOf(a, '/projects.xml', 'name', 'Alpha Ascent'))!;
+    const L = loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Doomed</name></todo-list>`));
+    const old = loc(await a.req('POST', `/todo_lists/${L}/todo_items.xml`, `${XML}<todo-item><content>older one</content></todo-item>`));
+    loc(await a.req('POST', `/todo_items/${old}/comments.xml`, `${XML}<comment><body>Ada's note</body></comment>`));
+    await settle(a);
+    const f = await startReplica(pf.url, 'fran');
+    replicas.push(f);
+    const fP = (await idOf(f, '/projects.xml', 'name', 'Alpha Ascent'))!;
+    const fL = (await idOf(f, `/projects/${fP}/todo_lists.xml`, 'name', 'Doomed'))!;
+    const fOld = (await idOf(f, `/todo_lists/${fL}/todo_items.xml`, 'content', 'older one'))!;
+    loc(await f.req('POST', `/todo_items/${fOld}/comments.xml`, `${XML}<comment><body>Fran's own, synced</body></comment>`));
+    await settle(f);
+    pa.faults.down = true;
+    pf.faults.down = true;
+    expect((await a.req('DELETE', `/todo_lists/${L}.xml`)).status).toBe(200);
+    loc(await f.req('POST', `/todo_lists/${fL}/todo_items.xml`, `${XML}<todo-item><content>added meanwhile</content></todo-item>`));
+    pa.faults.down = false;
+    pf.faults.down = false;
+    await settle(a);
+    await settle(f);
+    const list = await conflicts(f);
+    expect((await f.req('POST', `/sync/conflicts/${list[0].id}/resolve`, JSON.stringify({ keep: 'restore' }))).status).toBe(200);
+    await settle(f);
+    await settle(a);
+    await settle(f);
+    const rP = (await idOf({ req: remote.as('ada') }, '/projects.xml', 'name', 'Alpha Ascent'))!;
+    for (const [who, req, project] of [['team server', remote.as('ada'), rP], ['fran', f.req, fP], ['ada', a.req, P]] as const) {
+      const lists = (await req('GET', `/projects/${project}/todo_lists.xml`)).xml().children.filter((l) => l.children.find((c) => c.name === 'name')?.text === 'Doomed');
+      expect(lists, who).toHaveLength(1);
+      const items = (await req('GET', `/todo_lists/${lists[0].children.find((c) => c.name === 'id')!.text}/todo_items.xml`)).xml().children;
+      expect(items.map((it) => it.children.find((c) => c.name === 'content')?.text).sort(), who).toEqual(['added meanwhile', 'older one']);
+      const oid = items.find((it) => it.children.find((c) => c.name === 'content')?.text === 'older one')!.children.find((c) => c.name === 'id')!.text;
+      const comments = (await req('GET', `/todo_items/${oid}/comments.xml`)).xml().children;
+      const bodies = comments.map((c) => c.children.find((x) => x.name === 'body')?.text ?? '').sort();
+      // Ada's comment is re-posted by Fran (the server names the poster): its first line says whose words they are.
+      expect(bodies, who).toHaveLength(2);
+      expect(bodies[0], who).toMatch(/^Ada Admin wrote on \d{1,2} [A-Z][a-z]{2} \d{4}:\n\nAda's note$/);
+      expect(bodies[1], who).toBe("Fran's own, synced");
+    }
+  });
+
   it('a to-do added to a list deleted meanwhile: the list comes back with it, once, everywhere', async () => {
     remote = await startRemote();
     pa = await startProxy(remote.url, { plain });

@@ -2,7 +2,7 @@
 // applied with its cursor in one transaction, a record naming one not here yet waits for the last
 // page, a feed that does not advance stops without losing what was applied, a delete removes.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as q from '../../../electron/store/queries/replica.ts';
 import { pullFeed } from '../../../electron/sync/feed.ts';
 import { RemoteFeedBroken } from '../../../electron/sync/remote.ts';
@@ -15,6 +15,37 @@ const up = (resource: FeedChange['resource'], record: WireRow): FeedChange => ({
 const page = (cursor: string, more: boolean, changes: FeedChange[]) => ({ cursor, more, clock: null, changes, refused: [] });
 
 describe('feed phase', () => {
+  it('a cursor moved by pages without a change is held in memory, not committed, then written with a day of it (D343)', async () => {
+    const env = phaseEnv();
+    const remote = new FakeRemote();
+    remote.pages.set('0', page('5', false, [up('company', { id: 1, name: 'Acme' })]));
+    await pullFeed(env, remote);
+    const token = await env.store.changeToken();
+    // Others' changes this person cannot see: the cursor moves, the page has none.
+    remote.pages.set('5', page('7', false, []));
+    await pullFeed(env, remote);
+    expect(await env.store.changeToken()).toBe(token);
+    expect((await q.state(env.store)).get('cursor')).toBe('5');
+    // The next pull goes on from the cursor held (not from 5 again).
+    remote.log.length = 0;
+    await pullFeed(env, remote);
+    expect(remote.log).toEqual(['changes 7']);
+    expect(await env.store.changeToken()).toBe(token);
+    // Held a day: written (a restart never re-reads more than that).
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now + 86_400_000 + 1000);
+    try {
+      await pullFeed(env, remote);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect((await q.state(env.store)).get('cursor')).toBe('7');
+    // A page with a change writes its cursor at once, as before.
+    remote.pages.set('7', page('9', false, [up('company', { id: 1, name: 'Acme Ltd' })]));
+    await pullFeed(env, remote);
+    expect((await q.state(env.store)).get('cursor')).toBe('9');
+  });
+
   it('applies a page with its cursor, then the next from that cursor; a record before its parent waits for the last page', async () => {
     const env = phaseEnv();
     const remote = new FakeRemote();

@@ -5,7 +5,7 @@
 // 30 s interval); no duration is asserted. An idle sync commits nothing locally (D307).
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRemote, startReplica, type Remote, type Replica, type Requester } from '../../support/sync-helpers.ts';
+import { startProxy, startRemote, startReplica, type Proxy, type Remote, type Replica, type Requester } from '../../support/sync-helpers.ts';
 import { defaultEngine } from '../../support/helpers.ts';
 import { pgSkipReason } from '../../support/pg.ts';
 
@@ -116,7 +116,8 @@ describe.skipIf(skip)(`live sync between two replicas and a team server (${engin
 describe.skipIf(skip)(`an idle sync costs nothing locally (${engine})`, () => {
   let remote: Remote;
   let rep: Replica | null = null;
-  afterEach(async () => { await rep?.close(); rep = null; await remote?.close(); });
+  let proxy: Proxy | null = null;
+  afterEach(async () => { await rep?.close(); rep = null; await proxy?.close(); proxy = null; await remote?.close(); });
 
   it('no commit, no change of the change token when nothing changed; a sync that brings something commits', async () => {
     remote = await startRemote();
@@ -136,5 +137,40 @@ describe.skipIf(skip)(`an idle sync costs nothing locally (${engine})`, () => {
     created(await remote.as('ada')('POST', `/projects/${pr}/todo_lists.xml`, `${XML}<todo-list><name>News</name></todo-list>`));
     await rep.engine.run();
     expect(await rep.store.changeToken()).not.toBe(token);
+  });
+
+  it('a feed cursor moved by changes this person cannot see commits nothing either (D343); a visible one does', async () => {
+    remote = await startRemote();
+    rep = await startReplica(remote.url, 'finn'); // sees Alpha Ascent, not Crevasse Survey
+    await rep.engine.run();
+    const token = await rep.store.changeToken();
+    const fran = remote.as('fran');
+    const crevasse = (await fran('GET', '/projects.xml')).xml().children.find((p) => p.children.some((c) => c.name === 'name' && c.text === 'Crevasse Survey'))!
+      .children.find((c) => c.name === 'id')!.text;
+    created(await fran('POST', `/projects/${crevasse}/todo_lists.xml`, `${XML}<todo-list><name>Hidden from Finn</name></todo-list>`));
+    await rep.engine.run();
+    await rep.engine.run();
+    expect(await rep.store.changeToken()).toBe(token);
+    const pr = await alpha(fran);
+    created(await fran('POST', `/projects/${pr}/todo_lists.xml`, `${XML}<todo-list><name>Seen by Finn</name></todo-list>`));
+    await rep.engine.run();
+    expect(await rep.store.changeToken()).not.toBe(token);
+    expect((await rep.req('GET', `/projects/${await alpha(rep.req)}/todo_lists.xml`)).body).toContain('Seen by Finn');
+  });
+
+  it('against a plain server, an idle scan commits nothing (D343); a change there commits', async () => {
+    remote = await startRemote();
+    proxy = await startProxy(remote.url, { plain: true });
+    rep = await startReplica(proxy.url, 'ada');
+    await rep.engine.run();
+    const token = await rep.store.changeToken();
+    for (let i = 0; i < 3; i++) await rep.engine.run(); // the deep slice of comments rotates: still nothing changed
+    expect(await rep.store.changeToken()).toBe(token);
+    expect((await rep.engine.status()).lastSuccessAt).not.toBeNull();
+    const pr = await alpha(remote.as('ada'));
+    created(await remote.as('ada')('POST', `/projects/${pr}/todo_lists.xml`, `${XML}<todo-list><name>News</name></todo-list>`));
+    await rep.engine.run();
+    expect(await rep.store.changeToken()).not.toBe(token);
+    expect((await rep.req('GET', `/projects/${await alpha(rep.req)}/todo_lists.xml`)).body).toContain('News');
   });
 });

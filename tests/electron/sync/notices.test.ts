@@ -122,6 +122,26 @@ describe.skipIf(skip)(`the side that lost a conflict is told, against a team ser
     });
   }
 
+  it('a client who deleted a to-do is told of the work lost with it (its tombstone says clients saw it), never of a private comment\'s text (D328 amended)', async () => {
+    const { f, b, fi2 } = await three();
+    proxies.push(await startProxy(remote.url));
+    const c = await startReplica(proxies[3].url, 'cleo'); // a client: Valley Client Co, member of Alpha Ascent
+    replicas.push(c);
+    const ci2 = (await idOf(c.req, `/todo_lists/${(await idOf(c.req, `/projects/${(await idOf(c.req, '/projects.xml', 'name', 'Alpha Ascent'))!}/todo_lists.xml`, 'name', 'Shared'))!}/todo_items.xml`, 'content', 'two'))!;
+    offline(true);
+    expect((await c.req('DELETE', `/todo_items/${ci2}.xml`)).status).toBe(200);
+    expect((await f.req('PUT', `/todo_items/${fi2}/complete.xml`)).status).toBe(200);
+    loc(await f.req('POST', `/todo_items/${fi2}/comments.xml`, `${XML}<comment><body>Bring the blue rope</body></comment>`));
+    loc(await f.req('POST', `/todo_items/${fi2}/comments.xml`, `${XML}<comment><body>Secret route</body><private type="boolean">true</private></comment>`));
+    offline(false);
+    await syncAll(c, f, b);
+    const told = await conflicts(c);
+    expect(told.find((x) => x.field === 'completed')).toMatchObject({ kind: 'delete-vs-edit', title: 'two', theirsText: 'Done', told: true, by: 'Fran Firm' });
+    expect(told.find((x) => x.theirsText === 'Bring the blue rope')).toMatchObject({ kind: 'delete-vs-edit', resource: 'comment', told: true });
+    expect(JSON.stringify(told)).not.toContain('Secret route');
+    expect(await conflicts(b)).toEqual([]);
+  });
+
   it('a to-do added to a list deleted meanwhile: the deleter is told, and told that it was left deleted', async () => {
     const { a, f, b, D, fD } = await three();
     offline(true);

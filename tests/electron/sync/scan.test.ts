@@ -67,6 +67,32 @@ describe('scan phase', () => {
     expect(reads()).toBe(2);
   });
 
+  it('an idle scan commits nothing; a changed value, a member gone, or a new record commits its part (D343)', async () => {
+    const env = phaseEnv();
+    const remote = plainServer();
+    remote.lists.set('/companies.xml', [{ id: 1, name: 'Acme' }, { id: 2, name: 'Beta' }]);
+    remote.lists.set('/contacts/people/2', [{ id: 8, company_id: 2, first_name: 'Bo', last_name: 'B', user_name: 'bo' }]);
+    remote.lists.set('/projects/10/companies.xml', [{ id: 1, name: 'Acme' }, { id: 2, name: 'Beta' }]);
+    remote.lists.set('/projects/10/contacts/people/2', [{ id: 8, company_id: 2, first_name: 'Bo', last_name: 'B', user_name: 'bo' }]);
+    await pullScan(env, remote);
+    let token = await env.store.changeToken();
+    await pullScan(env, remote);
+    await pullScan(env, remote);
+    expect(await env.store.changeToken()).toBe(token);
+    const project = (await local(env, 'project:10'))!;
+    // Bo leaves the project (still a person of the account): the membership goes.
+    remote.lists.set('/projects/10/companies.xml', [{ id: 1, name: 'Acme' }]);
+    await pullScan(env, remote);
+    expect(await env.store.changeToken()).not.toBe(token);
+    expect((await q.membersOf(env.store, project)).map((m) => Number(m.person_id))).toEqual([await local(env, 'person:7')]);
+    token = await env.store.changeToken();
+    // A value changed there.
+    remote.lists.set('/todo_lists/20/todo_items.xml', [{ id: 30, todo_list_id: 20, content: 'Buy oat milk' }, { id: 31, todo_list_id: 20, content: 'Ship' }]);
+    await pullScan(env, remote);
+    expect(await env.store.changeToken()).not.toBe(token);
+    expect(await q.localRow(env.store, 'todo_items', (await local(env, 'todoItem:30'))!)).toMatchObject({ content: 'Buy oat milk' });
+  });
+
   it('stops with a clear error on a post list that repeats its page', async () => {
     const env = phaseEnv();
     const remote = plainServer();
