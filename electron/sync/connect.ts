@@ -315,3 +315,16 @@ export async function unlink(store: Store, tokens: Tokens): Promise<void> {
   store.recordOutbox = (await q.state(store)).has('was_url');
   await tokens.put(null);
 }
+
+/**
+ * What the remote's capabilities said at this sync (D338), kept for the services: a replica decides offline whether
+ * its administration is queued for the team server (`admin`) or refused (`team` without it, `plain`). Written only
+ * when it changed (a sync that changed nothing commits nothing, D307).
+ */
+export async function rememberRemoteKind(store: Store, kind: 'admin' | 'team' | 'plain'): Promise<void> {
+  if ((await q.state(store)).get('remote_kind') === kind) return;
+  await store.write(async (w) => {
+    w.outbox?.mute();
+    await q.setState(w, 'remote_kind', kind);
+  });
+}
