@@ -25,6 +25,13 @@ export async function reject(env: Pick<PhaseEnv, 'store'>, entry: q.OutboxEntry,
     const ctx = await applyContext(w);
     await q.addRejected(w, entry.seq, step.resource, step.localId, step.method, step.path, status, message, w.now);
     await q.outboxDone(w, entry.seq);
+    // A membership the team server refused (D338) returns to what it was here (it has no shadow to restore from).
+    for (const i of entry.intents ?? []) {
+      if (i.name === 'member.add') await q.dropMember(w, i.args.projectId, i.args.personId);
+      else if (i.name === 'member.remove' && await q.localRow(w, 'people', i.args.personId) && await q.localRow(w, 'projects', i.args.projectId)) {
+        await q.addMember(w, i.args.projectId, i.args.personId);
+      }
+    }
     // The rejected entry no longer counts as pending for the restore.
     const mine = new Map<string, Pending>();
     addPending(mine, entry.changes);

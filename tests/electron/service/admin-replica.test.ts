@@ -129,6 +129,21 @@ describe.skipIf(skip)(`administration on a replica (team server on ${engine})`, 
     }
   }, 60_000);
 
+  it('a membership the team server refuses (the person deactivated there meanwhile) is listed and undone here', async () => {
+    const r = await pair('ada');
+    const local = await ids(r.req);
+    const crevasse = idOf((await r.req('GET', '/projects.xml')).body, 'project', 'name', 'Crevasse Survey')!;
+    proxy!.faults.down = true;
+    expect((await remote!.as('ada')('DELETE', `/people/${(await ids(remote!.as('ada'))).cleo}.xml`)).status).toBe(200);
+    expect((await r.req('POST', `/projects/${crevasse}/people.xml`, `${XML}<person><id>${local.cleo}</id></person>`)).status).toBe(201);
+    expect(count((await r.req('GET', `/projects/${crevasse}/people.xml`)).body, 'email-address', 'cleo@valley.example')).toBe(1);
+    proxy!.faults.down = false;
+    await r.engine.run();
+    expect((await r.engine.rejected()).map((x) => [x.status, x.message])).toEqual([[422, 'This person is deactivated']]);
+    expect((await r.engine.status()).pending).toBe(0);
+    expect(count((await r.req('GET', `/projects/${crevasse}/people.xml`)).body, 'email-address', 'cleo@valley.example')).toBe(0);
+  }, 60_000);
+
   it('a member added offline waits for the person it names (the schedule orders them)', async () => {
     const r = await pair('ada');
     const local = await ids(r.req);
