@@ -297,7 +297,7 @@ export async function removeProjectMember(ctx: Ctx, projectId: number, personId:
   await ctx.store.write(async (w) => {
     await removeMember(w, projectId, personId);
     if (q) {
-      w.outbox?.remove('project_members', projectId); // a barrier, as above
+      w.outbox?.update('project_members', projectId, { person_id: personId }); // a barrier, as above
       w.outbox?.intent('member.remove', { projectId, personId });
     }
   });

@@ -60,10 +60,13 @@ describe.skipIf(skip)(`administration on a replica (team server on ${engine})`, 
     expect((await r.req('POST', `/projects/${local.alpha}/people.xml`, `${XML}<person><id>${rio}</id></person>`)).status).toBe(201);
     expect((await r.req('PUT', `/projects/${local.alpha}.xml`, `${XML}<project><name>Alpha Renamed</name></project>`)).status).toBe(200);
     expect((await r.req('DELETE', `/people/${local.cleo}.xml`)).status).toBe(200);
+    const finn = idOf((await r.req('GET', '/people.xml')).body, 'person', 'user-name', 'finn')!;
+    expect((await r.req('DELETE', `/projects/${local.alpha}/people/${finn}.xml`)).status).toBe(200);
+    expect(count((await r.req('GET', `/projects/${local.alpha}/people.xml`)).body, 'user-name', 'finn')).toBe(0);
     // Here at once: the person, the membership, the rename.
     expect(count((await r.req('GET', `/projects/${local.alpha}/people.xml`)).body, 'user-name', 'nia')).toBe(1);
     expect((await r.req('GET', `/projects/${local.alpha}.xml`)).body).toContain('<name>Alpha Renamed</name>');
-    expect((await r.engine.status()).pending).toBe(7);
+    expect((await r.engine.status()).pending).toBe(8);
     // The password is in the queued intent only: no row, no row change holds it or a hash of it.
     expect(await r.store.all("SELECT id FROM people WHERE password_hash IS NOT NULL AND user_name IN ('nia', 'rio')")).toEqual([]);
     expect(JSON.stringify(await r.store.all('SELECT changes FROM sync_outbox'))).not.toContain(SECRET);
@@ -85,6 +88,7 @@ describe.skipIf(skip)(`administration on a replica (team server on ${engine})`, 
     const members = (await ada('GET', `/projects/${there.alpha}/people.xml`)).body;
     expect(count(members, 'user-name', 'nia')).toBe(1);
     expect(count(members, 'user-name', 'rio')).toBe(1);
+    expect(count(members, 'user-name', 'finn')).toBe(0);
     expect((await ada('GET', `/projects/${there.alpha}.xml`)).body).toContain('<name>Alpha Renamed</name>');
     expect(count((await ada('GET', '/people/deactivated.xml')).body, 'user-name', 'cleo')).toBe(1);
     // Nia signs in on the team server with the password given offline.
