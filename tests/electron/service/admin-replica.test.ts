@@ -103,6 +103,23 @@ describe.skipIf(skip)(`administration on a replica (team server on ${engine})`, 
     expect(count((await r.req('GET', '/companies.xml')).body, 'name', 'Ridge Guides')).toBe(1);
   }, 60_000);
 
+  it('a password reset offline by an administrator reaches the team server (only there is it a hash)', async () => {
+    const r = await pair('ada');
+    const fran = idOf((await r.req('GET', '/people.xml')).body, 'person', 'user-name', 'fran')!;
+    const hashBefore = (await r.store.get<{ h: string | null }>('SELECT password_hash AS h FROM people WHERE id = ?', [Number(fran)]))!.h;
+    proxy!.faults.down = true;
+    expect((await r.req('PUT', `/people/${fran}.xml`, `${XML}<person><password>${SECRET}</password></person>`)).status).toBe(200);
+    expect((await r.req('PUT', `/people/${fran}.xml`, `${XML}<person><password>short</password></person>`)).status).toBe(422); // the policy, here too
+    expect((await r.store.get<{ h: string | null }>('SELECT password_hash AS h FROM people WHERE id = ?', [Number(fran)]))!.h).toBe(hashBefore);
+    proxy!.faults.down = false;
+    await r.engine.run();
+    expect(await r.engine.rejected()).toEqual([]);
+    const signIn = (pw: string) => remote!.app.inject({ method: 'GET', url: '/me.xml', headers: { host: '127.0.0.1', authorization: `Basic ${Buffer.from(`fran:${pw}`).toString('base64')}` } });
+    expect((await signIn(SECRET)).statusCode).toBe(200);
+    expect((await signIn('fran-pass-2')).statusCode).toBe(401);
+    expect(JSON.stringify(await r.store.all('SELECT * FROM sync_outbox'))).not.toContain(SECRET);
+  }, 60_000);
+
   it('a person create the team server refuses (user name taken there meanwhile) is listed in words and rolled back here, with its membership', async () => {
     const r = await pair('ada');
     const local = await ids(r.req);
