@@ -30,6 +30,8 @@ export async function reject(env: Pick<PhaseEnv, 'store'>, entry: q.OutboxEntry,
       if (i.name === 'member.add') await q.dropMember(w, i.args.projectId, i.args.personId);
       else if (i.name === 'member.remove' && await q.localRow(w, 'people', i.args.personId) && await q.localRow(w, 'projects', i.args.projectId)) {
         await q.addMember(w, i.args.projectId, i.args.personId);
+      } else if (i.name === 'person.deactivate' && await q.localRow(w, 'people', i.args.id)) {
+        await w.update('people', i.args.id, { active: 1 }); // the flag is not in the team server's record: no shadow has it
       }
     }
     // The rejected entry no longer counts as pending for the restore.

@@ -165,6 +165,24 @@ describe.skipIf(skip)(`administration on a replica (team server on ${engine})`, 
     expect(count((await r.req('GET', `/projects/${crevasse}/people.xml`)).body, 'email-address', 'cleo@valley.example')).toBe(0);
   }, 60_000);
 
+  it('a deactivation the team server refuses (no longer an administrator there) is listed and undone here', async () => {
+    const r = await pair('ada');
+    const fran = idOf((await r.req('GET', '/people.xml')).body, 'person', 'user-name', 'fran')!;
+    proxy!.faults.down = true;
+    expect((await r.req('DELETE', `/people/${fran}.xml`)).status).toBe(200);
+    expect(await r.store.get('SELECT active FROM people WHERE id = ?', [Number(fran)])).toEqual({ active: 0 });
+    // On the team server, Finn becomes an administrator and takes Ada's rights away.
+    const there = remote!.as('ada');
+    const people = (await there('GET', '/people.xml')).body;
+    const finnThere = idOf(people, 'person', 'user-name', 'finn')!;
+    expect((await there('PUT', `/people/${finnThere}.xml`, `${XML}<person><administrator>true</administrator></person>`)).status).toBe(200);
+    expect((await remote!.as('finn')('PUT', `/people/${idOf(people, 'person', 'user-name', 'ada')}.xml`, `${XML}<person><administrator>false</administrator></person>`)).status).toBe(200);
+    proxy!.faults.down = false;
+    await r.engine.run();
+    expect((await r.engine.rejected()).map((x) => [x.status, x.message])).toEqual([[403, 'Only administrators can deactivate people']]);
+    expect(await r.store.get('SELECT active FROM people WHERE id = ?', [Number(fran)])).toEqual({ active: 1 });
+  }, 60_000);
+
   it('a member added offline waits for the person it names (the schedule orders them)', async () => {
     const r = await pair('ada');
     const local = await ids(r.req);
