@@ -68,3 +68,8 @@ export async function yieldUserName(db: Queryable, userName: string, exceptId: n
   await db.run(`UPDATE people SET user_name = user_name || '~' || CAST(id AS TEXT) WHERE user_name = ? AND id <> ?
     AND NOT EXISTS (SELECT 1 FROM sync_ids s WHERE s.resource = 'person' AND s.local_id = people.id)`, [userName, exceptId]);
 }
+
+/** The people or projects of a company (ids), for a company removed here (D338). */
+export async function companyUsers(db: Queryable, table: 'people' | 'projects', companyId: number): Promise<number[]> {
+  return (await db.all<{ id: number }>(`SELECT id FROM ${table} WHERE company_id = ? ORDER BY id`, [companyId])).map((r) => Number(r.id));
+}

@@ -183,6 +183,26 @@ describe.skipIf(skip)(`administration on a replica (team server on ${engine})`, 
     expect(await r.store.get('SELECT active FROM people WHERE id = ?', [Number(fran)])).toEqual({ active: 1 });
   }, 60_000);
 
+  it('a company create the team server refuses (its name taken there meanwhile) goes, with the person made in it; one moved into it returns', async () => {
+    const r = await pair('ada');
+    proxy!.faults.down = true;
+    expect((await remote!.as('ada')('POST', '/companies.xml', `${XML}<company><name>Ridge Guides</name></company>`)).status).toBe(201);
+    const co = loc(await r.req('POST', '/companies.xml', `${XML}<company><name>Ridge Guides</name></company>`));
+    loc(await r.req('POST', '/people.xml', person({ 'user-name': 'rio', 'email-address': 'rio@ridge.example', 'company-id': co })));
+    // Someone the team server knows, moved into it here: back in their company when it goes.
+    const local = await ids(r.req);
+    const fran = idOf((await r.req('GET', '/people.xml')).body, 'person', 'user-name', 'fran')!;
+    expect((await r.req('PUT', `/people/${fran}.xml`, `${XML}<person><company-id>${co}</company-id></person>`)).status).toBe(200);
+    proxy!.faults.down = false;
+    await r.engine.run();
+    expect((await r.engine.rejected()).map((x) => x.message).join(' | ')).toContain('Name has already been taken');
+    expect((await r.engine.status()).pending).toBe(0);
+    expect(await r.store.all("SELECT id FROM people WHERE user_name = 'rio'")).toEqual([]);
+    expect(await r.store.get('SELECT company_id FROM people WHERE id = ?', [Number(fran)])).toEqual({ company_id: Number(local.firm) });
+    // The team server's company (from the pull) is the one shown, once.
+    expect(count((await r.req('GET', '/companies.xml')).body, 'name', 'Ridge Guides')).toBe(1);
+  }, 60_000);
+
   it('a member added offline waits for the person it names (the schedule orders them)', async () => {
     const r = await pair('ada');
     const local = await ids(r.req);
