@@ -47,7 +47,7 @@ describe('administration planners', () => {
 });
 
 describe('where administration is done', () => {
-  const at = (o: Record<string, string>) => administrationOf((k) => o[k]);
+  const at = (o: Partial<Record<string, string>>) => administrationOf((k) => o[k]);
   it('here without a remote; queued for a team server with admin; refused in words otherwise', () => {
     expect(at({})).toEqual({ mode: 'here' });
     expect(at({ url: 'http://t', remote_kind: 'admin' })).toEqual({ mode: 'queued', at: 'http://t' });
