@@ -158,7 +158,8 @@ export async function link<R extends ConnectRemote>(env: ConnectEnv<R>, url: str
     await env.store.write(async (w) => {
       w.outbox?.mute();
       if (adopt) await adoptLocal(w, adopt, pwHash);
-      for (const k of ['was_url', 'was_self', 'was_user'] as const) await q.setState(w, k, null);
+      // What the remote takes is read again by the first sync (D338): until then its administration is refused.
+      for (const k of ['was_url', 'was_self', 'was_user', 'remote_kind'] as const) await q.setState(w, k, null);
       await q.setState(w, 'url', probe.url);
       await q.setState(w, 'user', 'user' in auth ? auth.user : String(me.user_name ?? ''));
       await q.setState(w, 'self_remote', String(selfRemote));
