@@ -14,6 +14,7 @@ export const ON_BOTH = [
   'tests/electron/http/idempotency-cap.test.ts',
   'tests/electron/http/kept-rows.test.ts',
   'tests/electron/service/admin.test.ts',
+  'tests/electron/service/admin-replica.test.ts',
   'tests/electron/service/auth.test.ts',
   'tests/electron/service/categories.test.ts',
   'tests/electron/service/comments.test.ts',

@@ -316,4 +316,31 @@ for (const size of SIZES) {
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(wide).toBeLessThanOrEqual(0);
   });
+
+  test(`a replica of a team server that takes administration offers the actions, and says offline that they go up later (${size.name})`, async ({ browser }) => {
+    const page = await fresh(browser, size.viewport);
+    await page.route('**/sync/status', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({
+      state: 'offline', lastSuccessAt: new Date().toISOString(), offlineSince: new Date().toISOString(), pending: 0, rejected: 0, conflicts: 0, progress: null,
+      remote: { url: 'https://team.example.com:4817/', user: 'ada', kind: 'team' }, error: null,
+      administration: { mode: 'queued', at: 'https://team.example.com:4817/', plain: false } }) }));
+    await signIn(page, 'ada');
+    await page.getByRole('button', { name: 'People', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'People' });
+    const note = dialog.getByRole('note');
+    await expect(note).toContainText('The team server does not answer: what you change here is kept');
+    await expect(note.getByRole('link')).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Add a person', exact: true })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: /^Edit Fran/ })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: /^Reset the password/ })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Add a person', exact: true }).click();
+    await expect(dialog.getByText(/kept nowhere here/)).toBeVisible();
+    await screen(page, `team-replica-queued-${size.name}`);
+    expect(await violations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Projects', exact: true }).click();
+    const pdialog = page.getByRole('dialog', { name: 'Projects' });
+    await expect(pdialog.getByLabel('Add a member')).toBeVisible();
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(wide).toBeLessThanOrEqual(0);
+  });
 }

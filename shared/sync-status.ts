@@ -31,6 +31,13 @@ export interface SyncStatus {
   readonly offlineSince: string | null;
   /** The team server's change stream is open: its changes arrive within a second (D305). */
   readonly live: boolean;
+  /**
+   * Where people, companies and project members are administered (D338): `here` (not a replica), `queued` (a
+   * replica of a team server that takes them: made here, sent at the next sync), `elsewhere` (a replica of a plain
+   * server — `plain` — or of a team server without it, or a disconnected one: refused here; `at` is where).
+   * Absent from an older service: read as `here` when there is no remote, else `elsewhere`.
+   */
+  readonly administration?: { readonly mode: 'here' | 'queued' | 'elsewhere'; readonly at: string | null; readonly plain: boolean };
   /** Aliases the desktop shell reads (docs/desktop-shell.md): lastSuccessAt and error. */
   readonly lastSyncedAt: string | null;
   readonly message: string | null;

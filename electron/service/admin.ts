@@ -11,10 +11,11 @@ import {
 import type { Row, Store } from '../store/types.ts';
 import { ApiError, check, forbidden, notFound, type Caller, type Ctx } from './context.ts';
 import { authPersonById, firmAdminIds } from '../store/queries/people.ts';
-import { state as syncState } from '../store/queries/replica.ts';
+import { state as syncState, type SyncStateKey } from '../store/queries/replica.ts';
 import * as directory from './directory.ts';
 import * as projects from './projects.ts';
 import { hashPassword, newToken } from './auth.ts';
+import { administrationOf, type Administration, type PersonFields } from '../../shared/sync/intents/admin.ts';
 
 export interface PersonInput {
   readonly firstName?: string; readonly lastName?: string; readonly userName?: string; readonly emailAddress?: string;
@@ -78,38 +79,62 @@ async function checkPerson(ctx: Ctx, input: PersonInput, create: boolean, id = 0
   return { values, errors };
 }
 
-/**
- * A replica's people, companies and memberships are the team server's (they come with its feed; a local
- * change would never reach it, or be pushed as something else): refused at once, never queued to fail later.
- * A disconnected replica too (its outbox goes on recording for the next connect, D151).
- */
 /** The team server this store is a copy of (a replica, connected or not), or null. */
 export async function replicaOf(store: Store): Promise<string | null> {
   const st = await syncState(store);
   return st.get('url') ?? st.get('was_url') ?? null;
 }
 
-async function notOnReplica(store: Store): Promise<void> {
-  const remote = await replicaOf(store);
-  if (remote) throw new ApiError(409, [`This is a copy of the team server at ${remote}: people, companies and project members are managed on the team server`]);
+/** Where this store's administration is done (D338): here, here and queued for the team server, or elsewhere. */
+export async function administration(store: Store): Promise<Administration> {
+  const st = await syncState(store);
+  return administrationOf((k) => st.get(k as SyncStateKey));
 }
+
+/**
+ * A replica's people, companies and memberships are the team server's (D332, D338). On a replica of a team
+ * server that takes administration (its capabilities say `admin`), an administrator's change is applied here at
+ * once and queued as an intent for the next sync: true. Anywhere else a replica refuses at once, never queues to
+ * fail later: a plain server has no administration routes, an older team server or a disconnected replica is
+ * administered on the team server. Called after the caller's rights are checked (403 first, as on the team server).
+ */
+async function queued(store: Store): Promise<boolean> {
+  const a = await administration(store);
+  if (a.mode === 'elsewhere') throw new ApiError(409, [a.message]);
+  if (a.mode === 'here') return false;
+  // The command line opens a replica's data without its sync: what it queued would wait for the app unseen.
+  if (!store.recordOutbox) throw new ApiError(409, [`This is a copy of the team server at ${a.at}, not syncing now: make the change in the app (it goes up with the next sync) or on the team server`]);
+  return true;
+}
+
+const refuseOnReplica = async (store: Store): Promise<void> => {
+  const a = await administration(store);
+  if (a.mode !== 'here') throw new ApiError(409, [a.mode === 'elsewhere' ? a.message : `This is a copy of the team server at ${a.at}: invitations and the list of deactivated people are on the team server`]);
+};
+
+/** The fields given, as an intent keeps them (the password too: only there, until pushed, D339). */
+const fields = (i: PersonInput): PersonFields => JSON.parse(JSON.stringify(i)) as PersonFields;
 
 /** `POST /people.xml`: a person who can sign in at once (with a password) or after an invitation. */
 export async function createPerson(ctx: Ctx, input: PersonInput): Promise<Row> {
   adminOnly(ctx, 'add people');
-  await notOnReplica(ctx.store);
+  const q = await queued(ctx.store);
   const { values, errors } = await checkPerson(ctx, input, true);
   check(errors);
-  const hash = input.password !== undefined ? await hashPassword(input.password) : null;
+  // Queued (D339): no hash here (the replica's copy of a person never signs in to it); the password goes up in
+  // the intent only, and the team server hashes it.
+  const hash = input.password !== undefined && !q ? await hashPassword(input.password) : null;
   const id = await ctx.store.write(async (w) => {
     // Checked again inside the transaction: two concurrent creates cannot both take a name (the unique index
     // on user_name is the last word, D274).
     const again = await takenBy(w, values.user_name as string, values.email_address as string);
     if (again.userName || again.email) throw new ApiError(422, [again.userName ? 'User name has already been taken' : 'Email address has already been taken']);
-    return w.insert('people', {
+    const pid = await w.insert('people', {
       title: '', time_zone_name: 'UTC', administrator: 0, ...values,
       token: newToken(), password_hash: hash, active: 1, created_at: w.now, updated_at: w.now,
     });
+    if (q) w.outbox?.intent('person.create', { id: pid, person: fields(input) });
+    return pid;
   });
   return directory.person(ctx, id);
 }
@@ -118,7 +143,8 @@ export async function createPerson(ctx: Ctx, input: PersonInput): Promise<Row> {
 export async function updatePerson(ctx: Ctx, id: number, input: PersonInput): Promise<Row> {
   // Others get 403 whatever the id: they learn nothing of people they cannot see.
   if (!ctx.caller.admin && ctx.caller.id !== id) throw forbidden('Only administrators can change other people');
-  await notOnReplica(ctx.store);
+  // A replica's own sign-in is the desktop app's (its password is set there): a non-administrator changes theirs on the team server.
+  const q = ctx.caller.admin ? await queued(ctx.store) : (await refuseOnReplica(ctx.store), false);
   const facts = await personFacts(ctx.store, id);
   if (!facts) throw notFound('Person');
   if (!ctx.caller.admin) {
@@ -135,12 +161,13 @@ export async function updatePerson(ctx: Ctx, id: number, input: PersonInput): Pr
   }
   if (ctx.caller.id === id && input.administrator === false) errors.push('You cannot remove your own administrator rights');
   check(errors);
-  if (input.password !== undefined) values.password_hash = await hashPassword(input.password);
-  if (Object.keys(values).length) {
+  if (input.password !== undefined && !q) values.password_hash = await hashPassword(input.password);
+  if (Object.keys(values).length || (q && input.password !== undefined)) {
     await ctx.store.write(async (w) => {
       const again = await takenBy(w, values.user_name as string | undefined, values.email_address as string | undefined, id);
       if (again.userName || again.email) throw new ApiError(422, [again.userName ? 'User name has already been taken' : 'Email address has already been taken']);
       await w.update('people', id, { ...values, updated_at: w.now });
+      if (q) w.outbox?.intent('person.update', { id, person: fields(input) });
     });
   }
   return directory.person(ctx, id);
@@ -154,13 +181,15 @@ export async function updatePerson(ctx: Ctx, id: number, input: PersonInput): Pr
  */
 export async function deactivatePerson(ctx: Ctx, id: number): Promise<void> {
   adminOnly(ctx, 'deactivate people');
-  await notOnReplica(ctx.store);
+  const q = await queued(ctx.store);
   const facts = await personFacts(ctx.store, id);
   if (!facts) throw notFound('Person');
   if (id === ctx.caller.id) throw new ApiError(422, ['You cannot deactivate yourself']);
   await ctx.store.write(async (w) => {
-    await w.update('people', id, { active: 0, token: newToken(), updated_at: w.now });
+    // Queued: the replica's copy stops showing as active; no token is made (none of its people signs in here).
+    await w.update('people', id, q ? { active: 0, updated_at: w.now } : { active: 0, token: newToken(), updated_at: w.now });
     await dropInvitations(w, id);
+    if (q) w.outbox?.intent('person.deactivate', { id });
   });
 }
 
@@ -171,7 +200,7 @@ export async function deactivatePerson(ctx: Ctx, id: number): Promise<void> {
  */
 export async function deactivatedPeople(ctx: Ctx): Promise<Row[]> {
   adminOnly(ctx, 'see who is deactivated');
-  await notOnReplica(ctx.store);
+  await refuseOnReplica(ctx.store);
   const ids = new Set(await deactivatedIds(ctx.store));
   return ids.size ? (await directory.everyone(ctx)).filter((r) => ids.has(Number(r.id))) : [];
 }
@@ -213,20 +242,29 @@ async function checkCompany(ctx: Ctx, input: CompanyInput, create: boolean, id =
 
 export async function createCompany(ctx: Ctx, input: CompanyInput): Promise<Row> {
   adminOnly(ctx, 'add companies');
-  await notOnReplica(ctx.store);
+  const q = await queued(ctx.store);
   const { values, errors } = await checkCompany(ctx, input, true);
   check(errors);
-  const id = await ctx.store.write((w) => w.insert('companies', { ...values, firm: 0 }));
+  const id = await ctx.store.write(async (w) => {
+    const cid = await w.insert('companies', { ...values, firm: 0 });
+    if (q) w.outbox?.intent('company.create', { id: cid, company: { name: input.name, canSeePrivate: input.canSeePrivate } });
+    return cid;
+  });
   return directory.company(ctx, id);
 }
 
 export async function updateCompany(ctx: Ctx, id: number, input: CompanyInput): Promise<Row> {
   await directory.company(ctx, id);
   adminOnly(ctx, 'change companies');
-  await notOnReplica(ctx.store);
+  const q = await queued(ctx.store);
   const { values, errors } = await checkCompany(ctx, input, false, id);
   check(errors);
-  if (Object.keys(values).length) await ctx.store.write((w) => w.update('companies', id, values));
+  if (Object.keys(values).length) {
+    await ctx.store.write(async (w) => {
+      await w.update('companies', id, values);
+      if (q) w.outbox?.intent('company.update', { id, company: { name: input.name, canSeePrivate: input.canSeePrivate } });
+    });
+  }
   return directory.company(ctx, id);
 }
 
@@ -234,11 +272,19 @@ export async function updateCompany(ctx: Ctx, id: number, input: CompanyInput): 
 export async function addProjectMember(ctx: Ctx, projectId: number, personId: number): Promise<Row> {
   await projects.get(ctx, projectId);
   adminOnly(ctx, 'change who is on a project');
-  await notOnReplica(ctx.store);
+  const q = await queued(ctx.store);
   const facts = await personFacts(ctx.store, personId);
   if (!facts) throw new ApiError(422, ['Person is invalid']);
   if (facts.active !== 1) throw new ApiError(422, ['This person is deactivated']);
-  await ctx.store.write((w) => addMember(w, projectId, personId));
+  await ctx.store.write(async (w) => {
+    await addMember(w, projectId, personId);
+    if (q) {
+      // The membership as a row change too: outside the registry's resources, it makes the entry a barrier of the
+      // push's schedule (shared/sync/schedule.ts), so it waits for the person's and the project's creates.
+      w.outbox?.insert('project_members', projectId, { project_id: projectId, person_id: personId });
+      w.outbox?.intent('member.add', { projectId, personId });
+    }
+  });
   return directory.person(ctx, personId);
 }
 
@@ -246,9 +292,15 @@ export async function addProjectMember(ctx: Ctx, projectId: number, personId: nu
 export async function removeProjectMember(ctx: Ctx, projectId: number, personId: number): Promise<void> {
   await projects.get(ctx, projectId);
   adminOnly(ctx, 'change who is on a project');
-  await notOnReplica(ctx.store);
+  const q = await queued(ctx.store);
   if (!(await personFacts(ctx.store, personId))) throw notFound('Person');
-  await ctx.store.write((w) => removeMember(w, projectId, personId));
+  await ctx.store.write(async (w) => {
+    await removeMember(w, projectId, personId);
+    if (q) {
+      w.outbox?.update('project_members', projectId, { person_id: personId }); // a barrier, as above
+      w.outbox?.intent('member.remove', { projectId, personId });
+    }
+  });
 }
 
 /**
@@ -257,7 +309,8 @@ export async function removeProjectMember(ctx: Ctx, projectId: number, personId:
  */
 export async function invite(ctx: Ctx, personId: number): Promise<Invitation> {
   adminOnly(ctx, 'invite people');
-  await notOnReplica(ctx.store);
+  // D339: an invitation is a one-time secret handed to a person: made on the team server, never queued here.
+  await refuseOnReplica(ctx.store);
   const facts = await personFacts(ctx.store, personId);
   if (!facts) throw notFound('Person');
   if (facts.active !== 1) throw new ApiError(422, ['This person is deactivated']);

@@ -43,6 +43,7 @@ export async function create(ctx: Ctx, input: Given<NewProjectInput>): Promise<P
       ...toColumns(v.values), company_id: firm, created_on: w.now.slice(0, 10), last_changed_on: w.now,
     });
     await addMember(w, pid, ctx.caller.id);
+    w.outbox?.intent('project.create', { id: pid }); // D338: replayed from its row changes, as before
     return pid;
   });
   return get(ctx, id);
@@ -53,7 +54,12 @@ export async function update(ctx: Ctx, id: number, input: Given<ProjectInput>): 
   if (!ctx.caller.admin) throw forbidden('Only administrators can change projects');
   const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
-  if (v.values.size) await ctx.store.write((w) => w.update('projects', id, toColumns(v.values), id));
+  if (v.values.size) {
+    await ctx.store.write(async (w) => {
+      await w.update('projects', id, toColumns(v.values), id);
+      w.outbox?.intent('project.update', { id }); // D338
+    });
+  }
   return get(ctx, id);
 }
 

@@ -8,7 +8,7 @@
 // Positions (closing a list's gaps) are the services' job: a delete leaves them as they are.
 
 import { dependentsOf, RESOURCES, type ResourceKey } from '../../shared/registry.ts';
-import { dropMemberships, recordRow, referrers } from './queries/relations.ts';
+import { dropMemberships, dropPersonMemberships, recordRow, referrers } from './queries/relations.ts';
 import type { Row, Writer } from './types.ts';
 
 export interface DeleteVisitor<T> {
@@ -46,5 +46,6 @@ async function remove<T>(w: Writer, res: ResourceKey, row: Row, visit: DeleteVis
   }
   await visit.leave?.(res, id, row, self);
   if (res === 'project') await dropMemberships(w, id);
+  if (res === 'person') await dropPersonMemberships(w, id);
   await w.remove(R.table, id, projectOf(res, row));
 }

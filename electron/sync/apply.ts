@@ -13,6 +13,7 @@ import { newToken } from '../service/auth.ts';
 import { describe, keepInTree, newRestoreTree, saveRestoreTree } from './conflicts.ts';
 import { forgetPushed, queueNotices } from './notices.ts';
 import { deleteRecord } from '../store/delete-record.ts';
+import { yieldUserName } from '../store/queries/admin.ts';
 import { addPending, EDITED, REQUIRED, scopeOf, type PageSet, type Pending, type PhaseEnv, type Pulled, type Shadows } from './phase.ts';
 
 /** What one apply transaction knows: the id map (or the part of it a page needs), pending local edits, who this replica is. */
@@ -165,6 +166,7 @@ export async function applyOne(w: Writer, refuse: PhaseEnv['refuse'], ctx: Apply
       ins.token = newToken();
       ins.password_hash = ctx.passwordHash;
     }
+    if (res === 'person' && typeof ins.user_name === 'string') await yieldUserName(w, ins.user_name, local ?? 0); // D338
     const id = await w.insert(R.table, ins, (ins.project_id as number | undefined) ?? (res === 'project' ? null : undefined));
     if (local === undefined) {
       local = id;
@@ -181,6 +183,7 @@ export async function applyOne(w: Writer, refuse: PhaseEnv['refuse'], ctx: Apply
     const about = conflicts.length ? await describe(w, res, cur as WireRow) : null;
     for (const c of conflicts) await q.addConflict(w, res, local, c, ctx.now, about);
     await queueNotices(w, { res, id: local, row: cur as WireRow, conflicts, about, now: ctx.now }); // D328
+    if (res === 'person' && typeof apply.user_name === 'string') await yieldUserName(w, apply.user_name, local); // D338
     if (Object.keys(apply).length) await w.update(R.table, local, apply, res === 'project' ? local : (cur.project_id as number | undefined));
   }
   let scope = p.scope;
@@ -216,6 +219,8 @@ export function impossibleMove(res: ResourceKey, values: WireRow, cur: WireRow, 
   return null;
 }
 
+const withoutSecrets = (row: WireRow): WireRow => Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'token' && k !== 'password_hash'));
+
 /**
  * Remove a local record and what it holds (the remote deleted it or refused its create). Pending
  * local edits of it, and records created offline under it, go to the conflict log with their values.
@@ -231,7 +236,8 @@ export async function removeLocal(w: Writer, ctx: ApplyCtx, res: ResourceKey, id
       const pend = ctx.pending.get(`${R.table}:${rid}`);
       const remoteId = ctx.ids.toRemote.get(`${r}:${rid}`);
       let logged: Conflict[] = [];
-      if (pend?.created && remoteId === undefined) logged = [orphaned(row as WireRow)];
+      // A person's credentials never reach the conflict log (D339): their public fields only.
+      if (pend?.created && remoteId === undefined) logged = [orphaned(r === 'person' ? withoutSecrets(row as WireRow) : row as WireRow)];
       else if (pend && pend.cols.size && why === 'remote') logged = deletedRemotely(row as WireRow, new Set([...pend.cols].filter((c) => EDITED[r].has(c))));
       const about = logged.length ? { ...await describe(w, r, row as WireRow), group: tree?.group } : null;
       for (const c of logged) await q.addConflict(w, r, rid, c, ctx.now, about);

@@ -158,7 +158,8 @@ export async function link<R extends ConnectRemote>(env: ConnectEnv<R>, url: str
     await env.store.write(async (w) => {
       w.outbox?.mute();
       if (adopt) await adoptLocal(w, adopt, pwHash);
-      for (const k of ['was_url', 'was_self', 'was_user'] as const) await q.setState(w, k, null);
+      // What the remote takes is read again by the first sync (D338): until then its administration is refused.
+      for (const k of ['was_url', 'was_self', 'was_user', 'remote_kind'] as const) await q.setState(w, k, null);
       await q.setState(w, 'url', probe.url);
       await q.setState(w, 'user', 'user' in auth ? auth.user : String(me.user_name ?? ''));
       await q.setState(w, 'self_remote', String(selfRemote));
@@ -314,4 +315,17 @@ export async function unlink(store: Store, tokens: Tokens): Promise<void> {
   });
   store.recordOutbox = (await q.state(store)).has('was_url');
   await tokens.put(null);
+}
+
+/**
+ * What the remote's capabilities said at this sync (D338), kept for the services: a replica decides offline whether
+ * its administration is queued for the team server (`admin`) or refused (`team` without it, `plain`). Written only
+ * when it changed (a sync that changed nothing commits nothing, D307).
+ */
+export async function rememberRemoteKind(store: Store, kind: 'admin' | 'team' | 'plain'): Promise<void> {
+  if ((await q.state(store)).get('remote_kind') === kind) return;
+  await store.write(async (w) => {
+    w.outbox?.mute();
+    await q.setState(w, 'remote_kind', kind);
+  });
 }

@@ -19,7 +19,7 @@ import { BACKOFF, REAL_TIMERS } from './backoff.ts';
 import { LiveFollower } from './live.ts';
 import type { EngineOptions } from './options.ts';
 import { Backoff, transient, type PhaseEnv } from './phase.ts';
-import { firstSyncRefused, link, restoreDirectory, Tokens, unlink, untouchedSince, type Before, type ConnectEnv } from './connect.ts';
+import { firstSyncRefused, link, rememberRemoteKind, restoreDirectory, Tokens, unlink, untouchedSince, type Before, type ConnectEnv } from './connect.ts';
 import { arm, disarm, failed, newSchedule, reset, retryIn, soon, succeeded, type AttemptKind, type ScheduleEnv } from './schedule.ts';
 import { pullScan } from './scan.ts';
 import { pullFeed } from './feed.ts';
@@ -345,6 +345,7 @@ export class SyncEngine implements SyncPort {
     try {
       const caps = await remote.capabilities();
       this.kind = caps.feed || caps.idempotency ? 'team' : 'plain';
+      await rememberRemoteKind(this.store, caps.admin ? 'admin' : this.kind); // D338: what a replica's administration may do
       const before = await this.store.changeToken();
       // A write whose answer was lost is settled first: otherwise the pull would take its
       // committed result for someone else's new record.

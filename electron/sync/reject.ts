@@ -7,9 +7,10 @@ import { dataKeys } from '../../shared/sync/merge.ts';
 import type { Step } from '../../shared/sync/plan.ts';
 import { resourceOfTable, type WireRow } from '../../shared/sync/wire.ts';
 import * as q from '../store/queries/replica.ts';
-import type { Store } from '../store/types.ts';
+import type { Store, Writer } from '../store/types.ts';
 import type { RejectedView } from '../service/sync.ts';
-import { applyContext, insertValues, localValues, removeLocal } from './apply.ts';
+import { applyContext, insertValues, localValues, removeLocal, type ApplyCtx } from './apply.ts';
+import { companyUsers } from '../store/queries/admin.ts';
 import { addPending, type PhaseEnv, type Pending } from './phase.ts';
 
 /** The id map both ways (`resource:id` keys), as the push holds it in memory. */
@@ -25,6 +26,7 @@ export async function reject(env: Pick<PhaseEnv, 'store'>, entry: q.OutboxEntry,
     const ctx = await applyContext(w);
     await q.addRejected(w, entry.seq, step.resource, step.localId, step.method, step.path, status, message, w.now);
     await q.outboxDone(w, entry.seq);
+    await undoAdministration(w, ctx, entry);
     // The rejected entry no longer counts as pending for the restore.
     const mine = new Map<string, Pending>();
     addPending(mine, entry.changes);
@@ -65,6 +67,32 @@ export async function reject(env: Pick<PhaseEnv, 'store'>, entry: q.OutboxEntry,
     for (const [k, x] of ctx.ids.toRemote) ids.toRemote.set(k, x);
     for (const [k, x] of ctx.ids.toLocal) ids.toLocal.set(k, x);
   });
+}
+
+/**
+ * What a refused administration intent (D338) changed here that no shadow restores: a membership, the deactivated
+ * flag; and, for a company whose create was refused, what names it here (people and projects made in it here go
+ * too, their own creates would be refused; a known one returns to its company on the team server).
+ */
+async function undoAdministration(w: Writer, ctx: ApplyCtx, entry: q.OutboxEntry): Promise<void> {
+  for (const i of entry.intents ?? []) {
+    if (i.name === 'member.add') await q.dropMember(w, i.args.projectId, i.args.personId);
+    else if (i.name === 'member.remove' && await q.localRow(w, 'people', i.args.personId) && await q.localRow(w, 'projects', i.args.projectId)) {
+      await q.addMember(w, i.args.projectId, i.args.personId);
+    } else if (i.name === 'person.deactivate' && await q.localRow(w, 'people', i.args.id)) {
+      await w.update('people', i.args.id, { active: 1 }); // the flag is not in the team server's record
+    } else if (i.name === 'company.create' && !ctx.ids.toRemote.has(`company:${i.args.id}`)) {
+      for (const [res, table] of [['person', 'people'], ['project', 'projects']] as const) {
+        for (const id of await companyUsers(w, table, i.args.id)) {
+          const remoteId = ctx.ids.toRemote.get(`${res}:${id}`);
+          const base = remoteId === undefined ? undefined : await q.shadow(w, res, remoteId);
+          const company = base ? localValues(res, base, ctx.ids.toLocal)?.company_id : undefined;
+          if (typeof company === 'number' && company !== i.args.id) await w.update(table, id, { company_id: company }, res === 'project' ? id : undefined);
+          else await removeLocal(w, ctx, res, id, 'rejected');
+        }
+      }
+    }
+  }
 }
 
 /** The rejected list, as the routes show it. */

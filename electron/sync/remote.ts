@@ -43,6 +43,8 @@ export interface Capabilities {
   readonly notices?: boolean;
   /** Compatible additions to the protocol (absent: 1). */
   readonly version?: number;
+  /** The administration routes take a replica's queued changes (D338): people, companies, members. */
+  readonly admin?: boolean;
 }
 
 /** `batch` of a capabilities document, or null (absent, or limits that are not positive integers). */
@@ -265,12 +267,14 @@ export class Remote {
     this.batch = null;
     if (r.status !== 200) return { feed: false, idempotency: false };
     try {
-      const j = JSON.parse(r.body) as { protocol?: number; version?: unknown; feed?: boolean; idempotency?: boolean; batch?: unknown; notices?: unknown };
+      const j = JSON.parse(r.body) as { protocol?: number; version?: unknown; feed?: boolean; idempotency?: boolean; batch?: unknown; notices?: unknown; admin?: unknown };
       if (j.protocol !== 1) return { feed: false, idempotency: false };
       // A batch is only safe with idempotent mutations (a lost answer is settled by replaying the keys).
       this.batch = j.idempotency === true ? batchCaps(j.batch) : null;
       const version = typeof j.version === 'number' && Number.isSafeInteger(j.version) && j.version > 0 ? j.version : 1;
-      return { feed: j.feed === true, idempotency: j.idempotency === true, batch: this.batch, notices: j.feed === true && j.notices === true, version };
+      return { feed: j.feed === true, idempotency: j.idempotency === true, batch: this.batch, notices: j.feed === true && j.notices === true, version,
+        // Only with idempotent writes: a person or a company created twice (a lost answer) is not undone by a rejection.
+        admin: j.idempotency === true && j.admin === true };
     } catch {
       return { feed: false, idempotency: false };
     }

@@ -4,6 +4,7 @@
 import type { SyncState as StoredState } from '../store/queries/replica.ts';
 import type { SyncState, SyncStatus } from '../service/sync.ts';
 import type { RemoteAuth } from './remote.ts';
+import { administrationOf } from '../../shared/sync/intents/admin.ts';
 
 /** The engine's side of the status. */
 export interface EngineView {
@@ -26,12 +27,14 @@ export function syncStatus(st: StoredState, counts: { pending: number; rejected:
   const stored = st.get('last_success_at') ?? null;
   const last = e.idleSuccessAt && (!stored || e.idleSuccessAt > stored) ? e.idleSuccessAt : stored;
   const p = e.pending;
+  const admin = administrationOf((k) => st.get(k as Parameters<typeof st.get>[0]));
   return {
     state: e.linked ? e.state : p ? 'connecting' : e.state === 'error' && e.error ? 'error' : 'local', lastSuccessAt: last, ...counts, progress: e.progress,
     remote: st.get('url') ? { url: st.get('url')!, user: st.get('user') ?? null, kind: e.kind }
       : p ? { url: p.url.replace(/\/+$/, ''), user: 'user' in p.auth ? p.auth.user : null, kind: null } : null,
     error: e.error, nextAttemptAt: e.retryInMs > 0 ? new Date(now + e.retryInMs).toISOString() : null,
     offlineSince: e.linked && e.state === 'offline' ? e.offlineSince : null, live: e.live,
+    administration: { mode: admin.mode, at: admin.mode === 'here' ? null : admin.at, plain: admin.mode === 'elsewhere' && admin.plain },
     // The names the desktop shell reads (docs/desktop-shell.md).
     lastSyncedAt: last, message: e.error,
   };

@@ -3,7 +3,7 @@
 // everyone's "My account". Every failure shows the server's own words (its 422 messages) in the form.
 
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
-import type { Company, Person, Project, ProjectStatus } from '../../shared/client.ts';
+import type { Company, Person, Project, ProjectStatus, SyncStatus } from '../../shared/client.ts';
 import { api, errorMessages } from '../api.ts';
 import { fullName, useSession } from '../stores/session.ts';
 import { announce, track, useUi } from '../stores/ui.ts';
@@ -18,6 +18,22 @@ import { desktopBridge } from './Desktop.tsx';
  * and says where to go instead. null: this computer manages them.
  */
 const ManagedAt = createContext<string | null>(null);
+/**
+ * A replica of a team server that takes administration (D338): the actions are offered, made here at once and sent
+ * at the next sync; invitation links are the team server's (D339), so none is made here.
+ */
+const Queued = createContext(false);
+
+/** Where this computer's People area sends its changes (D332, D338), from the sync status. */
+export function administrationOf(st: SyncStatus | null | undefined): { managedAt: string | null; queued: boolean; plain: boolean } {
+  const a = st?.administration;
+  const remote = st?.remote?.url ?? null;
+  // An older service without the field: a remote means "managed there", as before.
+  if (!a) return { managedAt: remote, queued: false, plain: false };
+  if (a.mode === 'queued') return { managedAt: null, queued: true, plain: false };
+  if (a.mode === 'elsewhere') return { managedAt: a.at ?? remote ?? '', queued: false, plain: a.plain };
+  return { managedAt: null, queued: false, plain: false };
+}
 
 /** The team server's address as a link target: http(s) only, without any user name or password in it; else null. */
 export function teamServerLink(url: string): string | null {
@@ -29,7 +45,7 @@ export function teamServerLink(url: string): string | null {
 }
 
 /** Where people are managed, with a link that opens the team server in the browser (the desktop app: the system's). */
-function TeamServerNote({ url }: { url: string }) {
+function TeamServerNote({ url, plain }: { url: string; plain: boolean }) {
   const href = teamServerLink(url);
   const open = (e: MouseEvent) => {
     const b = desktopBridge();
@@ -39,12 +55,28 @@ function TeamServerNote({ url }: { url: string }) {
   };
   return (
     <div className="notice team-server" role="note">
-      <p>This computer is a copy of the team server: people, companies, project members and invitations are managed there.
-        {' '}To change them, sign in to the team server as an administrator:</p>
+      {plain
+        ? <p>This computer is a copy of {url}, which is not a Bivouac team server: people, companies, project members and invitations are managed there.
+          {' '}To change them, sign in there as an administrator:</p>
+        : <p>This computer is a copy of the team server: people, companies, project members and invitations are managed there.
+          {' '}To change them, sign in to the team server as an administrator:</p>}
       <p className="team-server-link">{href
         ? <a href={href} target="_blank" rel="noopener noreferrer" onClick={open}>Open {href} in the browser</a>
         : <strong>{url}</strong>}</p>
       <p className="muted small">What is changed there comes here with the next sync. Projects (new, rename, status) can be changed here.</p>
+    </div>
+  );
+}
+
+/** On a replica of a team server (D338): where the changes go, and when. */
+function QueuedNote({ offline }: { offline: boolean }) {
+  return (
+    <div className="notice team-server" role="note">
+      <p>{offline
+        ? 'The team server does not answer: what you change here is kept and goes up to it at the next sync.'
+        : 'What you change here goes up to the team server at the next sync.'}
+        {' '}If the team server refuses a change (a user name taken there meanwhile), it is undone here and listed with the sync’s refused changes.</p>
+      <p className="muted small">Invitation links are made on the team server: add a person with a password here, or invite them there after the sync.</p>
     </div>
   );
 }
@@ -111,6 +143,7 @@ function PersonForm({ person, companies, companyId, onDone, onCancel }: {
     ? { first_name: person.first_name, last_name: person.last_name, user_name: person.user_name ?? '', email_address: person.email_address, company_id: String(person.company_id), administrator: person.administrator === true, password: '' }
     : { first_name: '', last_name: '', user_name: '', email_address: '', company_id: String(companyId ?? firm?.id ?? companies[0]?.id ?? ''), administrator: false, password: '' });
   const { busy, errors, run } = useAction();
+  const queued = useContext(Queued);
   const set = (k: keyof PersonDraft) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   const isFirm = companies.find((c) => c.id === Number(f.company_id))?.can_see_private === true;
   const submit = async (e: FormEvent) => {
@@ -121,7 +154,7 @@ function PersonForm({ person, companies, companyId, onDone, onCancel }: {
     };
     const r = await run(async () => {
       const p = person ? await api.updatePerson(person.id, input) : await api.createPerson(input);
-      const inv = !person && !input.password ? await api.invite(p.id) : null;
+      const inv = !person && !input.password && !queued ? await api.invite(p.id) : null;
       return { p, link: inv ? invitationLink(inv.token, p.user_name ?? input.user_name) : null };
     });
     if (r) onDone(r.p, r.link);
@@ -151,11 +184,13 @@ function PersonForm({ person, companies, companyId, onDone, onCancel }: {
         <label>Password <span className="hint">(optional)</span>
           <input type="password" value={f.password} onChange={set('password')} minLength={8} autoComplete="new-password" aria-describedby={`${id}-pw-hint`} />
         </label>
-        <span className="hint" id={`${id}-pw-hint`}>At least 8 characters. Leave it empty to get an invitation link: they choose their own.</span>
+        <span className="hint" id={`${id}-pw-hint`}>{queued
+          ? 'At least 8 characters. It goes to the team server with the person and is kept nowhere here. Without one, invite them from the team server after the sync.'
+          : 'At least 8 characters. Leave it empty to get an invitation link: they choose their own.'}</span>
       </>)}
       <Errors list={errors} />
       <div className="row-actions">
-        <button type="submit" className="primary" disabled={busy}>{person ? 'Save' : f.password ? 'Add person' : 'Add and get an invitation link'}</button>
+        <button type="submit" className="primary" disabled={busy}>{person ? 'Save' : f.password || queued ? 'Add person' : 'Add and get an invitation link'}</button>
         <button type="button" onClick={onCancel} disabled={busy}>Cancel</button>
       </div>
     </form>
@@ -169,6 +204,7 @@ function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: C
   const rowRef = useRef<HTMLLIElement>(null);
   const off = usePeople((s) => s.deactivated.has(p.id));
   const managed = useContext(ManagedAt) !== null;
+  const queued = useContext(Queued);
   const focusRow = () => requestAnimationFrame(() => (rowRef.current?.querySelector<HTMLElement>('button') ?? rowRef.current)?.focus());
   const reset = async () => {
     const inv = await run(() => api.invite(p.id));
@@ -206,7 +242,7 @@ function PersonRow({ p, companies, me, onInvitation }: { p: Person; companies: C
       ) : !off && !managed && (
         <div className="row-actions">
           <button type="button" className="link" onClick={() => setMode('edit')} aria-label={`Edit ${fullName(p)}`}>Edit</button>
-          {p.id !== me?.id && <button type="button" className="link" onClick={() => void reset()} disabled={busy} aria-label={`Reset the password of ${fullName(p)}`}>Reset password</button>}
+          {p.id !== me?.id && !queued && <button type="button" className="link" onClick={() => void reset()} disabled={busy} aria-label={`Reset the password of ${fullName(p)}`}>Reset password</button>}
           {p.id !== me?.id && <button type="button" className="link danger" onClick={() => setMode('confirm')} aria-label={`Deactivate ${fullName(p)}`}>Deactivate</button>}
         </div>
       )}
@@ -452,7 +488,9 @@ export function PeopleOverlay({ tab: initial }: { tab: 'people' | 'projects' }) 
   const setOverlay = useUi((s) => s.setOverlay);
   const close = useCallback(() => setOverlay(null), [setOverlay]);
   const [tab, setTab] = useState(initial);
-  const remote = useSync((x) => x.status?.remote?.url ?? null);
+  const status = useSync((x) => x.status);
+  const { managedAt, queued, plain } = administrationOf(status);
+  const offline = status?.state === 'offline';
   useEffect(() => { void reloadDirectory().catch(() => undefined); }, []);
   const tabs: [typeof tab, string][] = [['people', 'People'], ['projects', 'Projects']];
   return (
@@ -460,8 +498,9 @@ export function PeopleOverlay({ tab: initial }: { tab: 'people' | 'projects' }) 
       <div className="segmented" role="group" aria-label="Show">
         {tabs.map(([t, label]) => <button key={t} type="button" aria-pressed={tab === t} onClick={() => setTab(t)}>{label}</button>)}
       </div>
-      {remote && <TeamServerNote url={remote} />}
-      <ManagedAt.Provider value={remote}>{tab === 'people' ? <PeopleTab /> : <ProjectsTab />}</ManagedAt.Provider>
+      {managedAt !== null && <TeamServerNote url={managedAt} plain={plain} />}
+      {queued && <QueuedNote offline={offline} />}
+      <ManagedAt.Provider value={managedAt}><Queued.Provider value={queued}>{tab === 'people' ? <PeopleTab /> : <ProjectsTab />}</Queued.Provider></ManagedAt.Provider>
     </Modal>
   );
 }

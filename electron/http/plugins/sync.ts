@@ -10,8 +10,8 @@ import { BATCH_BYTES, BATCH_MAX, batchRoute } from '../batch.ts';
 import { noticesRoute } from '../notices.ts';
 
 export const PROTOCOL = 1;
-/** Compatible additions to protocol 1 (docs/sync-protocol.md §1): 2 = conflict notices (§6, D330). */
-export const PROTOCOL_VERSION = 2;
+/** Compatible additions to protocol 1 (docs/sync-protocol.md §1): 2 = conflict notices (§6, D330), 3 = `admin` (§7, D338). */
+export const PROTOCOL_VERSION = 3;
 
 function feedJson(c: Caller, page: FeedPage): string {
   const view = viewOf(c);
@@ -41,12 +41,12 @@ function feedXml(c: Caller, page: FeedPage): string {
 export default async function sync(app: FastifyInstance): Promise<void> {
   route(app, '/sync/capabilities.xml', {
     style: 'resource',
-    // `batch`: one request for many writes (§5, D284), with its limits.
+    // `batch`: one request for many writes (§5, D284), with its limits. `admin`: a replica's queued administration (D338).
     GET: async () => ({
       kind: 'custom',
-      json: () => JSON.stringify({ protocol: PROTOCOL, version: PROTOCOL_VERSION, feed: true, idempotency: true, batch: { max: BATCH_MAX, bytes: BATCH_BYTES }, notices: true }),
+      json: () => JSON.stringify({ protocol: PROTOCOL, version: PROTOCOL_VERSION, feed: true, idempotency: true, batch: { max: BATCH_MAX, bytes: BATCH_BYTES }, notices: true, admin: true }),
       xml: () => `${XML_DECL}<capabilities>\n  <protocol type="integer">${PROTOCOL}</protocol>\n  <version type="integer">${PROTOCOL_VERSION}</version>\n`
-        + `  <feed type="boolean">true</feed>\n  <notices type="boolean">true</notices>\n`
+        + `  <feed type="boolean">true</feed>\n  <notices type="boolean">true</notices>\n  <admin type="boolean">true</admin>\n`
         + `  <idempotency type="boolean">true</idempotency>\n  <batch>\n    <max type="integer">${BATCH_MAX}</max>\n`
         + `    <bytes type="integer">${BATCH_BYTES}</bytes>\n  </batch>\n</capabilities>\n`,
     }),

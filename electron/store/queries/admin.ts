@@ -58,3 +58,18 @@ export async function takeInvitation(db: Queryable, tokenHash: string, userName:
     RETURNING person_id`, [now, tokenHash, now, userName]);
   return r ? Number(r.person_id) : undefined;
 }
+
+/**
+ * A person pulled from the team server takes a user name a person made here and not pushed yet holds (D338: both
+ * were created at once): the local one yields it (`nia~12`) until the push, where the team server refuses its
+ * create (the name is taken there) and the rejection removes it. A person the team server knows never yields.
+ */
+export async function yieldUserName(db: Queryable, userName: string, exceptId: number): Promise<void> {
+  await db.run(`UPDATE people SET user_name = user_name || '~' || CAST(id AS TEXT) WHERE user_name = ? AND id <> ?
+    AND NOT EXISTS (SELECT 1 FROM sync_ids s WHERE s.resource = 'person' AND s.local_id = people.id)`, [userName, exceptId]);
+}
+
+/** The people or projects of a company (ids), for a company removed here (D338). */
+export async function companyUsers(db: Queryable, table: 'people' | 'projects', companyId: number): Promise<number[]> {
+  return (await db.all<{ id: number }>(`SELECT id FROM ${table} WHERE company_id = ? ORDER BY id`, [companyId])).map((r) => Number(r.id));
+}

@@ -18,3 +18,6 @@ export function referrers(db: Queryable, table: string, d: Dependent, id: number
 
 /** A project's memberships (they go with it). */
 export const dropMemberships = (db: Queryable, projectId: number) => db.run('DELETE FROM project_members WHERE project_id = ?', [projectId]);
+
+/** A person's memberships (they go with a person removed here: a create the team server refused, D338). */
+export const dropPersonMemberships = (db: Queryable, personId: number) => db.run('DELETE FROM project_members WHERE person_id = ?', [personId]);

@@ -116,9 +116,12 @@ export async function hasParked(db: Queryable): Promise<boolean> {
  *   server's), `last_success_at`;
  * - `restore:<group>`: the rows a deletion removed while they held local work (D311);
  * - `notice_cursor`: the last conflict notice of the team server read (D329).
+ * - `remote_kind`: what the remote's capabilities said at the last sync: `admin`, `team` or `plain` (D338).
  */
 export type SyncStateKey = 'url' | 'user' | 'self_remote' | 'client' | 'password_hash' | 'was_url' | 'was_self' | 'was_user'
-  | 'cursor' | 'resync' | 'scan_round' | 'last_success_at' | `restore:${string}` | 'notice_cursor';
+  | 'cursor' | 'resync' | 'scan_round' | 'last_success_at' | `restore:${string}` | 'notice_cursor'
+  /** What the remote's capabilities said at the last sync (D338): `admin`, `team` or `plain`. */
+  | 'remote_kind';
 /** The state as read: typed keys, string values. */
 export type SyncState = ReadonlyMap<SyncStateKey, string>;
 

@@ -300,6 +300,34 @@ describe('administration on a replica', () => {
   });
 });
 
+describe('administration on a replica of a team server that takes it (D338)', () => {
+  let a: Account;
+  freshAccount((x) => { a = x; });
+  const req = (who: Who, method: string, url: string, body?: string) => a.h.req(who, method, url, body);
+  const replicaOfAdmin = () => a.h.store.write(async (w) => {
+    await w.run('DELETE FROM sync_state');
+    for (const [k, v] of [['url', 'http://team.example'], ['remote_kind', 'admin']]) await w.run('INSERT INTO sync_state (key, value) VALUES (?, ?)', [k, v]);
+  });
+
+  it('without its sync running (the command line on its data) refuses at once, and says where to go', async () => {
+    await replicaOfAdmin();
+    const before = await a.h.store.all('SELECT id, user_name, active FROM people ORDER BY id');
+    const r = await req('ada', 'POST', '/people.xml', newPerson({ 'company-id': a.f.company.firm, password: 'long-enough-1' }));
+    expect(r.status).toBe(409);
+    expect(errors(r.body).join(' ')).toContain('not syncing now');
+    expect(await a.h.store.all('SELECT id, user_name, active FROM people ORDER BY id')).toEqual(before);
+  });
+
+  it('a non-administrator gets 403 before anything else; invitations stay the team server\'s (409)', async () => {
+    await replicaOfAdmin();
+    expect((await req('fran', 'POST', '/companies.xml', '<company><name>X Co</name></company>')).status).toBe(403);
+    expect((await req('fran', 'DELETE', `/people/${a.f.person.cleo}.xml`)).status).toBe(403);
+    const inv = await req('ada', 'POST', `/people/${a.f.person.cleo}/invitation.xml`);
+    expect(inv.status).toBe(409);
+    expect(errors(inv.body).join(' ')).toContain('invitations and the list of deactivated people are on the team server');
+  });
+});
+
 describe('administration and the log', () => {
   it('at the most verbose level, no password, hash or invitation token reaches the log', async () => {
     const lines: string[] = [];

@@ -41,7 +41,7 @@ describe('change feed', () => {
 
   it('answers discovery', async () => {
     const r = await a.h.req('cleo', 'GET', '/sync/capabilities.json');
-    expect(r.json()).toEqual({ protocol: 1, version: 2, feed: true, idempotency: true, batch: { max: 100, bytes: 1048576 }, notices: true });
+    expect(r.json()).toEqual({ protocol: 1, version: 3, feed: true, idempotency: true, batch: { max: 100, bytes: 1048576 }, notices: true, admin: true });
     expect((await a.h.req(null, 'GET', '/sync/capabilities.json')).status).toBe(401);
   });
 

@@ -183,7 +183,7 @@ describe.skipIf(skip)(`POST and GET /sync/notices.json on ${engine}: refusals, v
 
   it('the capabilities say notices and a version', async () => {
     remote = await startRemote();
-    expect(JSON.parse((await remote.as('ada')('GET', '/sync/capabilities.json')).body)).toMatchObject({ protocol: 1, version: 2, notices: true });
+    expect(JSON.parse((await remote.as('ada')('GET', '/sync/capabilities.json')).body)).toMatchObject({ protocol: 1, version: 3, notices: true });
   });
 
   it('refuses: without sign-in 401; another project\'s record, or a project not seen, 404; too many 413; bad fields 422', async () => {

@@ -160,3 +160,68 @@ describe('the People area: companies and deactivated people (issue #27)', () => 
     expect(screen.queryByLabelText(/Administrator/)).toBeNull();
   });
 });
+
+describe('the People area on a replica of a team server that takes administration (D338)', () => {
+  const firm = { id: 1, name: 'Summit Firm', can_see_private: true } as never;
+  const person = (id: number, first: string) =>
+    ({ id, first_name: first, last_name: 'Test', user_name: first.toLowerCase(), email_address: `${first.toLowerCase()}@x.example`, company_id: 1, administrator: id === 1 }) as never;
+  const status = (o: Partial<SyncStatus>): SyncStatus => ({ ...LOCAL_ONLY, state: 'idle', remote: { url: 'http://team.example/', user: 'ada', kind: 'team' }, ...o });
+  const setup = () => {
+    useSession.setState({ admin: true, me: { ...person(1, 'Ada') as object, token: 't' } as never, people: [], companies: [] });
+    vi.spyOn(api, 'people').mockResolvedValue([person(1, 'Ada'), person(2, 'Fran')]);
+    vi.spyOn(api, 'companies').mockResolvedValue([firm]);
+    vi.spyOn(api, 'deactivatedIds').mockResolvedValue({ complete: false, ids: [] });
+  };
+  afterEach(() => { useSync.setState({ status: null }); useSession.setState({ admin: false, me: null, people: [], companies: [], projects: [], projectId: null }); });
+
+  it('offers the actions again, says the change goes up at the next sync, makes no invitation link here', async () => {
+    setup();
+    useSync.setState({ status: status({ administration: { mode: 'queued', at: 'http://team.example/', plain: false } }) });
+    const invite = vi.spyOn(api, 'invite');
+    const create = vi.spyOn(api, 'createPerson').mockResolvedValue(person(3, 'Nia'));
+    render(<PeopleOverlay tab="people" />);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toContain('goes up to the team server at the next sync');
+    expect(within(note).queryByRole('link')).toBeNull();
+    const fran = (await screen.findByText('Fran Test')).closest('li')!;
+    expect(within(fran).getByRole('button', { name: 'Edit Fran Test' })).toBeTruthy();
+    expect(within(fran).getByRole('button', { name: 'Deactivate Fran Test' })).toBeTruthy();
+    expect(within(fran).queryByRole('button', { name: /Reset the password/ })).toBeNull(); // an invitation: the team server's
+    expect(screen.getByRole('button', { name: 'Edit company Summit Firm' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add a person' }));
+    for (const [label, value] of [['First name', 'Nia'], ['Last name', 'New'], ['User name', 'nia'], ['E-mail', 'nia@x.example']]) {
+      fireEvent.change(screen.getByLabelText(label), { target: { value } });
+    }
+    expect(screen.getByText(/kept nowhere here/)).toBeTruthy();
+    fireEvent.submit(screen.getByRole('button', { name: 'Add person' }).closest('form')!);
+    await screen.findByRole('button', { name: 'Add a person' });
+    expect(create).toHaveBeenCalled();
+    expect(invite).not.toHaveBeenCalled();
+  });
+
+  it('offline, the note says the change is kept and goes up when the team server answers', async () => {
+    setup();
+    useSync.setState({ status: status({ state: 'offline', administration: { mode: 'queued', at: 'http://team.example/', plain: false } }) });
+    render(<PeopleOverlay tab="projects" />);
+    expect((await screen.findByRole('note')).textContent).toContain('The team server does not answer: what you change here is kept');
+  });
+
+  it('a disconnected replica (no remote any more) offers no action and says where people are managed', async () => {
+    setup();
+    useSync.setState({ status: status({ state: 'local', remote: null, administration: { mode: 'elsewhere', at: 'http://team.example/', plain: false } }) });
+    render(<PeopleOverlay tab="people" />);
+    const note = await screen.findByRole('note');
+    expect(within(note).getByRole('link', { name: /Open http:\/\/team\.example\/ in the browser/ })).toBeTruthy();
+    await screen.findByText('Fran Test');
+    for (const name of ['Add a person', /Edit/, /Deactivate/, /Reset the password/]) expect(screen.queryByRole('button', { name })).toBeNull();
+  });
+
+  it('a replica of a plain server says it is not a Bivouac team server, and offers no action', async () => {
+    setup();
+    useSync.setState({ status: status({ remote: { url: 'http://plain.example/', user: 'ada', kind: 'plain' }, administration: { mode: 'elsewhere', at: 'http://plain.example/', plain: true } }) });
+    render(<PeopleOverlay tab="people" />);
+    expect((await screen.findByRole('note')).textContent).toContain('http://plain.example/, which is not a Bivouac team server');
+    await screen.findByText('Fran Test');
+    expect(screen.queryByRole('button', { name: 'Add a person' })).toBeNull();
+  });
+});
