@@ -120,6 +120,9 @@ export async function push(env: PhaseEnv, remote: PushRemote, o: PushOptions): P
         break; // a rejection may change other entries: plan again from the store
       }
       if (!caps) { planned.push({ entry, steps }); continue; }
+      // A reorder lists only the children the remote already knows (plan.ts reorderStep): planned beside the
+      // creates of its children in this batch it would leave them out, so it waits for them to finish.
+      if (!settled && steps.some((s) => s.kind === 'reorder')) continue;
       const left = steps.length - entry.doneSteps;
       const size = left === 1 ? mutationBytes(toMutation(client, entry.seq, entry.doneSteps, steps[entry.doneSteps])) : Infinity;
       if (left === 1 && bytes + size <= caps.bytes - 64) {

@@ -1,0 +1,70 @@
+// The push of intent entries (D336) against a fake remote, on cases an independent review found: a reorder
+// batched with the creates of the items it orders.
+
+import { describe, expect, it } from 'vitest';
+import * as q from '../../../electron/store/queries/replica.ts';
+import { push } from '../../../electron/sync/push.ts';
+import { FakeRemote, phaseEnv } from '../../support/sync-phase-fake.ts';
+
+/** A replica holding project 1 (remote 10), its list 1 (remote 20) with items 2 and 3 (remote 102, 103). */
+async function replica() {
+  const env = phaseEnv();
+  await env.store.write(async (w) => {
+    await w.insert('companies', { id: 1, name: 'Acme' }, null);
+    await w.insert('projects', { id: 1, name: 'Site', company_id: 1 }, null);
+    await w.insert('todo_lists', { id: 1, project_id: 1, name: 'Launch', position: 1 }, 1);
+    await w.insert('todo_items', { id: 2, project_id: 1, todo_list_id: 1, content: 'A', position: 1 }, 1);
+    await w.insert('todo_items', { id: 3, project_id: 1, todo_list_id: 1, content: 'B', position: 2 }, 1);
+    await q.mapId(w, 'project', 1, 10);
+    await q.mapId(w, 'todoList', 1, 20);
+    await q.mapId(w, 'todoItem', 2, 102);
+    await q.mapId(w, 'todoItem', 3, 103);
+    await q.setState(w, 'client', 'c1');
+    await q.setState(w, 'self_remote', '7');
+  });
+  env.store.recordOutbox = true; // local actions from here on
+  return env;
+}
+
+/** A team server's batch: every create answers a new id, everything else 200. */
+function batchingRemote(): FakeRemote {
+  const remote = new FakeRemote();
+  remote.batch = { max: 100, bytes: 1_000_000 };
+  let next = 300;
+  remote.answer = (s) => {
+    if (s.path !== '/sync/batch.json') return { status: 200, headers: new Headers(), body: '' };
+    const { mutations } = JSON.parse(s.body!) as { mutations: { method: string; path: string; body: string | null }[] };
+    const results = mutations.map((m) => (m.path.endsWith('/todo_items.xml') ? { status: 201, location: `/todo_items/${next++}.xml` } : { status: 200 }));
+    return { status: 200, headers: new Headers(), body: JSON.stringify({ results }) };
+  };
+  return remote;
+}
+
+/** Every write sent, a batch's mutations one by one. */
+const writes = (remote: FakeRemote) => remote.sent.flatMap((s) => (s.path === '/sync/batch.json'
+  ? (JSON.parse(s.body!) as { mutations: { method: string; path: string; body: string | null }[] }).mutations
+  : [s]));
+
+describe('push of intent entries (review)', () => {
+  it('a reorder of a list whose new item was created offline just before carries that item, also when batched with its create', async () => {
+    const env = await replica();
+    // Offline: a to-do created (last), then put first in its list.
+    await env.store.write(async (w) => {
+      await w.insert('todo_items', { id: 5, project_id: 1, todo_list_id: 1, content: 'New', position: 3 }, 1);
+      w.outbox?.intent('todoItem.create', { id: 5 });
+    });
+    await env.store.write(async (w) => {
+      await w.update('todo_items', 5, { position: 1 }, 1);
+      await w.update('todo_items', 2, { position: 2 }, 1);
+      await w.update('todo_items', 3, { position: 3 }, 1);
+      w.outbox?.intent('todoItem.reorder', { listId: 1 });
+    });
+    const remote = batchingRemote();
+    expect(await push(env, remote, { idempotency: true })).toBe(true);
+    const reorder = writes(remote).find((m) => m.path === '/todo_lists/20/todo_items/reorder.xml');
+    expect(reorder?.body).toContain('<id>300</id><');
+    const ids = [...(reorder?.body ?? '').matchAll(/<id>(\d+)<\/id>/g)].map((m) => Number(m[1]));
+    expect(ids).toEqual([300, 102, 103]);
+    expect(await q.outbox(env.store)).toEqual([]);
+  });
+});
