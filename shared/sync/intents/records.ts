@@ -107,6 +107,19 @@ export const RECORD_PLANNERS: { readonly [N in keyof RecordIntents]: IntentPlann
   'milestone.complete': completion('milestone', true), 'milestone.uncomplete': completion('milestone', false),
 };
 
+const isId = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) > 0;
+
+/**
+ * Are `a` the arguments of the record intent `name`? Read back from the outbox, a row may have been edited by
+ * hand or damaged: an id that is not one would make its planner find nothing (the action silently dropped).
+ */
+export function validRecordArgs(name: keyof RecordIntents, a: Readonly<Record<string, unknown>>): boolean {
+  if (name === 'todoItem.reorder') return isId(a.listId);
+  if (name === 'todoList.reorder') return isId(a.projectId);
+  if (name === 'milestone.update') return isId(a.id) && typeof a.moveUpcoming === 'boolean' && typeof a.offWeekends === 'boolean';
+  return isId(a.id);
+}
+
 /**
  * Does this intent's effect on the remote reach beyond the records its entry wrote (the push's scheduling makes
  * it a barrier, shared/sync/schedule.ts)? A milestone moved with "move upcoming": the remote picks the later

@@ -1,9 +1,10 @@
 // The push of intent entries (D336) against a fake remote, on cases an independent review found: a reorder
-// batched with the creates of the items it orders.
+// batched with the creates of the items it orders, and outbox rows whose intents cannot be read back.
 
 import { describe, expect, it } from 'vitest';
 import * as q from '../../../electron/store/queries/replica.ts';
 import { push } from '../../../electron/sync/push.ts';
+import type { RowChange } from '../../../shared/sync/plan.ts';
 import { FakeRemote, phaseEnv } from '../../support/sync-phase-fake.ts';
 
 /** A replica holding project 1 (remote 10), its list 1 (remote 20) with items 2 and 3 (remote 102, 103). */
@@ -25,6 +26,10 @@ async function replica() {
   env.store.recordOutbox = true; // local actions from here on
   return env;
 }
+
+/** Append an outbox row as it is stored (intents: its raw column text). */
+const appendRaw = (env: ReturnType<typeof phaseEnv>, changes: RowChange[], intents: string | null) =>
+  env.store.write(async (w) => { await w.run('INSERT INTO sync_outbox (at, changes, intents) VALUES (?, ?, ?)', [w.now, JSON.stringify(changes), intents]); });
 
 /** A team server's batch: every create answers a new id, everything else 200. */
 function batchingRemote(): FakeRemote {
@@ -66,5 +71,32 @@ describe('push of intent entries (review)', () => {
     const ids = [...(reorder?.body ?? '').matchAll(/<id>(\d+)<\/id>/g)].map((m) => Number(m[1]));
     expect(ids).toEqual([300, 102, 103]);
     expect(await q.outbox(env.store)).toEqual([]);
+  });
+});
+
+describe('outbox rows whose intents cannot be read back (hand-edited, corrupted)', () => {
+  const rename: RowChange[] = [{ t: 'todo_lists', id: 1, op: 'update', v: { name: 'Launch day' } }];
+  const cases: [label: string, intents: string][] = [
+    ['an intent name this version does not know', '[{"name":"todoList.rename","args":{"id":1}}]'],
+    ['arguments that are not an object', '[{"name":"todoList.update","args":null}]'],
+    ['an id that is not a number', '[{"name":"todoList.update","args":{"id":"1"}}]'],
+    ['intents that are not a list', '{"name":"todoList.update","args":{"id":1}}'],
+    ['text that is not JSON', '[{"name":"todoList.upd'],
+  ];
+  it.each(cases)('%s: the entry is pushed from its row changes, and the entries after it still go', async (_label, intents) => {
+    const env = await replica();
+    await appendRaw(env, rename, intents);
+    await env.store.write(async (w) => {
+      await w.update('todo_items', 2, { content: 'A, edited' }, 1);
+      w.outbox?.intent('todoItem.update', { id: 2 });
+    });
+    const remote = new FakeRemote();
+    expect(await push(env, remote, { idempotency: true })).toBe(true);
+    expect(remote.sent.map((s) => `${s.method} ${s.path} ${s.body?.replace(/^<\?xml[^>]*>\n/, '') ?? ''}`)).toEqual([
+      'PUT /todo_lists/20.xml <todo-list><name>Launch day</name></todo-list>',
+      'PUT /todo_items/102.xml <todo-item><content>A, edited</content></todo-item>',
+    ]);
+    expect(await q.outbox(env.store)).toEqual([]);
+    expect(await q.rejected(env.store)).toEqual([]);
   });
 });
