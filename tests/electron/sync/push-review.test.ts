@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import * as q from '../../../electron/store/queries/replica.ts';
 import { push } from '../../../electron/sync/push.ts';
+import { Backoff } from '../../../electron/sync/phase.ts';
+import { RemoteUnreachable } from '../../../electron/sync/remote.ts';
 import type { RowChange } from '../../../shared/sync/plan.ts';
 import { FakeRemote, phaseEnv } from '../../support/sync-phase-fake.ts';
 
@@ -98,5 +100,45 @@ describe('outbox rows whose intents cannot be read back (hand-edited, corrupted)
     ]);
     expect(await q.outbox(env.store)).toEqual([]);
     expect(await q.rejected(env.store)).toEqual([]);
+  });
+});
+
+describe('an in-doubt reorder planned again after a later local reorder (review)', () => {
+  /** A team server's keys (idempotency.ts): the same key and request replay, the same key with another request is 422. */
+  function keyedRemote(): FakeRemote & { lose: boolean } {
+    const remote = Object.assign(new FakeRemote(), { lose: false });
+    const seen = new Map<string, string>();
+    remote.answer = (s) => {
+      const key = s.headers['Idempotency-Key'];
+      const request = `${s.method} ${s.path} ${s.body ?? ''}`;
+      const before = key ? seen.get(key) : undefined;
+      if (before !== undefined && before !== request) return { status: 422, headers: new Headers(), body: '<errors><error>Idempotency-Key reused with another request</error></errors>' };
+      if (key) seen.set(key, request);
+      return remote.lose ? new RemoteUnreachable('connection reset') : { status: 200, headers: new Headers(), body: '' };
+    };
+    return remote;
+  }
+  const order = (body: string | null) => [...(body ?? '').matchAll(/<id>(\d+)<\/id>/g)].map((m) => Number(m[1]));
+
+  it('is not refused: the list ends in the order of the last reorder, and nothing is rejected', async () => {
+    const env = await replica();
+    const reorder = async (first: number, second: number) => env.store.write(async (w) => {
+      await w.update('todo_items', first, { position: 1 }, 1);
+      await w.update('todo_items', second, { position: 2 }, 1);
+      w.outbox?.intent('todoItem.reorder', { listId: 1 });
+    });
+    await reorder(3, 2);
+    const remote = keyedRemote();
+    remote.lose = true; // the remote commits [B, A]; its answer is lost
+    await expect(push(env, remote, { idempotency: true })).rejects.toBeInstanceOf(Backoff);
+    expect(await q.outbox(env.store)).toMatchObject([{ inDoubt: true }]);
+    await reorder(2, 3); // offline, the person puts A first again
+    remote.lose = false;
+    await push(env, remote, { idempotency: true, inDoubtOnly: true });
+    await push(env, remote, { idempotency: true });
+    expect(await q.rejected(env.store)).toEqual([]);
+    expect(order(remote.sent.at(-1)!.body)).toEqual([102, 103]);
+    expect((await env.store.all<{ id: number }>('SELECT id FROM todo_items WHERE todo_list_id = 1 ORDER BY position')).map((r) => Number(r.id))).toEqual([2, 3]);
+    expect(await q.outbox(env.store)).toEqual([]);
   });
 });
