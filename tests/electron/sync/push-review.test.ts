@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import * as q from '../../../electron/store/queries/replica.ts';
 import { push } from '../../../electron/sync/push.ts';
-import { Backoff } from '../../../electron/sync/phase.ts';
+import { applySet } from '../../../electron/sync/apply.ts';
+import { Backoff, emptySet } from '../../../electron/sync/phase.ts';
 import { RemoteUnreachable } from '../../../electron/sync/remote.ts';
 import type { RowChange } from '../../../shared/sync/plan.ts';
 import { FakeRemote, phaseEnv } from '../../support/sync-phase-fake.ts';
@@ -139,6 +140,41 @@ describe('an in-doubt reorder planned again after a later local reorder (review)
     expect(await q.rejected(env.store)).toEqual([]);
     expect(order(remote.sent.at(-1)!.body)).toEqual([102, 103]);
     expect((await env.store.all<{ id: number }>('SELECT id FROM todo_items WHERE todo_list_id = 1 ORDER BY position')).map((r) => Number(r.id))).toEqual([2, 3]);
+    expect(await q.outbox(env.store)).toEqual([]);
+  });
+});
+
+describe('a milestone moved with "move upcoming" whose milestone the remote deleted meanwhile (review)', () => {
+  it('the later milestones it shifted here reach the remote: their local dates are not left apart from the remote\'s', async () => {
+    const env = await replica();
+    const TWO = { id: 42, project_id: 10, title: 'Two', deadline: '2026-12-10', completed: false };
+    await env.store.write(async (w) => {
+      w.outbox?.mute(); // pulled earlier: no local action
+      await w.insert('milestones', { id: 1, project_id: 1, title: 'One', deadline: '2026-12-01', completed: 0 }, 1);
+      await w.insert('milestones', { id: 2, project_id: 1, title: 'Two', deadline: '2026-12-10', completed: 0 }, 1);
+      await q.mapId(w, 'milestone', 1, 41);
+      await q.mapId(w, 'milestone', 2, 42);
+      await q.putShadow(w, 'milestone', 41, 'p10/milestones', { id: 41, project_id: 10, title: 'One', deadline: '2026-12-01', completed: false });
+      await q.putShadow(w, 'milestone', 42, 'p10/milestones', TWO);
+    });
+    // Offline: "One" moved a week later with "move upcoming" (as milestones.ts update writes it): "Two" shifted too.
+    await env.store.write(async (w) => {
+      await w.update('milestones', 1, { deadline: '2026-12-08' }, 1);
+      w.outbox?.intent('milestone.update', { id: 1, moveUpcoming: true, offWeekends: false });
+      await w.update('milestones', 2, { deadline: '2026-12-17' }, 1);
+    });
+    // The pull: the remote deleted "One"; "Two" there is as it was.
+    const set = emptySet();
+    set.scopes.add('p10/milestones');
+    set.items.push({ resource: 'milestone', row: TWO, scope: 'p10/milestones' });
+    await applySet(env, set, await q.shadows(env.store), null, { park: false });
+    expect(await q.localRow(env.store, 'milestones', 1)).toBeUndefined();
+    expect((await q.localRow(env.store, 'milestones', 2))?.deadline).toBe('2026-12-17'); // the pending local shift is kept
+    const remote = new FakeRemote();
+    await push(env, remote, { idempotency: true });
+    expect(remote.sent.map((s) => `${s.method} ${s.path} ${s.body?.replace(/^<\?xml[^>]*>\n/, '') ?? ''}`)).toEqual([
+      'POST /milestones/update/42 <request><milestone><deadline>2026-12-17</deadline></milestone></request>',
+    ]);
     expect(await q.outbox(env.store)).toEqual([]);
   });
 });
