@@ -147,14 +147,14 @@ describe('an in-doubt reorder planned again after a later local reorder (review)
 describe('a milestone moved with "move upcoming" whose milestone the remote deleted meanwhile (review)', () => {
   it('the later milestones it shifted here reach the remote: their local dates are not left apart from the remote\'s', async () => {
     const env = await replica();
-    const TWO = { id: 42, project_id: 10, title: 'Two', deadline: '2026-12-10', completed: false };
+    const TWO = { id: 42, project_id: 10, title: 'Two', deadline: '2026-12-10', completed: 0 };
     await env.store.write(async (w) => {
       w.outbox?.mute(); // pulled earlier: no local action
       await w.insert('milestones', { id: 1, project_id: 1, title: 'One', deadline: '2026-12-01', completed: 0 }, 1);
       await w.insert('milestones', { id: 2, project_id: 1, title: 'Two', deadline: '2026-12-10', completed: 0 }, 1);
       await q.mapId(w, 'milestone', 1, 41);
       await q.mapId(w, 'milestone', 2, 42);
-      await q.putShadow(w, 'milestone', 41, 'p10/milestones', { id: 41, project_id: 10, title: 'One', deadline: '2026-12-01', completed: false });
+      await q.putShadow(w, 'milestone', 41, 'p10/milestones', { id: 41, project_id: 10, title: 'One', deadline: '2026-12-01', completed: 0 });
       await q.putShadow(w, 'milestone', 42, 'p10/milestones', TWO);
     });
     // Offline: "One" moved a week later with "move upcoming" (as milestones.ts update writes it): "Two" shifted too.
