@@ -10,9 +10,21 @@ import { errorMessage, remoteNow, type Remote, type RemoteResponse } from './rem
 
 export interface BatchMutation { readonly method: string; readonly path: string; readonly body: string | null; readonly key: string }
 
-/** An outbox entry's step as a mutation, with the key it has alone (`client-seq-step`, as pushEntry sends it). */
-export const toMutation = (client: string, seq: number, k: number, step: { readonly method: string; readonly path: string; readonly body: string | null }): BatchMutation =>
-  ({ method: step.method, path: step.path, body: step.body, key: `${client}-${seq}-${k}` });
+type KeyedStep = { readonly kind: string; readonly method: string; readonly path: string; readonly body: string | null };
+
+/**
+ * The Idempotency-Key of an outbox entry's step: `client-seq-step`. A reorder carries its parent's order AT PUSH
+ * TIME (D336): planned again after a later local reorder (its first answer lost) it is another request, which
+ * the same key would have the remote refuse (422) and the action be rejected; its key names its request too.
+ * Sending the newer order after the older one committed is safe: a reorder sets the whole order.
+ */
+export const stepKey = (client: string, seq: number, k: number, step: KeyedStep): string => (step.kind === 'reorder'
+  ? `${client}-${seq}-${k}-${createHash('sha256').update(`${step.method} ${step.path}\n${step.body ?? ''}`).digest('base64url').slice(0, 22)}`
+  : `${client}-${seq}-${k}`);
+
+/** An outbox entry's step as a mutation, with the key it has alone (stepKey, as pushEntry sends it). */
+export const toMutation = (client: string, seq: number, k: number, step: KeyedStep): BatchMutation =>
+  ({ method: step.method, path: step.path, body: step.body, key: stepKey(client, seq, k, step) });
 
 /** A mutation of a batch that did not run (an earlier one failed, or the batch fell back): not done, sent again later. */
 export class Skipped extends Error {}

@@ -14,7 +14,7 @@ import { parseXml } from '../../shared/codec/in.ts';
 import * as q from '../store/queries/replica.ts';
 import type { Store } from '../store/types.ts';
 import { errorMessage, remoteNow, RemoteUnreachable, type Remote, type RemoteResponse } from './remote.ts';
-import { answerOf, mutationBytes, sendBatch, Skipped, toMutation } from './push-batch.ts';
+import { answerOf, mutationBytes, sendBatch, Skipped, stepKey, toMutation } from './push-batch.ts';
 import { rememberPushed } from './notices.ts';
 import { retryAfterMs } from './backoff.ts';
 import { reject, type IdMap } from './reject.ts';
@@ -120,6 +120,9 @@ export async function push(env: PhaseEnv, remote: PushRemote, o: PushOptions): P
         break; // a rejection may change other entries: plan again from the store
       }
       if (!caps) { planned.push({ entry, steps }); continue; }
+      // A reorder lists only the children the remote already knows (plan.ts reorderStep): planned beside the
+      // creates of its children in this batch it would leave them out, so it waits for them to finish.
+      if (!settled && steps.some((s) => s.kind === 'reorder')) continue;
       const left = steps.length - entry.doneSteps;
       const size = left === 1 ? mutationBytes(toMutation(client, entry.seq, entry.doneSteps, steps[entry.doneSteps])) : Infinity;
       if (left === 1 && bytes + size <= caps.bytes - 64) {
@@ -215,7 +218,7 @@ export async function pushEntry(store: Store, remote: PushRemote, idempotency: b
       }
     }
     if (k > entry.doneSteps) await q.markInDoubt(store, entry.seq); // the first was marked with its wave
-    const headers: Record<string, string> = idempotency ? { 'Idempotency-Key': `${client}-${entry.seq}-${k}` } : {};
+    const headers: Record<string, string> = idempotency ? { 'Idempotency-Key': stepKey(client, entry.seq, k, step) } : {};
     let status: number | null = null;
     let body = '';
     let res: Awaited<ReturnType<Remote['request']>> | null = null;

@@ -2,7 +2,7 @@
 // Portable SQL only. The sync phases (electron/sync/: apply, push, connect…) call these inside store.write/w.
 
 import type { RowChange } from '../../../shared/sync/plan.ts';
-import type { Intent } from '../../../shared/sync/intents/index.ts';
+import { readIntents, type Intent } from '../../../shared/sync/intents/index.ts';
 import type { Conflict } from '../../../shared/sync/merge.ts';
 import type { WireRow } from '../../../shared/sync/wire.ts';
 import type { ResourceKey } from '../../../shared/registry.ts';
@@ -10,7 +10,7 @@ import type { Queryable } from '../types.ts';
 
 export interface OutboxEntry {
   seq: number; changes: RowChange[]; attempts: number; doneSteps: number; inDoubt: boolean;
-  /** What the person did, by name (D336); null on an entry written before intents. */
+  /** What the person did, by name (D336); null on an entry written before intents, or whose intents cannot be read (readIntents). */
   intents: Intent[] | null;
 }
 
@@ -19,7 +19,7 @@ export async function outbox(db: Queryable, limit = 1_000_000): Promise<OutboxEn
     'SELECT seq, changes, intents, attempts, done_steps, in_doubt FROM sync_outbox ORDER BY seq LIMIT ?', [limit]);
   return rows.map((r) => ({
     seq: Number(r.seq), changes: JSON.parse(r.changes) as RowChange[], attempts: Number(r.attempts), doneSteps: Number(r.done_steps),
-    inDoubt: Number(r.in_doubt) === 1, intents: r.intents ? JSON.parse(r.intents) as Intent[] : null,
+    inDoubt: Number(r.in_doubt) === 1, intents: readIntents(r.intents),
   }));
 }
 

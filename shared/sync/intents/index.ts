@@ -4,7 +4,7 @@
 import type { IdLookup } from '../ids.ts';
 import { planAction, type LocalView, type RowChange, type Step } from '../plan.ts';
 import { ADMIN_PLANNERS, type AdminIntents } from './admin.ts';
-import { RECORD_PLANNERS, type RecordIntents } from './records.ts';
+import { RECORD_PLANNERS, validRecordArgs, type RecordIntents } from './records.ts';
 import type { IntentPlanner } from './types.ts';
 
 export type IntentArgsOf = RecordIntents & AdminIntents;
@@ -15,6 +15,28 @@ export type Intent = { [N in IntentName]: { readonly name: N; readonly args: Int
 const PLANNERS: { readonly [N in IntentName]: IntentPlanner<IntentArgsOf[N]> } = { ...RECORD_PLANNERS, ...ADMIN_PLANNERS };
 
 export const isIntentName = (name: string): name is IntentName => Object.hasOwn(PLANNERS, name);
+
+/** One intent as read back: a known name, and arguments of its shape (a record intent's: records.ts). */
+function validIntent(i: unknown): i is Intent {
+  if (typeof i !== 'object' || i === null) return false;
+  const { name, args } = i as { name?: unknown; args?: unknown };
+  if (typeof name !== 'string' || !isIntentName(name)) return false;
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return false;
+  return !Object.hasOwn(RECORD_PLANNERS, name) || validRecordArgs(name as keyof RecordIntents, args as Record<string, unknown>);
+}
+
+/**
+ * An outbox row's intents column read back: its intents, or null when it has none OR when they cannot be read
+ * (not JSON, not a list, a name this version does not know, arguments not of their intent's shape: a row
+ * edited by hand, damaged, or written by a newer version). Such an entry is planned from its row changes, as
+ * an entry written before intents (D337): nothing is lost, and no later entry waits behind an error.
+ */
+export function readIntents(text: string | null): Intent[] | null {
+  if (!text) return null;
+  let raw: unknown;
+  try { raw = JSON.parse(text); } catch { return null; }
+  return Array.isArray(raw) && raw.length && raw.every(validIntent) ? raw : null;
+}
 
 /** An outbox entry the push replays: its intents (null on an entry written before them) and its row changes. */
 export interface PlannedEntry {

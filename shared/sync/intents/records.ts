@@ -9,7 +9,7 @@
 import { RESOURCES, type ResourceKey } from '../../registry.ts';
 import type { IdLookup } from '../ids.ts';
 import {
-  changesOf, completionStep, createStep, deleteStep, reorderStep, updateStep, type LocalView, type Step,
+  changesOf, completionStep, createStep, deleteStep, planAction, reorderStep, updateStep, type LocalView, type Step,
 } from '../plan.ts';
 import { element } from '../wire.ts';
 import type { IntentPlanner } from './types.ts';
@@ -82,8 +82,11 @@ const move = (r: 'todoItem' | 'todoList'): IntentPlanner<OnRecord> => (a, _chang
  * A milestone edited, ONE request: its changed fields and, when its deadline moved with "move upcoming", the
  * flags; the remote shifts its later open milestones itself (the local shifts are consequences, not sent).
  */
-const milestoneUpdate: IntentPlanner<RecordIntents['milestone.update']> = (a, changes, _view, map) => {
+const milestoneUpdate: IntentPlanner<RecordIntents['milestone.update']> = (a, changes, view, map) => {
   const c = changesOf(changes, 'milestones', a.id);
+  // The milestone went under the intent (a remote delete, apply.ts) while the later ones it shifted here keep
+  // their new dates: sent as the row changes say (D337), or they would stay apart from the remote's for good.
+  if (!c.updated && !c.inserted && !c.deleted) return a.moveUpcoming ? planAction(changes, view, map) : [];
   if (!c.updated || c.inserted || c.deleted) return [];
   const extra = a.moveUpcoming && 'deadline' in c.updated
     ? element('move-upcoming-milestones', 'true') + (a.offWeekends ? element('move-upcoming-milestones-off-weekends', 'true') : '')
@@ -106,6 +109,19 @@ export const RECORD_PLANNERS: { readonly [N in keyof RecordIntents]: IntentPlann
   'milestone.create': create('milestone'), 'milestone.update': milestoneUpdate, 'milestone.delete': remove('milestone'),
   'milestone.complete': completion('milestone', true), 'milestone.uncomplete': completion('milestone', false),
 };
+
+const isId = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) > 0;
+
+/**
+ * Are `a` the arguments of the record intent `name`? Read back from the outbox, a row may have been edited by
+ * hand or damaged: an id that is not one would make its planner find nothing (the action silently dropped).
+ */
+export function validRecordArgs(name: keyof RecordIntents, a: Readonly<Record<string, unknown>>): boolean {
+  if (name === 'todoItem.reorder') return isId(a.listId);
+  if (name === 'todoList.reorder') return isId(a.projectId);
+  if (name === 'milestone.update') return isId(a.id) && typeof a.moveUpcoming === 'boolean' && typeof a.offWeekends === 'boolean';
+  return isId(a.id);
+}
 
 /**
  * Does this intent's effect on the remote reach beyond the records its entry wrote (the push's scheduling makes

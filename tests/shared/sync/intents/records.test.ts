@@ -125,7 +125,14 @@ describe('record intents: one request per action', () => {
       expect(planEntry({ intents: [{ name, args: { id: 5 } }], changes: [{ t: 'todo_items', id: 6, op: 'update', v: { position: 1 } }] }, view(), gone), name).toEqual([]);
     }
     expect(planEntry({ intents: [{ name: 'todoItem.reorder', args: { listId: 2 } }], changes: [] }, view(), gone)).toEqual([]);
-    expect(planEntry({ intents: [{ name: 'milestone.update', args: { id: 5, moveUpcoming: true, offWeekends: false } }], changes: [{ t: 'milestones', id: 6, op: 'update', v: { deadline: '2026-12-24' } }] }, view(), gone)).toEqual([]);
+    expect(planEntry({ intents: [{ name: 'milestone.update', args: { id: 5, moveUpcoming: false, offWeekends: false } }], changes: [] }, view(), gone)).toEqual([]);
+  });
+
+  it('a milestone moved with "move upcoming" and then removed by a remote delete: the shifts it made here are sent as updates', () => {
+    // Milestone 5 went (its row changes with it); milestone 6, shifted here by the move, keeps its new date.
+    const gone = (_r: string, id: number) => (id === 5 ? undefined : id + REMOTE);
+    expect(planEntry({ intents: [{ name: 'milestone.update', args: { id: 5, moveUpcoming: true, offWeekends: false } }], changes: [{ t: 'milestones', id: 6, op: 'update', v: { deadline: '2026-12-24' } }] }, view(), gone)
+      .map((s) => `${s.method} ${s.path}`)).toEqual(['POST /milestones/update/1006']);
   });
 
   it('a delete of a record the remote never had sends nothing', () => {
