@@ -7,7 +7,7 @@
 // change, releases its key. What one person keeps is capped (count and bytes): over the cap, that
 // person's oldest answered keys are forgotten first.
 
-import type { Store } from '../store/types.ts';
+import type { Queryable, Store } from '../store/types.ts';
 import { claimKey, dropKeys, keyBytes, keyUsage, oldestKeys, overCap, purgeKeys, readKey, releaseKey, storeResponse, takeOverKey, type IdemRow } from '../store/queries/sync.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
@@ -34,6 +34,29 @@ export async function claim(store: Store, personId: number, key: string, fingerp
   return { kind: 'running' };
 }
 
+/**
+ * What a key says before its request runs (D340), read without writing: `new` (no row: the request
+ * runs, and claims the key in the transaction of its first write, `claimIn`), a replay, a mismatch, a
+ * claim still running (409), or `run` for a claim abandoned past its lease and taken over here.
+ */
+export async function check(store: Store, personId: number, key: string, fingerprint: string, now = new Date()): Promise<Claim | { readonly kind: 'new' }> {
+  const row = await readKey(store, personId, key);
+  if (!row) return { kind: 'new' };
+  if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+  if (row.state === 'done') return { kind: 'replay', stored: row };
+  if (await takeOverKey(store, personId, key, fingerprint, now.getTime() - LEASE_MS, now.getTime())) return { kind: 'run' };
+  return { kind: 'running' };
+}
+
+/**
+ * Claim a key checked `new` inside a write transaction (the request's own, D340): it commits with the
+ * write, or rolls back with it. False when another request claimed it since the check (the caller
+ * answers 409 and its write rolls back).
+ */
+export function claimIn(w: Queryable, personId: number, key: string, fingerprint: string, now = new Date()): Promise<boolean> {
+  return claimKey(w, personId, key, fingerprint, now.getTime(), isoSeconds(now));
+}
+
 /** A request's fingerprint: SHA-256 in base64 (http/idempotency.ts). */
 const FINGERPRINT_BYTES = 44;
 
@@ -49,9 +72,10 @@ export const DEFAULT_CAP: KeyCap = { keys: 10_000, bytes: 16 * 1024 * 1024 };
  * first changed nothing, and what a 5xx needs.
  */
 export async function finish(store: Store, personId: number, key: string, status: number,
-  location: string | null, contentType: string | null, body: string, changed = true, cap: KeyCap = DEFAULT_CAP): Promise<void> {
-  if (status >= 500 || !changed) {
-    await releaseKey(store, personId, key);
+  location: string | null, contentType: string | null, body: string, changed = true, cap: KeyCap = DEFAULT_CAP, claimed = true): Promise<void> {
+  if (status >= 500 || !changed || !claimed) {
+    // A key claimed in a write transaction that rolled back, or never claimed (D340): nothing to release.
+    if (claimed) await releaseKey(store, personId, key);
     return;
   }
   await storeResponse(store, personId, key, status, location, contentType, body, keyBytes(key, location, contentType, body) + FINGERPRINT_BYTES);
