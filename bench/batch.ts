@@ -1,0 +1,79 @@
+// node bench/batch.ts [ROUNDS=N] — what one mutation of a batch costs on a team server (issue #26, D286, D340),
+// against the same write without a batch and without HTTP at all (the floor): creates of to-do items into one
+// list of a SQLite team server with the bench dataset's seed account, in interleaved rounds (each variant
+// once per round, the order rotated), median per mutation:
+//  - `batch+keys`: 100 mutations in one POST /sync/batch.json, each with its Idempotency-Key (what a push sends);
+//  - `batch`: the same without mutation keys;
+//  - `single+key` / `single`: the same request alone through Fastify's inject, with / without a key;
+//  - `service`: todo-items.create called directly (no HTTP, no key): the floor.
+// Not part of `npm test`; results to stdout.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../electron/http/app.ts';
+import { SqliteStore } from '../electron/store/sqlite.ts';
+import { importSeed } from '../electron/service/account.ts';
+import * as items from '../electron/service/todo-items.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const FIXTURE = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'account.json'), 'utf8')) as { people: { key: string; 'user-name': string; password: string }[] };
+const ADA = FIXTURE.people.find((p) => p.key === 'ada')!;
+const tmp = mkdtempSync(join(tmpdir(), 'bivouac-bench-batch-'));
+const store = new SqliteStore(join(tmp, 'team.sqlite'));
+await importSeed(store, FIXTURE);
+const app = await buildApp({ store, responseCacheBytes: 0 });
+const headers = { host: '127.0.0.1', authorization: `Basic ${Buffer.from(`${ADA['user-name']}:${ADA.password}`).toString('base64')}` };
+const P = (await store.get<{ id: number }>('SELECT id FROM projects ORDER BY id LIMIT 1'))!.id;
+const list = (JSON.parse((await app.inject({ method: 'POST', url: `/projects/${P}/todo_lists.json`, payload: '{"name":"bench batch"}', headers: { ...headers, 'content-type': 'application/json' } })).body) as { id: number }).id;
+const me = (await store.get<{ id: number; company_id: number; administrator: number; first_name: string; last_name: string }>('SELECT * FROM people WHERE user_name = ?', [ADA['user-name']]))!;
+const firm = Number((await store.get<{ firm: number }>('SELECT firm FROM companies WHERE id = ?', [me.company_id]))?.firm) === 1;
+const caller = { id: Number(me.id), companyId: Number(me.company_id), firm, admin: firm && Number(me.administrator) === 1, name: `${me.first_name} ${me.last_name}` };
+
+const N = 100;
+let seq = 0;
+const body = (k: number) => `<todo-item><content>bench ${k}</content></todo-item>`;
+const ok = (s: number) => { if (s < 200 || s >= 300) throw new Error(`status ${s}`); };
+const variants: Record<string, () => Promise<void>> = {
+  'batch+keys': async () => {
+    const muts = Array.from({ length: N }, () => { const k = ++seq; return { method: 'POST', path: `/todo_lists/${list}/todo_items.xml`, body: body(k), key: `bench-${k}` }; });
+    const r = await app.inject({ method: 'POST', url: '/sync/batch.json', payload: JSON.stringify({ mutations: muts }), headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': `bench-b-${seq}` } });
+    ok(r.statusCode);
+    if (!(JSON.parse(r.body) as { done: boolean }).done) throw new Error(r.body);
+  },
+  batch: async () => {
+    const muts = Array.from({ length: N }, () => { const k = ++seq; return { method: 'POST', path: `/todo_lists/${list}/todo_items.xml`, body: body(k), key: null }; });
+    const r = await app.inject({ method: 'POST', url: '/sync/batch.json', payload: JSON.stringify({ mutations: muts }), headers: { ...headers, 'content-type': 'application/json' } });
+    ok(r.statusCode);
+    if (!(JSON.parse(r.body) as { done: boolean }).done) throw new Error(r.body);
+  },
+  'single+key': async () => {
+    for (let i = 0; i < N; i++) { const k = ++seq; ok((await app.inject({ method: 'POST', url: `/todo_lists/${list}/todo_items.xml`, payload: body(k), headers: { ...headers, 'idempotency-key': `bench-${k}` } })).statusCode); }
+  },
+  single: async () => {
+    for (let i = 0; i < N; i++) { const k = ++seq; ok((await app.inject({ method: 'POST', url: `/todo_lists/${list}/todo_items.xml`, payload: body(k), headers })).statusCode); }
+  },
+  service: async () => {
+    for (let i = 0; i < N; i++) { const k = ++seq; await items.create({ store, caller }, list, { content: `bench ${k}` }); }
+  },
+};
+const names = Object.keys(variants).filter((n) => !process.env.ONLY || process.env.ONLY.split(',').includes(n));
+const ROUNDS = Number(process.env.ROUNDS ?? 8);
+const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+for (const n of names) await variants[n](); // warm-up
+for (let r = 0; r < ROUNDS; r++) {
+  for (let j = 0; j < names.length; j++) {
+    const n = names[(r + j) % names.length];
+    const t0 = performance.now();
+    await variants[n]();
+    times[n].push((performance.now() - t0) / N);
+  }
+}
+const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+process.stdout.write(`# bench:batch — ${new Date().toISOString()}, ${ROUNDS} rounds of ${N} creates each\n| variant | ms per mutation (median) | vs service |\n|---|---|---|\n`);
+const floor = times.service ? median(times.service) : NaN;
+for (const n of names) process.stdout.write(`| ${n} | ${median(times[n]).toFixed(3)} | ${(median(times[n]) / floor).toFixed(2)}× |\n`);
+await app.close();
+await store.close();
+rmSync(tmp, { recursive: true, force: true });
