@@ -1,4 +1,4 @@
-// node bench/batch.ts [ROUNDS=N] — what one mutation of a batch costs on a team server (issue #26, D286, D340),
+// [BENCH_STORE=pg] [ROUNDS=N] [ONLY=variant,…] node bench/batch.ts — what one mutation of a batch costs on a team server (issue #26, D286, D340),
 // against the same write without a batch and without HTTP at all (the floor): creates of to-do items into one
 // list of a SQLite team server with the bench dataset's seed account, in interleaved rounds (each variant
 // once per round, the order rotated), median per mutation:
@@ -6,7 +6,8 @@
 //  - `batch`: the same without mutation keys;
 //  - `single+key` / `single`: the same request alone through Fastify's inject, with / without a key;
 //  - `service`: todo-items.create called directly (no HTTP, no key): the floor.
-// Not part of `npm test`; results to stdout.
+// BENCH_STORE=pg: the team server on PostgreSQL (a throwaway cluster, scripts/pg-cluster.mjs, synchronous_commit=off
+// as bench:team runs it). Not part of `npm test`; results to stdout.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,10 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../electron/http/app.ts';
 import { SqliteStore } from '../electron/store/sqlite.ts';
+import { PgStore } from '../electron/store/postgres.ts';
+import type { Store } from '../electron/store/types.ts';
+// @ts-expect-error: a plain ES module without types
+import { startCluster } from '../scripts/pg-cluster.mjs';
 import { importSeed } from '../electron/service/account.ts';
 import * as items from '../electron/service/todo-items.ts';
 
@@ -21,7 +26,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'account.json'), 'utf8')) as { people: { key: string; 'user-name': string; password: string }[] };
 const ADA = FIXTURE.people.find((p) => p.key === 'ada')!;
 const tmp = mkdtempSync(join(tmpdir(), 'bivouac-bench-batch-'));
-const store = new SqliteStore(join(tmp, 'team.sqlite'));
+const pgCluster = process.env.BENCH_STORE === 'pg' ? await startCluster({ settings: { synchronous_commit: 'off' } }) as { createDatabase(name: string): Promise<string>; stopSync(): void } : null;
+const store: Store = pgCluster ? await PgStore.open(await pgCluster.createDatabase('batch')) : new SqliteStore(join(tmp, 'team.sqlite'));
 await importSeed(store, FIXTURE);
 const app = await buildApp({ store, responseCacheBytes: 0 });
 const headers = { host: '127.0.0.1', authorization: `Basic ${Buffer.from(`${ADA['user-name']}:${ADA.password}`).toString('base64')}` };
@@ -58,10 +64,27 @@ const variants: Record<string, () => Promise<void>> = {
     for (let i = 0; i < N; i++) { const k = ++seq; await items.create({ store, caller }, list, { content: `bench ${k}` }); }
   },
 };
+// What each variant asks of the store per mutation (deterministic, whatever the load): write transactions,
+// statements of their own (each its own commit), and on PostgreSQL the statements sent (round trips, BEGIN
+// and COMMIT not counted: one each per transaction).
+const counts = { writes: 0, own: 0, sent: 0 };
+{
+  const st = store as Store & { query?: (...a: unknown[]) => Promise<unknown> };
+  const write = st.write.bind(st), run = st.run.bind(st);
+  st.write = ((fn) => { counts.writes++; return write(fn); }) as Store['write'];
+  st.run = ((sql, params) => { counts.own++; return run(sql, params); }) as Store['run'];
+  if (st.query) { const query = st.query.bind(st); st.query = (...a: unknown[]) => { counts.sent++; return query(...a); }; }
+}
+const perMutation: Record<string, string> = {};
 const names = Object.keys(variants).filter((n) => !process.env.ONLY || process.env.ONLY.split(',').includes(n));
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
-for (const n of names) await variants[n](); // warm-up
+for (const n of names) {
+  await variants[n](); // warm-up
+  Object.assign(counts, { writes: 0, own: 0, sent: 0 });
+  await variants[n]();
+  perMutation[n] = `${(counts.writes / N).toFixed(2)} | ${(counts.own / N).toFixed(2)}${store.dialect === 'postgres' ? ` | ${(counts.sent / N).toFixed(2)}` : ''}`;
+}
 for (let r = 0; r < ROUNDS; r++) {
   for (let j = 0; j < names.length; j++) {
     const n = names[(r + j) % names.length];
@@ -71,9 +94,10 @@ for (let r = 0; r < ROUNDS; r++) {
   }
 }
 const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
-process.stdout.write(`# bench:batch — ${new Date().toISOString()}, ${ROUNDS} rounds of ${N} creates each\n| variant | ms per mutation (median) | vs service |\n|---|---|---|\n`);
+process.stdout.write(`# bench:batch — ${new Date().toISOString()}, ${store.dialect}, ${ROUNDS} rounds of ${N} creates each\n| variant | ms per mutation (median) | vs service | write transactions | statements of their own |${store.dialect === 'postgres' ? ' statements sent |' : ''}\n|---|---|---|---|---|${store.dialect === 'postgres' ? '---|' : ''}\n`);
 const floor = times.service ? median(times.service) : NaN;
-for (const n of names) process.stdout.write(`| ${n} | ${median(times[n]).toFixed(3)} | ${(median(times[n]) / floor).toFixed(2)}× |\n`);
+for (const n of names) process.stdout.write(`| ${n} | ${median(times[n]).toFixed(3)} | ${(median(times[n]) / floor).toFixed(2)}× | ${perMutation[n]} |\n`);
 await app.close();
 await store.close();
+pgCluster?.stopSync();
 rmSync(tmp, { recursive: true, force: true });

@@ -48,6 +48,19 @@ describe(`Idempotency-Key claimed with the write (${defaultEngine()})`, () => {
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it('a person\'s key usage is read once per 64 stored answers, not per answer (D340); the cap still holds (idempotency-cap.test.ts)', async () => {
+    const store = a.h.store;
+    const get = store.get.bind(store);
+    let reads = 0;
+    store.get = (async (sql: string, params?: Parameters<typeof get>[1]) => { if (/idempotency_usage/.test(sql)) reads++; return get(sql, params); }) as typeof store.get;
+    try {
+      for (let i = 0; i < 10; i++) expect((await post(`usage-${i}`, POST.replace('Hello', `Hello ${i}`))).status).toBe(201);
+    } finally {
+      store.get = get;
+    }
+    expect(reads).toBe(1);
+  });
+
   it('two requests with one key at once: executed once; the other waits for the first\'s write and answers 409 or the replay', async () => {
     const before = await countPosts(a);
     const answers = await Promise.all([post('together'), post('together'), post('together')]);
