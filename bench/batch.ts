@@ -5,6 +5,8 @@
 //  - `batch+keys`: 100 mutations in one POST /sync/batch.json, each with its Idempotency-Key (what a push sends);
 //  - `batch`: the same without mutation keys;
 //  - `single+key` / `single`: the same request alone through Fastify's inject, with / without a key;
+//  - `answer`: the route's handler through http/api.ts's `answer` (body parsed, record rendered) with no Fastify,
+//    no light-my-request and no hooks: what a direct dispatch of a batch's mutations would still do (D340);
 //  - `service`: todo-items.create called directly (no HTTP, no key): the floor.
 // BENCH_STORE=pg: the team server on PostgreSQL (a throwaway cluster, scripts/pg-cluster.mjs, synchronous_commit=off
 // as bench:team runs it). Not part of `npm test`; results to stdout.
@@ -21,6 +23,9 @@ import type { Store } from '../electron/store/types.ts';
 import { startCluster } from '../scripts/pg-cluster.mjs';
 import { importSeed } from '../electron/service/account.ts';
 import * as items from '../electron/service/todo-items.ts';
+import { answer, parseBody, type RouteConfig } from '../electron/http/api.ts';
+import todoItemRoutes from '../electron/http/plugins/todo-items.ts';
+import type { FastifyInstance } from 'fastify';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'account.json'), 'utf8')) as { people: { key: string; 'user-name': string; password: string }[] };
@@ -36,6 +41,11 @@ const list = (JSON.parse((await app.inject({ method: 'POST', url: `/projects/${P
 const me = (await store.get<{ id: number; company_id: number; administrator: number; first_name: string; last_name: string }>('SELECT * FROM people WHERE user_name = ?', [ADA['user-name']]))!;
 const firm = Number((await store.get<{ firm: number }>('SELECT firm FROM companies WHERE id = ?', [me.company_id]))?.firm) === 1;
 const caller = { id: Number(me.id), companyId: Number(me.company_id), firm, admin: firm && Number(me.administrator) === 1, name: `${me.first_name} ${me.last_name}` };
+
+// The create route's spec, as the plugin registers it (a stand-in app that keeps what it is given).
+const specs = new Map<string, RouteConfig>();
+await todoItemRoutes({ route: (o: { url: string; config: RouteConfig }) => { specs.set(o.url, o.config); } } as unknown as FastifyInstance);
+const createSpec = specs.get('/todo_lists/:listId/todo_items.xml')!.spec;
 
 const N = 100;
 let seq = 0;
@@ -59,6 +69,15 @@ const variants: Record<string, () => Promise<void>> = {
   },
   single: async () => {
     for (let i = 0; i < N; i++) { const k = ++seq; ok((await app.inject({ method: 'POST', url: `/todo_lists/${list}/todo_items.xml`, payload: body(k), headers })).statusCode); }
+  },
+  answer: async () => {
+    for (let i = 0; i < N; i++) {
+      const k = ++seq;
+      const buf = Buffer.from(body(k));
+      const r = await answer(app, { caller, handler: createSpec.POST!, method: 'POST', params: { listId: String(list) }, query: {}, root: parseBody(buf, undefined),
+        json: false, url: `/todo_lists/${list}/todo_items.xml`, changeToken: undefined, bodyLength: buf.length, readOnly: null });
+      ok(r.status);
+    }
   },
   service: async () => {
     for (let i = 0; i < N; i++) { const k = ++seq; await items.create({ store, caller }, list, { content: `bench ${k}` }); }
