@@ -12,6 +12,7 @@ export const ON_BOTH = [
   'tests/electron/http/bad-input.test.ts',
   'tests/electron/http/batch.test.ts',
   'tests/electron/http/idempotency-cap.test.ts',
+  'tests/electron/http/idempotency-claim.test.ts',
   'tests/electron/http/kept-rows.test.ts',
   'tests/electron/service/admin.test.ts',
   'tests/electron/service/admin-replica.test.ts',

@@ -12,7 +12,7 @@ import { BodyError, parseJson, parseXml, type XNode } from '../../shared/codec/i
 import { ApiError, viewOf, type Caller, type Ctx } from '../service/context.ts';
 import { redact } from '../service/redact.ts';
 import { archivedGuard } from '../service/projects.ts';
-import type { Store } from '../store/types.ts';
+import type { Queryable, Store } from '../store/types.ts';
 import type { ResponseCache, Rendered } from './cache.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -140,12 +140,36 @@ function readOnly(store: Store, allow: readonly Method[]): Store {
   });
 }
 
-/** The store, telling `onCommit` when a write through it committed (a transaction, or a statement that changed rows). */
-function committing(store: Store, onCommit: () => void): Store {
+/**
+ * The claim of a request's Idempotency-Key in the transaction of its write (D340; http/idempotency.ts makes
+ * it): `before` inside each write transaction until one committed the claim, `after` once that one committed.
+ */
+export interface KeyClaim { before(w: Queryable): Promise<void>; after(): void }
+
+/**
+ * The store, telling `onCommit` when a write through it committed (a transaction, or a statement that changed
+ * rows). With `claim` (an Idempotency-Key not claimed yet, D340), each write claims the key in its own
+ * transaction, and a statement of its own runs in one too, so that the claim commits with it.
+ */
+function committing(store: Store, onCommit: () => void, claim?: KeyClaim): Store {
   return new Proxy(store, {
     get(target, key) {
-      if (key === 'write') return async <T>(fn: Parameters<Store['write']>[0]): Promise<T> => { const r = await target.write(fn); onCommit(); return r as T; };
-      if (key === 'run') return async (...a: Parameters<Store['run']>) => { const r = await target.run(...a); if (r.changes) onCommit(); return r; };
+      if (key === 'write') {
+        return async <T>(fn: Parameters<Store['write']>[0]): Promise<T> => {
+          const r = await target.write(claim ? async (w) => { await claim.before(w); return fn(w); } : fn);
+          claim?.after();
+          onCommit();
+          return r as T;
+        };
+      }
+      if (key === 'run') {
+        return async (...a: Parameters<Store['run']>) => {
+          const r = claim ? await target.write(async (w) => { await claim.before(w); return w.run(...a); }) : await target.run(...a);
+          claim?.after();
+          if (r.changes) onCommit();
+          return r;
+        };
+      }
       const v: unknown = Reflect.get(target, key, target);
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
@@ -198,6 +222,7 @@ export async function dispatch(app: FastifyInstance, req: FastifyRequest, reply:
     changeToken: req.changeToken, bodyLength: buf?.length ?? 0,
     readOnly: req.method === 'HEAD' ? routeConfig(req).allow ?? METHODS : null,
     onCommit: req.idemKey === undefined ? undefined : () => { req.idemChanged = true; },
+    claim: req.idemClaim,
   }));
 }
 
@@ -223,6 +248,8 @@ export interface Asked {
   readonly readOnly: readonly Method[] | null;
   /** Called when the handler committed a write (an Idempotency-Key is kept only then, D244). */
   readonly onCommit?: () => void;
+  /** The claim of the request's Idempotency-Key, made in the transaction of its write (D340; with `onCommit`). */
+  readonly claim?: KeyClaim;
 }
 
 /**
@@ -244,7 +271,7 @@ export async function answer(app: Answerer, a: Asked): Promise<Rendered> {
   // A request that may write cannot write inside an archived project (D277).
   const base = method === 'GET' ? store : archivedGuard(store);
   const r: Req = {
-    ctx: { store: a.readOnly ? readOnly(store, a.readOnly) : a.onCommit ? committing(base, a.onCommit) : base, caller },
+    ctx: { store: a.readOnly ? readOnly(store, a.readOnly) : a.onCommit ? committing(base, a.onCommit, a.claim) : base, caller },
     method, params, root: a.root,
     id: (name) => Number(params[name]),
     query(name, raw = false) {

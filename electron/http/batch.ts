@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../service/context.ts';
 import { BODY_LIMIT, routeConfig, sendError, type RouteConfig } from './api.ts';
+import { keepKey } from './idempotency.ts';
 
 /** At most this many mutations in one batch (advertised in the capabilities). */
 export const BATCH_MAX = 100;
@@ -133,7 +134,7 @@ export function batchRoute(app: FastifyInstance): void {
       const mutations = parseBatch(Buffer.isBuffer(req.body) ? req.body : undefined);
       const { results, changed } = await runBatch(app, req, mutations);
       // The batch's own key keeps its answer when any mutation committed (D244's rule, per batch).
-      if (changed) req.idemChanged = true;
+      if (changed) await keepKey(app.store, req);
       const done = results.length === mutations.length && results.every((x) => x.status < 300);
       reply.code(200).type('application/json; charset=utf-8')
         .send(JSON.stringify({ done, count: mutations.length, results }));

@@ -7,13 +7,36 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hash } from 'node:crypto';
 import { ApiError } from '../service/context.ts';
-import { claim, DEFAULT_CAP, finish, validKey, type KeyCap } from '../service/idempotency.ts';
+import { check, claimIn, DEFAULT_CAP, finish, validKey, type KeyCap } from '../service/idempotency.ts';
 import type { Store } from '../store/types.ts';
-import { BODY_LIMIT, routeConfig, sendError, type RouteConfig } from './api.ts';
+import { BODY_LIMIT, routeConfig, sendError, type KeyClaim, type RouteConfig } from './api.ts';
 
 declare module 'fastify' {
-  /** `idemKey`: the key this request claimed; `idemChanged`: the request committed a write (http/api.ts sets it). */
-  interface FastifyRequest { idemKey?: string; idemChanged?: boolean }
+  /**
+   * `idemKey`: the key this request runs under; `idemChanged`: the request committed a write (http/api.ts
+   * sets it); `idemClaimed`: the key's row is this request's claim (committed); `idemClaim`: how it claims.
+   */
+  interface FastifyRequest { idemKey?: string; idemChanged?: boolean; idemClaimed?: boolean; idemClaim?: KeyClaim; idemFingerprint?: string }
+}
+
+const STILL_RUNNING = (): ApiError => new ApiError(409, ['A request with this Idempotency-Key is still being processed'], { 'Retry-After': '1' });
+
+/** The claim of a key checked `new`: made by the request's first write that commits (D340). */
+function keyClaim(store: Store, req: FastifyRequest, key: string, fingerprint: string): KeyClaim {
+  let pending = false;
+  return {
+    async before(w) {
+      pending = false;
+      if (req.idemClaimed) return;
+      // Another request with this key claimed it since the check: this one answers 409, its write rolls back.
+      if (!await claimIn(w, req.caller!.id, key, fingerprint)) throw STILL_RUNNING();
+      pending = true;
+    },
+    after() {
+      if (pending) req.idemClaimed = true;
+      pending = false;
+    },
+  };
 }
 
 function isWrite(req: FastifyRequest, cfg: Partial<RouteConfig>): boolean {
@@ -38,6 +61,17 @@ async function bodyOf(req: FastifyRequest): Promise<Buffer> {
   return buf;
 }
 
+/**
+ * A route that changed data without writing through its request's store (the batch: its mutations wrote,
+ * each under its own key) keeps its key's answer: the key, not claimed by a write, is claimed here in a
+ * statement of its own. Taken meanwhile by another request with the same key: that one keeps its answer.
+ */
+export async function keepKey(store: Store, req: FastifyRequest): Promise<void> {
+  req.idemChanged = true;
+  if (req.idemKey === undefined || req.idemClaimed || req.idemFingerprint === undefined || !req.caller) return;
+  if (await claimIn(store, req.caller.id, req.idemKey, req.idemFingerprint)) req.idemClaimed = true;
+}
+
 export function idempotency(app: FastifyInstance, store: Store, cap: KeyCap = DEFAULT_CAP): void {
   /** Claims the key; true when it answered the request itself (a replay or a refusal). */
   const claimed = async (req: FastifyRequest, reply: FastifyReply, key: string | string[]): Promise<boolean> => {
@@ -48,13 +82,14 @@ export function idempotency(app: FastifyInstance, store: Store, cap: KeyCap = DE
     }
     const body = await bodyOf(req);
     const fingerprint = hash('sha256', Buffer.concat([Buffer.from(`${req.method} ${req.url}\n`), body]), 'base64');
-    const c = await claim(store, req.caller!.id, key, fingerprint);
+    // A read (D340): the key is claimed in the transaction of the request's write, not in one of its own.
+    const c = await check(store, req.caller!.id, key, fingerprint);
     if (c.kind === 'mismatch') {
       sendError(reply, new ApiError(422, ['Idempotency-Key was already used for a different request']), json);
       return true;
     }
     if (c.kind === 'running') {
-      sendError(reply, new ApiError(409, ['A request with this Idempotency-Key is still being processed'], { 'Retry-After': '1' }), json);
+      sendError(reply, STILL_RUNNING(), json);
       return true;
     }
     if (c.kind === 'replay') {
@@ -66,6 +101,11 @@ export function idempotency(app: FastifyInstance, store: Store, cap: KeyCap = DE
       return true;
     }
     req.idemKey = key;
+    if (c.kind === 'run') req.idemClaimed = true; // an abandoned claim, taken over
+    else {
+      req.idemClaim = keyClaim(store, req, key, fingerprint);
+      req.idemFingerprint = fingerprint;
+    }
     return false;
   };
 
@@ -84,6 +124,6 @@ export function idempotency(app: FastifyInstance, store: Store, cap: KeyCap = DE
     const loc = reply.getHeader('location');
     const type = reply.getHeader('content-type');
     finish(store, req.caller.id, key, reply.statusCode, loc === undefined ? null : String(loc),
-      type === undefined ? null : String(type), body, req.idemChanged === true, cap).then(() => done(null, payload), (e: Error) => done(e));
+      type === undefined ? null : String(type), body, req.idemChanged === true, cap, req.idemClaimed === true).then(() => done(null, payload), (e: Error) => done(e));
   });
 }

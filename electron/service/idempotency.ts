@@ -7,7 +7,7 @@
 // change, releases its key. What one person keeps is capped (count and bytes): over the cap, that
 // person's oldest answered keys are forgotten first.
 
-import type { Store } from '../store/types.ts';
+import type { Queryable, Store } from '../store/types.ts';
 import { claimKey, dropKeys, keyBytes, keyUsage, oldestKeys, overCap, purgeKeys, readKey, releaseKey, storeResponse, takeOverKey, type IdemRow } from '../store/queries/sync.ts';
 import { isoSeconds } from '../../shared/values.ts';
 
@@ -34,6 +34,29 @@ export async function claim(store: Store, personId: number, key: string, fingerp
   return { kind: 'running' };
 }
 
+/**
+ * What a key says before its request runs (D340), read without writing: `new` (no row: the request
+ * runs, and claims the key in the transaction of its first write, `claimIn`), a replay, a mismatch, a
+ * claim still running (409), or `run` for a claim abandoned past its lease and taken over here.
+ */
+export async function check(store: Store, personId: number, key: string, fingerprint: string, now = new Date()): Promise<Claim | { readonly kind: 'new' }> {
+  const row = await readKey(store, personId, key);
+  if (!row) return { kind: 'new' };
+  if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+  if (row.state === 'done') return { kind: 'replay', stored: row };
+  if (await takeOverKey(store, personId, key, fingerprint, now.getTime() - LEASE_MS, now.getTime())) return { kind: 'run' };
+  return { kind: 'running' };
+}
+
+/**
+ * Claim a key checked `new` inside a write transaction (the request's own, D340): it commits with the
+ * write, or rolls back with it. False when another request claimed it since the check (the caller
+ * answers 409 and its write rolls back).
+ */
+export function claimIn(w: Queryable, personId: number, key: string, fingerprint: string, now = new Date()): Promise<boolean> {
+  return claimKey(w, personId, key, fingerprint, now.getTime(), isoSeconds(now));
+}
+
 /** A request's fingerprint: SHA-256 in base64 (http/idempotency.ts). */
 const FINGERPRINT_BYTES = 44;
 
@@ -49,14 +72,38 @@ export const DEFAULT_CAP: KeyCap = { keys: 10_000, bytes: 16 * 1024 * 1024 };
  * first changed nothing, and what a 5xx needs.
  */
 export async function finish(store: Store, personId: number, key: string, status: number,
-  location: string | null, contentType: string | null, body: string, changed = true, cap: KeyCap = DEFAULT_CAP): Promise<void> {
-  if (status >= 500 || !changed) {
-    await releaseKey(store, personId, key);
+  location: string | null, contentType: string | null, body: string, changed = true, cap: KeyCap = DEFAULT_CAP, claimed = true): Promise<void> {
+  if (status >= 500 || !changed || !claimed) {
+    // A key claimed in a write transaction that rolled back, or never claimed (D340): nothing to release.
+    if (claimed) await releaseKey(store, personId, key);
     return;
   }
-  await storeResponse(store, personId, key, status, location, contentType, body, keyBytes(key, location, contentType, body) + FINGERPRINT_BYTES);
-  await trim(store, personId, cap, key);
+  const bytes = keyBytes(key, location, contentType, body) + FINGERPRINT_BYTES;
+  await storeResponse(store, personId, key, status, location, contentType, body, bytes);
+  // Under the cap by this process's own count since the last read: no read of the usage (D340).
+  let known = estimates.get(store);
+  if (!known) estimates.set(store, known = new Map());
+  const e = known.get(personId);
+  if (e && e.left > 0 && e.keys + 1 <= cap.keys && e.bytes + bytes <= cap.bytes) {
+    e.keys++;
+    e.bytes += bytes;
+    e.left--;
+    return;
+  }
+  const { use } = await trimmed(store, personId, cap, key);
+  if (known.size >= 10_000) known.clear();
+  known.set(personId, { ...use, left: USAGE_READ_EVERY });
 }
+
+/**
+ * A person's key usage as last read, plus the answers this process stored since (each counted whole, so
+ * never under what this process added), and how many more it may store before reading it again (D340).
+ * Other processes' answers show at the next read: a person may go over the cap by at most that many
+ * answers per process until then (the cap is a bound on the disk, and the purge trims too).
+ */
+interface Estimate { keys: number; bytes: number; left: number }
+const USAGE_READ_EVERY = 64;
+const estimates = new WeakMap<Store, Map<number, Estimate>>();
 
 /**
  * Forget a person's oldest answered keys until what they hold is within the cap (never `keep`, the key
@@ -64,11 +111,16 @@ export async function finish(store: Store, personId: number, key: string, status
  * rows that exist, and the usage counts follow the rows (triggers), so at worst a key more goes.
  */
 export async function trim(store: Store, personId: number, cap: KeyCap, keep = ''): Promise<number> {
+  return (await trimmed(store, personId, cap, keep)).dropped;
+}
+
+/** `trim`, with what the person's keys hold afterwards. */
+async function trimmed(store: Store, personId: number, cap: KeyCap, keep = ''): Promise<{ dropped: number; use: { keys: number; bytes: number } }> {
   let dropped = 0;
   for (;;) {
     const use = await keyUsage(store, personId);
     let keys = use.keys - cap.keys, bytes = use.bytes - cap.bytes;
-    if (keys <= 0 && bytes <= 0) return dropped;
+    if (keys <= 0 && bytes <= 0) return { dropped, use };
     const batch: string[] = [];
     for (const r of await oldestKeys(store, personId, keep, Math.min(500, Math.max(keys, 1) + 50))) {
       if (keys <= 0 && bytes <= 0) break;
@@ -76,7 +128,7 @@ export async function trim(store: Store, personId: number, cap: KeyCap, keep = '
       keys--;
       bytes -= Number(r.bytes);
     }
-    if (!batch.length) return dropped; // nothing answered left to forget (running claims only)
+    if (!batch.length) return { dropped, use }; // nothing answered left to forget (running claims only)
     dropped += await dropKeys(store, personId, batch);
   }
 }

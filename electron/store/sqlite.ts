@@ -344,6 +344,9 @@ export class SqliteStore implements Store {
   }
 }
 
+/** A statement on the idempotency keys (their usage counters follow by trigger): bookkeeping, no record table. */
+const IDEMPOTENCY_KEYS = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+idempotency_keys\b/i;
+
 class SqliteWriter implements Writer {
   private readonly projects = new Set<number>();
   /**
@@ -364,7 +367,8 @@ class SqliteWriter implements Writer {
   async all<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T[]> { return this.s.txAll<T>(sql, params); }
   async get<T extends Row = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> { return this.s.txGet<T>(sql, params); }
   async run(sql: string, params?: readonly Param[]): Promise<{ changes: number }> {
-    this.tables.add('*');
+    // An Idempotency-Key claimed with the request's write (D340) changes no table a memo reads.
+    if (!IDEMPOTENCY_KEYS.test(sql)) this.tables.add('*');
     return this.s.runSync(sql, params);
   }
 

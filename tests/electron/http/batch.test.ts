@@ -96,6 +96,24 @@ describe(`POST /sync/batch.json (${defaultEngine()})`, () => {
     expect(await s.count('C1')).toBe(0);
   });
 
+  it('each mutation claims its key with its own write (D340): answers kept for those that ran, nothing for the refused one or those not run', async () => {
+    s = await server();
+    const run = s.store.run.bind(s.store);
+    const own: string[] = [];
+    s.store.run = (async (sql: string, params?: Parameters<typeof run>[1]) => { if (/idempotency_keys/.test(sql)) own.push(sql.trim().split(/\s+/)[0]); return run(sql, params); }) as typeof s.store.run;
+    const r = await s.batch('fran', [post(s.pid, 'K1', 'kk1'), post(s.pid, 'K2', 'kk2'), post(s.pid, '', 'kk3'), post(s.pid, 'K4', 'kk4')], 'kb-1');
+    s.store.run = run;
+    expect(r.json().results.map((x) => x.status)).toEqual([201, 201, 422]);
+    // Statements of their own: each stored answer (two), and the batch's own key claimed, then its answer.
+    expect(own).toEqual(['UPDATE', 'UPDATE', 'INSERT', 'UPDATE']);
+    const keys = await s.store.all<{ idem_key: string; state: string }>("SELECT idem_key, state FROM idempotency_keys WHERE idem_key LIKE 'k%' ORDER BY idem_key");
+    expect(keys.map((k) => [k.idem_key, k.state])).toEqual([['kb-1', 'done'], ['kk1', 'done'], ['kk2', 'done']]);
+    const again = await s.batch('fran', [post(s.pid, 'K1', 'kk1'), post(s.pid, 'K2', 'kk2'), post(s.pid, '', 'kk3'), post(s.pid, 'K4', 'kk4')], 'kb-1');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(r.body);
+    for (const [t, n] of [['K1', 1], ['K2', 1], ['K4', 0]] as const) expect(await s.count(t)).toBe(n);
+  });
+
   it('over the limits: more mutations than advertised, or more bytes, is 413 and nothing runs', async () => {
     s = await server();
     const many = Array.from({ length: 101 }, (_, i) => post(s!.pid, `M${i}`, `m${i}`));

@@ -61,20 +61,28 @@ describe('Idempotency-Key', () => {
     const write = store.write.bind(store);
     let open!: () => void;
     const gate = new Promise<void>((r) => { open = r; });
-    store.write = (async (fn: Parameters<typeof write>[0]) => { await gate; return write(fn); }) as typeof store.write;
+    let waiting = 0;
+    const before = await countPosts(a);
+    store.write = (async (fn: Parameters<typeof write>[0]) => { waiting++; await gate; return write(fn); }) as typeof store.write;
+    // Both run until their write: the key is claimed in the transaction of the first's (D340), the
+    // second's claim then finds it taken, and its write rolls back.
     const first = post('slow-key');
-    // Wait until the first request has claimed its key.
-    for (let i = 0; i < 200 && !(await store.get("SELECT 1 AS x FROM idempotency_keys WHERE idem_key = 'slow-key'")); i++) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    const during = await post('slow-key');
+    const second = post('slow-key');
+    for (let i = 0; i < 400 && waiting < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(waiting).toBe(2);
+    open();
+    const done = await first;
+    expect(done.status).toBe(201);
+    const during = await second;
     expect(during.status).toBe(409);
     expect(during.headers['retry-after']).toBe('1');
     expect(during.xml().name).toBe('errors');
-    open();
     store.write = write;
-    const done = await first;
-    expect(done.status).toBe(201);
+    expect(await countPosts(a)).toBe(before + 1); // executed once
+    // While the first is past its write but not answered yet (its key stored as running): 409 at once.
+    await a.h.store.run("UPDATE idempotency_keys SET state = 'running' WHERE idem_key = 'slow-key'");
+    expect((await post('slow-key')).status).toBe(409);
+    await a.h.store.run("UPDATE idempotency_keys SET state = 'done' WHERE idem_key = 'slow-key'");
     const after = await post('slow-key');
     expect(after.headers['idempotent-replayed']).toBe('true');
     expect(after.body).toBe(done.body);
