@@ -72,6 +72,35 @@ export async function keepKey(store: Store, req: FastifyRequest): Promise<void> 
   if (await claimIn(store, req.caller.id, req.idemKey, req.idemFingerprint)) req.idemClaimed = true;
 }
 
+/**
+ * The body a key's fingerprint is taken of: every password value blanked (an administrator's person create or
+ * password reset, a person changing their own). The fingerprint is stored with the key for a day; an unsalted
+ * SHA-256 of a body that held a password would be a fast hash of it, open to a guessing attack by whoever reads
+ * the table. The cost: the same key sent again with only another password is taken for the same request (its
+ * stored answer is replayed), which a client retrying one write never does.
+ */
+export function withoutSecrets(body: Buffer): Buffer {
+  const text = body.toString('utf8');
+  return /password/i.test(text) ? Buffer.from(blankSecrets(text), 'utf8') : body;
+}
+
+const SECRET = /password/i;
+function blankSecrets(text: string): string {
+  if (!SECRET.test(text)) return text;
+  let json: unknown;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  if (json !== undefined && typeof json === 'object' && json !== null) return JSON.stringify(blankIn(json));
+  // XML: <password>…</password>, <password type="string">…</password>, <new-password>…</new-password>
+  return text.replace(/<([\w-]*password[\w-]*)(\s[^>]*)?>[\s\S]*?<\/\1\s*>/gi, '<$1/>');
+}
+/** JSON: a value under a password key blanked; a string holding a body of its own (a batch's mutation) cleaned too. */
+function blankIn(v: unknown): unknown {
+  if (typeof v === 'string') return blankSecrets(v);
+  if (Array.isArray(v)) return v.map(blankIn);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET.test(k) ? '' : blankIn(x)]));
+  return v;
+}
+
 export function idempotency(app: FastifyInstance, store: Store, cap: KeyCap = DEFAULT_CAP): void {
   /** Claims the key; true when it answered the request itself (a replay or a refusal). */
   const claimed = async (req: FastifyRequest, reply: FastifyReply, key: string | string[]): Promise<boolean> => {
@@ -81,7 +110,7 @@ export function idempotency(app: FastifyInstance, store: Store, cap: KeyCap = DE
       return true;
     }
     const body = await bodyOf(req);
-    const fingerprint = hash('sha256', Buffer.concat([Buffer.from(`${req.method} ${req.url}\n`), body]), 'base64');
+    const fingerprint = hash('sha256', Buffer.concat([Buffer.from(`${req.method} ${req.url}\n`), withoutSecrets(body)]), 'base64');
     // A read (D340): the key is claimed in the transaction of the request's write, not in one of its own.
     const c = await check(store, req.caller!.id, key, fingerprint);
     if (c.kind === 'mismatch') {

@@ -8,7 +8,9 @@ import { buildApp } from '../../../electron/http/app.ts';
 import { SqliteStore } from '../../../electron/store/sqlite.ts';
 import { importSeed } from '../../../electron/service/account.ts';
 import { purge } from '../../../electron/service/idempotency.ts';
-import { FIXTURE, freshAccount, locId, type Account } from '../../support/helpers.ts';
+import { withoutSecrets } from '../../../electron/http/idempotency.ts';
+import { hash } from 'node:crypto';
+import { FIXTURE, freshAccount, locId, text, type Account } from '../../support/helpers.ts';
 
 const POST = '<post><title>Hello</title><body>Once only</body></post>';
 const countPosts = async (a: Account) => Number((await a.h.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM posts'))!.n);
@@ -46,6 +48,42 @@ describe('Idempotency-Key', () => {
     expect(json.status).toBe(422);
     expect(json.json()).toEqual({ errors: [expect.stringContaining('Idempotency-Key')] });
     expect(await countPosts(a)).toBe(n);
+  });
+
+  it('a password in the body leaves nothing of itself in the stored fingerprint (the row is not a fast hash of it)', async () => {
+    const people = (await a.h.req('ada', 'GET', '/people.xml')).xml();
+    const fran = people.children.find((p) => text(p, 'user-name') === 'fran')!;
+    const id = text(fran, 'id')!;
+    const put = (key: string, password: string, wire: 'xml' | 'json') => wire === 'xml'
+      ? a.h.req('ada', 'PUT', `/people/${id}.xml`, `<person><password>${password}</password></person>`, { 'idempotency-key': key })
+      : a.h.req('ada', 'PUT', `/people/${id}.json`, JSON.stringify({ person: { password } }), { 'idempotency-key': key, 'content-type': 'application/json' });
+    const stored = async (key: string) => (await a.h.store.get<{ fingerprint: string }>(
+      'SELECT fingerprint FROM idempotency_keys WHERE idem_key = ?', [key]))!.fingerprint;
+    for (const wire of ['xml', 'json'] as const) {
+      expect((await put(`pw-${wire}-1`, 'first secret 1', wire)).status).toBeLessThan(300);
+      expect((await put(`pw-${wire}-2`, 'other secret 2', wire)).status).toBeLessThan(300);
+      // Two bodies that differ only in the password: the same fingerprint, so it tells nothing of either.
+      expect(await stored(`pw-${wire}-1`)).toBe(await stored(`pw-${wire}-2`));
+    }
+    // A batch (D284) carrying such a body, in XML and in JSON: the batch's own key as well as each mutation's
+    // (the same mutation keys sent with another password replay, where a fingerprint of the password would refuse).
+    const batchBody = (password: string) => JSON.stringify({ mutations: [
+      { method: 'PUT', path: `/people/${id}.xml`, body: `<person><password>${password}</password></person>`, key: 'pw-m-a' },
+      { method: 'PUT', path: `/people/${id}.json`, body: JSON.stringify({ person: { password } }), key: 'pw-m-b' },
+    ] });
+    const batch = (key: string, password: string) =>
+      a.h.req('ada', 'POST', '/sync/batch.json', batchBody(password), { 'idempotency-key': key, 'content-type': 'application/json' });
+    const statuses = (r: Awaited<ReturnType<typeof batch>>) => (r.json() as { results: { status: number }[] }).results.map((x) => x.status);
+    const b1 = await batch('pw-batch-1', 'first secret 1');
+    expect(statuses(b1)).toEqual([200, 200]);
+    const b2 = await batch('pw-batch-2', 'other secret 2');
+    expect(statuses(b2)).toEqual([200, 200]);
+    // The batch's own key is kept only when a mutation changed something (D284), so the first one only: its body's
+    // fingerprint is taken without either password.
+    expect(await stored('pw-batch-1')).toBe(hash('sha256', Buffer.concat([Buffer.from('POST /sync/batch.json\n'), withoutSecrets(Buffer.from(batchBody('any other')))]), 'base64'));
+    // Another field still tells requests apart: the same key with another first name is refused.
+    const other = await a.h.req('ada', 'PUT', `/people/${id}.xml`, '<person><first-name>Frances</first-name><password>first secret 1</password></person>', { 'idempotency-key': 'pw-xml-1' });
+    expect(other.status).toBe(422);
   });
 
   it('is scoped per person: another person with the same key executes', async () => {
