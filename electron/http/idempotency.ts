@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hash } from 'node:crypto';
 import { ApiError } from '../service/context.ts';
-import { check, claimIn, DEFAULT_CAP, finish, validKey, type KeyCap } from '../service/idempotency.ts';
+import { check, claimIn, DEFAULT_CAP, finish, validKey, type KeyCap, type UsageEstimates } from '../service/idempotency.ts';
 import type { Store } from '../store/types.ts';
 import { BODY_LIMIT, routeConfig, sendError, type KeyClaim, type RouteConfig } from './api.ts';
 
@@ -102,6 +102,8 @@ function blankIn(v: unknown): unknown {
 }
 
 export function idempotency(app: FastifyInstance, store: Store, cap: KeyCap = DEFAULT_CAP): void {
+  /** This server's count of each person's key usage between reads (D340). */
+  const usage: UsageEstimates = new Map();
   /** Claims the key; true when it answered the request itself (a replay or a refusal). */
   const claimed = async (req: FastifyRequest, reply: FastifyReply, key: string | string[]): Promise<boolean> => {
     const json = req.wantsJson === true;
@@ -153,6 +155,6 @@ export function idempotency(app: FastifyInstance, store: Store, cap: KeyCap = DE
     const loc = reply.getHeader('location');
     const type = reply.getHeader('content-type');
     finish(store, req.caller.id, key, reply.statusCode, loc === undefined ? null : String(loc),
-      type === undefined ? null : String(type), body, req.idemChanged === true, cap, req.idemClaimed === true).then(() => done(null, payload), (e: Error) => done(e));
+      type === undefined ? null : String(type), body, req.idemChanged === true, cap, req.idemClaimed === true, usage).then(() => done(null, payload), (e: Error) => done(e));
   });
 }

@@ -72,7 +72,8 @@ export const DEFAULT_CAP: KeyCap = { keys: 10_000, bytes: 16 * 1024 * 1024 };
  * first changed nothing, and what a 5xx needs.
  */
 export async function finish(store: Store, personId: number, key: string, status: number,
-  location: string | null, contentType: string | null, body: string, changed = true, cap: KeyCap = DEFAULT_CAP, claimed = true): Promise<void> {
+  location: string | null, contentType: string | null, body: string, changed = true, cap: KeyCap = DEFAULT_CAP, claimed = true,
+  usage?: UsageEstimates): Promise<void> {
   if (status >= 500 || !changed || !claimed) {
     // A key claimed in a write transaction that rolled back, or never claimed (D340): nothing to release.
     if (claimed) await releaseKey(store, personId, key);
@@ -81,8 +82,7 @@ export async function finish(store: Store, personId: number, key: string, status
   const bytes = keyBytes(key, location, contentType, body) + FINGERPRINT_BYTES;
   await storeResponse(store, personId, key, status, location, contentType, body, bytes);
   // Under the cap by this process's own count since the last read: no read of the usage (D340).
-  let known = estimates.get(store);
-  if (!known) estimates.set(store, known = new Map());
+  const known = usage ?? new Map<number, Estimate>();
   const e = known.get(personId);
   if (e && e.left > 0 && e.keys + 1 <= cap.keys && e.bytes + bytes <= cap.bytes) {
     e.keys++;
@@ -103,7 +103,8 @@ export async function finish(store: Store, personId: number, key: string, status
  */
 interface Estimate { keys: number; bytes: number; left: number }
 const USAGE_READ_EVERY = 64;
-const estimates = new WeakMap<Store, Map<number, Estimate>>();
+/** Per person, the estimate of their key usage: one map per server (per store), owned by its idempotency hook; without one, every answer reads the usage. */
+export type UsageEstimates = Map<number, Estimate>;
 
 /**
  * Forget a person's oldest answered keys until what they hold is within the cap (never `keep`, the key

@@ -76,7 +76,7 @@ export class SyncEngine implements SyncPort {
         else void this.run().catch(() => undefined);
       },
     };
-    this.env = { store: o.store, refuse: (m) => this.refuse(m), report: (phase, done, total) => this.report(phase, done, total) };
+    this.env = { store: o.store, refuse: (m) => this.refuse(m), report: (phase, done, total) => this.report(phase, done, total), held: {} };
   }
 
   // ---- connection -------------------------------------------------------------------------------

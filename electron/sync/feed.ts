@@ -35,7 +35,7 @@ export async function pullFeed(env: PhaseEnv, remote: FeedRemote, o: FeedOptions
   const st = await q.state(env.store);
   const stored = st.get('cursor') ?? null;
   // A cursor moved by pages without a change is held in memory (D343): used while the stored one is still its base.
-  const held = heldCursors.get(env.store);
+  const held = env.held.cursor;
   let since = held && stored !== null && held.base === stored ? held.cursor : stored;
   let round = st.get('resync') ?? (since === null ? String(Date.now()) : null);
   let start = Number(since ?? 0);
@@ -71,10 +71,10 @@ export async function pullFeed(env: PhaseEnv, remote: FeedRemote, o: FeedOptions
     const idle = !page.changes.length && round === null && since !== null && !(await q.hasParked(env.store));
     const base = held && stored !== null && held.base === stored ? held : null;
     if (idle && !(base && Date.now() - base.since >= HOLD_MS)) {
-      if (page.cursor !== since) heldCursors.set(env.store, { base: stored!, cursor: page.cursor, since: base?.since ?? Date.now() });
+      if (page.cursor !== since) env.held.cursor = { base: stored!, cursor: page.cursor, since: base?.since ?? Date.now() };
     } else {
       await applyPage(env, remote, page, round, !page.more);
-      heldCursors.delete(env.store);
+      delete env.held.cursor;
     }
     since = page.cursor;
     if (!page.more) round = null;
@@ -84,8 +84,6 @@ export async function pullFeed(env: PhaseEnv, remote: FeedRemote, o: FeedOptions
 
 /** How long a cursor moved without a visible change is kept in memory only (D343). */
 const HOLD_MS = 86_400_000;
-/** Per store: the cursor stored (`base`), the one reached past invisible changes, and since when it is held. */
-const heldCursors = new WeakMap<object, { base: string; cursor: string; since: number }>();
 
 /** One feed page: the shadows it needs, the projects it resyncs, then applied with its cursor in one transaction. */
 export async function applyPage(env: PhaseEnv, remote: FeedRemote, page: FeedPage, round: string | null, last: boolean): Promise<void> {

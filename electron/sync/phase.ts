@@ -14,6 +14,19 @@ export interface PhaseEnv {
   readonly refuse: (message: string) => void;
   /** Progress of the pull or the push (the status's `progress`, the CLI's bar). */
   readonly report: (phase: 'pull' | 'push', done: number, total: number) => void;
+  /**
+   * What the phases hold in memory between syncs instead of committing it (D343): a feed cursor moved past
+   * changes this person cannot see, and a plain scan's deep-slice round while no scan committed. Owned by the
+   * engine (one per store it syncs); lost on a restart, which only re-reads.
+   */
+  readonly held: Held;
+}
+
+export interface Held {
+  /** The stored cursor it started from (`base`), the one reached, and since when it is held. */
+  cursor?: { base: string; cursor: string; since: number };
+  /** The deep slice's round of the last scans, which committed nothing. */
+  round?: number;
 }
 
 /** Pages of one list a plain scan reads at most (posts 25 a page, time entries, comments; D248). */

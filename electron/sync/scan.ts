@@ -41,7 +41,7 @@ export async function pullScan(env: PhaseEnv, remote: ScanRemote, o: ScanOptions
   // Plain scans rotate through N slices of the comment lists (deepScanEvery): slice `round mod N` now
   // (the round is kept in memory while no scan commits, D343).
   const every = Math.max(0, Math.floor(o.deepScanEvery ?? 10));
-  const round = heldRounds.get(env.store) ?? Number(st.get('scan_round') ?? 0);
+  const round = env.held.round ?? Number(st.get('scan_round') ?? 0);
   // A part that changes nothing is not applied: an idle scan commits nothing (D343).
   const inScope = new Map<string, number>();
   for (const s of prev.values()) inScope.set(s.scope, (inScope.get(s.scope) ?? 0) + 1);
@@ -76,17 +76,15 @@ export async function pullScan(env: PhaseEnv, remote: ScanRemote, o: ScanOptions
   }
   if (every > 0) {
     const next = (round + 1) % every;
-    if (!committed) heldRounds.set(env.store, next);
+    if (!committed) env.held.round = next;
     else {
-      heldRounds.delete(env.store);
+      delete env.held.round;
       await env.store.write(async (w) => { w.outbox?.mute(); await q.setState(w, 'scan_round', String(next)); });
     }
   }
   return true;
 }
 
-/** The deep slice's round of a store whose last scans committed nothing (lost on a restart: a slice read again). */
-const heldRounds = new WeakMap<object, number>();
 
 const sameRow = (a: WireRow, b: WireRow): boolean => {
   const ka = Object.keys(a).filter((k) => a[k] !== undefined);

@@ -70,5 +70,5 @@ export function phaseEnv(): PhaseEnv & { store: SqliteStore; refused: string[]; 
   const store = new SqliteStore(':memory:');
   const refused: string[] = [];
   const progress: string[] = [];
-  return { store, refused, progress, refuse: (m) => refused.push(m), report: (phase, done, total) => progress.push(`${phase} ${done}/${total}`) };
+  return { store, refused, progress, refuse: (m) => refused.push(m), report: (phase, done, total) => progress.push(`${phase} ${done}/${total}`), held: {} };
 }
