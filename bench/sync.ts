@@ -13,7 +13,7 @@
 //     BENCH_LIVE_TRIALS=N changes each way, 40; BENCH_IDLE_SEC=S of idle observed, 60).
 //  8. the clone of a large account (issue #26, D346): a team server and a replica as child processes, records/s,
 //     requests, the replica's peak RSS; then killed half way and restarted: requests interrupted / uninterrupted
-//     (`--only=clone`; BENCH_CLONE_SCALE=F scales the account, 1 = bench/dataset.ts's sizes).
+//     (`--only=clone`; BENCH_CLONE_SCALE=F scales bench/dataset.ts's sizes, 0.2 by default: 55,224 rows).
 // Results go to stdout and, for a full run, bench/results/sync.md (a partial run writes only with BENCH_OUT=FILE). Not part of `npm test`.
 
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
@@ -497,8 +497,8 @@ if (!only || only === 'live') {
 }
 
 // ---- 8: the clone of a large account, uninterrupted and killed half way (issue #26, D346) -----------------
-// The real CLI twice: a team server (SQLite) on bench/dataset.ts's account (BENCH_SIZES; BENCH_CLONE_SCALE=F
-// scales its generated records), and a replica (`serve --remote` on an empty directory) cloning it through a
+// The real CLI twice: a team server (SQLite) on bench/dataset.ts's account (BENCH_SIZES scaled by BENCH_CLONE_SCALE,
+// 0.2 by default: 55,224 rows; 1 is bench:api's 275,000), and a replica (`serve --remote` on an empty directory) cloning it through a
 // counting proxy. Records = rows of the replica's account tables once the clone is done (companies, people,
 // projects, categories, milestones, posts, comments, lists, items, time entries); the clone's time runs from
 // the replica's first request to the team server to its sync status idle after the success. Then the same clone
@@ -507,20 +507,25 @@ if (!only || only === 'clone') {
   const { serveChild, peakRssMb, countingProxy, cloneSettled } = await import('./support/clone-run.ts');
   const { BENCH_SIZES, benchFixture } = await import('./dataset.ts');
   const BIN = join(ROOT, 'electron', 'bin.mjs');
-  const scale = Number(process.env.BENCH_CLONE_SCALE ?? 1);
+  const scale = Number(process.env.BENCH_CLONE_SCALE ?? 0.2);
   const sizesC = Object.fromEntries(Object.entries(BENCH_SIZES).map(([k, v]) => [k, k === 'projects' || k === 'people' ? v : Math.round(v * scale)]));
   const teamDir = join(tmp, 'clone-team');
   mkdirSync(teamDir, { recursive: true });
-  const tg = performance.now();
   const ts = new SqliteStore(join(teamDir, 'bivouac.sqlite'));
   await importSeed(ts, benchFixture());
-  await generateDataset(ts, sizesC);
   const TABLES = ['companies', 'people', 'projects', 'categories', 'milestones', 'posts', 'comments', 'todo_lists', 'todo_items', 'time_entries'];
   const rowsOf = async (st: SqliteStore) => { let n = 0; for (const t of TABLES) n += (await st.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t}`))!.n; return n; };
+  const seedRows = await rowsOf(ts);
+  const tg = performance.now();
+  await generateDataset(ts, sizesC);
+  const genMs = performance.now() - tg;
   const teamRows = await rowsOf(ts);
   await ts.close();
   say(`\n## clone of a large account (a \`bivouac serve\` team server on SQLite → a \`bivouac serve --remote\` replica, both child processes)`);
-  say(`account: ${teamRows} rows in the team server's account tables (sizes ${JSON.stringify(sizesC)}; generated in ${ms(performance.now() - tg)})`);
+  say(`account: ${teamRows} rows in the team server's account tables (the fixture + generateDataset ${JSON.stringify(sizesC)})`);
+  // The floor: the generated records written straight into a SQLite store (its Writer: rows and their change-log
+  // entries, no HTTP, no sync bookkeeping), in this process.
+  say(`floor: the generator wrote its ${teamRows - seedRows} rows straight into a store (no HTTP, no sync) at ${((teamRows - seedRows) / (genMs / 1000)).toFixed(0)} rows/s (${ms(genMs)})`);
   const team = await serveChild(BIN, teamDir, []);
   const auth = basic(ADA['user-name'], ADA.password);
   const cloneArgs = (url: string) => ['--remote', url, '--remote-user', ADA['user-name']];
@@ -544,6 +549,12 @@ if (!only || only === 'clone') {
     await cloneSettled(s, auth);
     const t1 = performance.now();
     peaks.push(peakRssMb(s.child.pid!));
+    // With BENCH_CLONE_CHILD_FLAGS="--import bench/support/mem-probe.mjs": the breakdown of the replica's memory at its peak sample.
+    if (process.env.BENCH_CLONE_CHILD_FLAGS?.includes('mem-probe')) {
+      s.child.kill('SIGUSR2');
+      for (let k = 0; k < 100 && !/mem-probe \{.*\}\n/.test(s.stderr()); k++) await new Promise((r) => setTimeout(r, 20));
+      say(`  ${name}: ${/mem-probe (\{.*\})\n/.exec(s.stderr())?.[1] ?? 'no mem-probe line'}`);
+    }
     // BENCH_CLONE_CHILD_FLAGS (node options of the replica, e.g. --cpu-prof): stopped by SIGTERM so that it writes its profile.
     if (process.env.BENCH_CLONE_CHILD_FLAGS) { s.child.kill('SIGTERM'); await s.exited; } else await s.kill();
     const st = new SqliteStore(join(dir, 'bivouac.sqlite'));
