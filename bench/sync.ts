@@ -546,7 +546,7 @@ if (!only || only === 'clone') {
       started.push(proxy.requests);
     }
     const s = await serveChild(BIN, dir, cloneArgs(proxy.url), env);
-    await cloneSettled(s, auth);
+    await cloneSettled(s, auth, proxy);
     const t1 = performance.now();
     peaks.push(peakRssMb(s.child.pid!));
     // With BENCH_CLONE_CHILD_FLAGS="--import bench/support/mem-probe.mjs": the breakdown of the replica's memory at its peak sample.

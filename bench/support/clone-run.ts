@@ -33,10 +33,10 @@ export function peakRssMb(pid: number): number {
 }
 
 /** A streaming proxy that counts requests and feed requests; `killAtFeed` runs `kill` when the n-th feed request arrives (unanswered). */
-export interface Counting { url: string; requests: number; /** performance.now() of the first request, 0 before. */ firstAt: number; /** Time the team server took over all requests (asked → answer's end), and the feed's share of it. */ remoteMs: number; feedMs: number; paths: string[]; feed: number; killAtFeed: { n: number; kill: () => void } | null; close(): Promise<void> }
+export interface Counting { url: string; requests: number; /** performance.now() of the first request, 0 before. */ firstAt: number; /** Time the team server took over all requests (asked → answer's end), and the feed's share of it. */ remoteMs: number; feedMs: number; paths: string[]; /** A feed answer said `more: false` (a run reads at most 250 pages: a large clone takes several runs). */ feedEnded: boolean; feed: number; killAtFeed: { n: number; kill: () => void } | null; close(): Promise<void> }
 export async function countingProxy(target: string): Promise<Counting> {
   const t = new URL(target);
-  const c: Counting = { url: '', requests: 0, firstAt: 0, remoteMs: 0, feedMs: 0, paths: [], feed: 0, killAtFeed: null, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  const c: Counting = { url: '', requests: 0, firstAt: 0, remoteMs: 0, feedMs: 0, paths: [], feedEnded: false, feed: 0, killAtFeed: null, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
   const server: Server = createServer((req, res) => {
     if (!c.requests++) c.firstAt = performance.now();
     const asked = performance.now();
@@ -49,7 +49,15 @@ export async function countingProxy(target: string): Promise<Counting> {
     }
     const out = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: { ...req.headers, host: t.host } }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
-      r.on('end', () => { const d = performance.now() - asked; c.remoteMs += d; if (isFeed) c.feedMs += d; });
+      const body: Buffer[] = [];
+      if (isFeed) r.on('data', (b: Buffer) => body.push(b));
+      r.on('end', () => {
+        const d = performance.now() - asked;
+        c.remoteMs += d;
+        if (!isFeed) return;
+        c.feedMs += d;
+        if (r.statusCode === 200 && (JSON.parse(Buffer.concat(body).toString('utf8')) as { more?: boolean }).more === false) c.feedEnded = true;
+      });
       r.pipe(res);
     });
     out.on('error', () => res.destroy());
@@ -60,13 +68,13 @@ export async function countingProxy(target: string): Promise<Counting> {
   return c;
 }
 
-/** Until the replica's sync is idle after a success (its first sync, the clone, done), reading its status every 100 ms. */
-export async function cloneSettled(s: Served, auth: string, timeoutMs = 1_800_000): Promise<void> {
+/** Until the feed's end was read and the replica's sync is idle after a success (the clone done), reading its status every 100 ms. */
+export async function cloneSettled(s: Served, auth: string, proxy: Counting, timeoutMs = 1_800_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (s.child.exitCode !== null || s.child.signalCode !== null) throw new Error(`the replica exited (${s.child.exitCode ?? s.child.signalCode}): ${s.stderr()}`);
     const st = await fetch(`${s.url}/sync/status`, { headers: { authorization: auth } }).then((r) => r.json()).catch(() => null) as { state: string; lastSuccessAt: string | null } | null;
-    if (st?.state === 'idle' && st.lastSuccessAt) return;
+    if (proxy.feedEnded && st?.state === 'idle' && st.lastSuccessAt) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the clone did not settle');
