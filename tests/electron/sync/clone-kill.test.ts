@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../../electron/service/dataset.ts';
 import { SqliteStore } from '../../../electron/store/sqlite.ts';
 import * as q from '../../../electron/store/queries/replica.ts';
@@ -99,6 +99,9 @@ async function startCounter(target: string): Promise<Counter> {
   return c;
 }
 
+/** Replica processes not yet exited (a failed test leaves none behind). */
+const alive = new Set<ChildProcess>();
+
 /** `bivouac serve --remote` on `dir` (a clone when empty, a resume when linked): resolves once it listens. */
 function serveClone(dir: string, remoteUrl: string, onSpawn?: (child: ChildProcess, exited: Promise<void>) => void): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
   return new Promise((resolve, reject) => {
@@ -106,7 +109,8 @@ function serveClone(dir: string, remoteUrl: string, onSpawn?: (child: ChildProce
       cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BIVOUAC_REMOTE_PASSWORD: password('ada') },
     });
     let out = '', err = '';
-    const exited = new Promise<void>((r) => child.on('close', () => r()));
+    alive.add(child);
+    const exited = new Promise<void>((r) => child.on('close', () => { alive.delete(child); r(); }));
     onSpawn?.(child, exited);
     child.stderr.on('data', (b: Buffer) => { err += b.toString(); });
     child.stdout.on('data', (b: Buffer) => {
@@ -183,7 +187,8 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(async () => { await remote?.close(); });
+afterEach(() => { for (const c of alive) c.kill('SIGKILL'); });
+afterAll(async () => { for (const c of alive) c.kill('SIGKILL'); await remote?.close(); });
 
 describe('a clone killed at seeded random points resumes without duplicates and without starting over (issue #26)', () => {
   it('the uninterrupted clone of the account takes ≥ 10 feed pages', () => {
