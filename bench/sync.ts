@@ -11,6 +11,9 @@
 //  7. live sync (issue #26, D305): propagation replica → replica and team server → replica (p50, p95, default
 //     settings, real clock), an idle replica's requests per minute and local commits per idle sync (`--only=live`;
 //     BENCH_LIVE_TRIALS=N changes each way, 40; BENCH_IDLE_SEC=S of idle observed, 60).
+//  8. the clone of a large account (issue #26, D346): a team server and a replica as child processes, records/s,
+//     requests, the replica's peak RSS; then killed half way and restarted: requests interrupted / uninterrupted
+//     (`--only=clone`; BENCH_CLONE_SCALE=F scales bench/dataset.ts's sizes, 0.2 by default: 55,224 rows).
 // Results go to stdout and, for a full run, bench/results/sync.md (a partial run writes only with BENCH_OUT=FILE). Not part of `npm test`.
 
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
@@ -127,7 +130,7 @@ async function remoteEdits(n: number, tag: string, offset = 0): Promise<void> {
 say(`# bench:sync — ${new Date().toISOString()}`);
 say(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}; dataset: ${JSON.stringify(summary.counts)}`);
 
-// `--only=push` runs section 3 alone, `--only=hostile` section 5, `--only=down` section 6, `--only=live` section 7 (printed; written to
+// `--only=push` runs section 3 alone, `--only=hostile` section 5, `--only=down` section 6, `--only=live` section 7, `--only=clone` section 8 (printed; written to
 // BENCH_OUT when set).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? null;
 
@@ -491,6 +494,87 @@ if (!only || only === 'live') {
   for (const s of [a, b]) { s.engine.stop(); await s.app.close(); await s.store.close(); }
   await team.close();
   await teamStore.close();
+}
+
+// ---- 8: the clone of a large account, uninterrupted and killed half way (issue #26, D346) -----------------
+// The real CLI twice: a team server (SQLite) on bench/dataset.ts's account (BENCH_SIZES scaled by BENCH_CLONE_SCALE,
+// 0.2 by default: 55,224 rows; 1 is bench:api's 275,000), and a replica (`serve --remote` on an empty directory) cloning it through a
+// counting proxy. Records = rows of the replica's account tables once the clone is done (companies, people,
+// projects, categories, milestones, posts, comments, lists, items, time entries); the clone's time runs from
+// the replica's first request to the team server to its sync status idle after the success. Then the same clone
+// SIGKILLed when the feed request half way is asked, and started again on the same directory.
+if (!only || only === 'clone') {
+  const { serveChild, peakRssMb, countingProxy, cloneSettled } = await import('./support/clone-run.ts');
+  const { BENCH_SIZES, benchFixture } = await import('./dataset.ts');
+  const BIN = join(ROOT, 'electron', 'bin.mjs');
+  const scale = Number(process.env.BENCH_CLONE_SCALE ?? 0.2);
+  const sizesC = Object.fromEntries(Object.entries(BENCH_SIZES).map(([k, v]) => [k, k === 'projects' || k === 'people' ? v : Math.round(v * scale)]));
+  const teamDir = join(tmp, 'clone-team');
+  mkdirSync(teamDir, { recursive: true });
+  const ts = new SqliteStore(join(teamDir, 'bivouac.sqlite'));
+  await importSeed(ts, benchFixture());
+  const TABLES = ['companies', 'people', 'projects', 'categories', 'milestones', 'posts', 'comments', 'todo_lists', 'todo_items', 'time_entries'];
+  const rowsOf = async (st: SqliteStore) => { let n = 0; for (const t of TABLES) n += (await st.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t}`))!.n; return n; };
+  const seedRows = await rowsOf(ts);
+  const tg = performance.now();
+  await generateDataset(ts, sizesC);
+  const genMs = performance.now() - tg;
+  const teamRows = await rowsOf(ts);
+  await ts.close();
+  say(`\n## clone of a large account (a \`bivouac serve\` team server on SQLite → a \`bivouac serve --remote\` replica, both child processes)`);
+  say(`account: ${teamRows} rows in the team server's account tables (the fixture + generateDataset ${JSON.stringify(sizesC)})`);
+  // The floor: the generated records written straight into a SQLite store (its Writer: rows and their change-log
+  // entries, no HTTP, no sync bookkeeping), in this process.
+  say(`floor: the generator wrote its ${teamRows - seedRows} rows straight into a store (no HTTP, no sync) at ${((teamRows - seedRows) / (genMs / 1000)).toFixed(0)} rows/s (${ms(genMs)})`);
+  const team = await serveChild(BIN, teamDir, []);
+  const auth = basic(ADA['user-name'], ADA.password);
+  const cloneArgs = (url: string) => ['--remote', url, '--remote-user', ADA['user-name']];
+  const env = { BIVOUAC_REMOTE_PASSWORD: ADA.password, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${process.env.BENCH_CLONE_CHILD_FLAGS ?? ''}` };
+  say('| clone | records cloned | feed pages | requests | time (first request → idle) | records/s | replica peak RSS (VmHWM) |');
+  say('|---|---|---|---|---|---|---|');
+  const cloneOnce = async (name: string, killAt: number | null) => {
+    const dir = join(tmp, name);
+    mkdirSync(dir, { recursive: true });
+    const proxy = await countingProxy(team.url);
+    const t0 = performance.now();
+    const peaks: number[] = [];
+    const started: number[] = [];
+    if (killAt !== null) {
+      const s = await serveChild(BIN, dir, cloneArgs(proxy.url), env);
+      await new Promise<void>((ok) => { proxy.killAtFeed = { n: killAt, kill: () => { peaks.push(peakRssMb(s.child.pid!)); s.child.kill('SIGKILL'); ok(); } }; });
+      await s.exited;
+      started.push(proxy.requests);
+    }
+    const s = await serveChild(BIN, dir, cloneArgs(proxy.url), env);
+    await cloneSettled(s, auth, proxy);
+    const t1 = performance.now();
+    peaks.push(peakRssMb(s.child.pid!));
+    // With BENCH_CLONE_CHILD_FLAGS="--import bench/support/mem-probe.mjs": the breakdown of the replica's memory at its peak sample.
+    if (process.env.BENCH_CLONE_CHILD_FLAGS?.includes('mem-probe')) {
+      s.child.kill('SIGUSR2');
+      for (let k = 0; k < 100 && !/mem-probe \{.*\}\n/.test(s.stderr()); k++) await new Promise((r) => setTimeout(r, 20));
+      say(`  ${name}: ${/mem-probe (\{.*\})\n/.exec(s.stderr())?.[1] ?? 'no mem-probe line'}`);
+    }
+    // BENCH_CLONE_CHILD_FLAGS (node options of the replica, e.g. --cpu-prof): stopped by SIGTERM so that it writes its profile.
+    if (process.env.BENCH_CLONE_CHILD_FLAGS) { s.child.kill('SIGTERM'); await s.exited; } else await s.kill();
+    const st = new SqliteStore(join(dir, 'bivouac.sqlite'));
+    const rows = await rowsOf(st);
+    await st.close();
+    if (process.env.BENCH_CLONE_PATHS) say(proxy.paths.join('\n'));
+    const out = { remoteMs: proxy.remoteMs, feedMs: proxy.feedMs, rows, feed: proxy.feed, requests: proxy.requests, ms: t1 - (proxy.firstAt || t0), peak: Math.max(...peaks), before: started[0] ?? 0 };
+    await proxy.close();
+    return out;
+  };
+  const whole = await cloneOnce('clone-whole', null);
+  const split = (x: typeof whole) => `the team server's answers ${ms(x.remoteMs)} (the feed's ${ms(x.feedMs)}), the rest (the replica, the loopback) ${ms(x.ms - x.remoteMs)}`;
+  say(`| uninterrupted | ${whole.rows} | ${whole.feed} | ${whole.requests} | ${ms(whole.ms)} | ${(whole.rows / (whole.ms / 1000)).toFixed(0)} (goal ≥ 20,000) | ${whole.peak.toFixed(0)} MB |`);
+  if (process.env.BENCH_CLONE_CHILD_FLAGS) say(`where the uninterrupted clone's time went: ${split(whole)}`);
+  const half = Math.max(1, Math.floor(whole.feed / 2));
+  const cut = await cloneOnce('clone-killed', half);
+  say(`| killed at feed request ${half}, restarted | ${cut.rows} | ${cut.feed} | ${cut.requests} (${cut.before} before the kill) | ${ms(cut.ms)} (first request → idle, the restart included) | ${(cut.rows / (cut.ms / 1000)).toFixed(0)} | ${cut.peak.toFixed(0)} MB (the worse of the two processes) |`);
+  say(`where the uninterrupted clone's time went: ${split(whole)}`);
+  say(`interrupted / uninterrupted: requests ${(cut.requests / whole.requests).toFixed(3)} (goal ≤ 1.3), feed pages ${(cut.feed / whole.feed).toFixed(3)}; rows ${cut.rows === whole.rows && whole.rows === teamRows ? 'equal to the team server\'s in both' : `DIFFER (team ${teamRows}, uninterrupted ${whole.rows}, killed ${cut.rows})`}`);
+  await team.kill();
 }
 
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });

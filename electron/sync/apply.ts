@@ -62,7 +62,11 @@ export async function applySet(env: PhaseEnv, set: PageSet, prev: Shadows, mappe
       if (ctx.parked) await q.unpark(w, res, id);
     }
     if (o.last && o.round) {
-      for (const [k, s] of await q.shadows(w)) if (s.row._round !== o.round && !seen.has(k)) gone.push([k, s]);
+      // Walked a batch at a time, what the round did not bring kept by its key (D346: all the shadows at once were
+      // the peak of a large clone's memory).
+      for await (const rows of q.shadowBatches(w)) {
+        for (const r of rows) if (!seen.has(r.key) && (JSON.parse(r.record) as WireRow)._round !== o.round) gone.push([r.key, { row: {}, scope: r.scope }]);
+      }
     }
     gone.sort((a, b) => TABLE_ORDER.indexOf(a[0].split(':')[0] as ResourceKey) - TABLE_ORDER.indexOf(b[0].split(':')[0] as ResourceKey));
     for (const [k] of gone) {

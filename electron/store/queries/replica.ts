@@ -77,6 +77,23 @@ export async function shadows(db: Queryable): Promise<Map<string, { row: WireRow
   const rows = await db.all<{ resource: string; remote_id: number; scope: string; record: string }>("SELECT resource, remote_id, scope, record FROM sync_shadow WHERE resource NOT LIKE '~%'");
   return new Map(rows.map((r) => [`${r.resource}:${r.remote_id}`, { row: JSON.parse(r.record) as WireRow, scope: r.scope }]));
 }
+/**
+ * The shadows in keyset order, `batch` at a time: the last page of a resync round walks them all, and memory
+ * holds one batch, not the account (D346).
+ */
+export async function* shadowBatches(db: Queryable, batch = 2000): AsyncGenerator<{ key: string; scope: string; record: string }[]> {
+  let after: [string, number] = ['', -1];
+  for (;;) {
+    const rows = await db.all<{ resource: string; remote_id: number; scope: string; record: string }>(
+      "SELECT resource, remote_id, scope, record FROM sync_shadow WHERE resource NOT LIKE '~%' AND (resource > ? OR (resource = ? AND remote_id > ?)) ORDER BY resource, remote_id LIMIT ?",
+      [after[0], after[0], after[1], batch]);
+    if (!rows.length) return;
+    yield rows.map((r) => ({ key: `${r.resource}:${r.remote_id}`, scope: r.scope, record: r.record }));
+    if (rows.length < batch) return;
+    const last = rows[rows.length - 1];
+    after = [last.resource, Number(last.remote_id)];
+  }
+}
 export async function shadow(db: Queryable, resource: ResourceKey, remote: number): Promise<WireRow | undefined> {
   const r = await db.get<{ record: string }>('SELECT record FROM sync_shadow WHERE resource = ? AND remote_id = ?', [resource, remote]);
   return r ? JSON.parse(r.record) as WireRow : undefined;
