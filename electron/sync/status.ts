@@ -29,7 +29,8 @@ export function syncStatus(st: StoredState, counts: { pending: number; rejected:
   const p = e.pending;
   const admin = administrationOf((k) => st.get(k as Parameters<typeof st.get>[0]));
   return {
-    state: e.linked ? e.state : p ? 'connecting' : e.state === 'error' && e.error ? 'error' : 'local', lastSuccessAt: last, ...counts, progress: e.progress,
+    // A resync round (a clone) that its run's bound cut (D248) goes on in the next run: still syncing, not "synced" (D346).
+    state: e.linked ? (e.state === 'idle' && st.get('resync') ? 'syncing' : e.state) : p ? 'connecting' : e.state === 'error' && e.error ? 'error' : 'local', lastSuccessAt: last, ...counts, progress: e.progress,
     remote: st.get('url') ? { url: st.get('url')!, user: st.get('user') ?? null, kind: e.kind }
       : p ? { url: p.url.replace(/\/+$/, ''), user: 'user' in p.auth ? p.auth.user : null, kind: null } : null,
     error: e.error, nextAttemptAt: e.retryInMs > 0 ? new Date(now + e.retryInMs).toISOString() : null,

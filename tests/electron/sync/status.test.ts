@@ -36,4 +36,13 @@ describe('status phase', () => {
     const t = syncStatus(st, counts, view({ offlineSince: '2026-01-01T10:05:00Z', idleSuccessAt: '2025-12-31T00:00:00Z' }));
     expect([t.offlineSince, t.lastSuccessAt, t.nextAttemptAt]).toEqual([null, '2026-01-01T10:00:00Z', null]);
   });
+
+  it('a clone (a resync round) not finished by its run is still syncing between runs, never "synced" (D346)', () => {
+    const st = stored({ url: 'http://team.test', user: 'ada', last_success_at: '2026-01-01T10:00:00Z', resync: '1767261600000' });
+    expect(syncStatus(st, counts, view({ state: 'idle' })).state).toBe('syncing');
+    // Offline or failed in the middle says so; once the round's last page is applied it is idle.
+    expect(syncStatus(st, counts, view({ state: 'offline', offlineSince: '2026-01-01T10:05:00Z' })).state).toBe('offline');
+    const done = stored({ url: 'http://team.test', user: 'ada', last_success_at: '2026-01-01T10:00:00Z' });
+    expect(syncStatus(done, counts, view({ state: 'idle' })).state).toBe('idle');
+  });
 });
