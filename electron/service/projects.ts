@@ -11,6 +11,21 @@ import type { ProjectRow } from '../../shared/rows.ts';
 import { addMember } from '../store/feed.ts';
 import { projectStatus } from '../store/queries/admin.ts';
 import type { Store, Writer } from '../store/types.ts';
+import { state as syncState, type SyncStateKey } from '../store/queries/replica.ts';
+import { administrationOf } from '../../shared/sync/intents/admin.ts';
+import { ApiError } from './context.ts';
+
+/**
+ * A replica of a plain server refuses a project's create and update at once (issue #27, D347): they are extension
+ * routes a plain server does not have, so queuing them would only fail at the push. A replica of a team server, or
+ * one disconnected (its outbox waits for the next connect, D151), queues them as before.
+ */
+async function refuseOnPlain(store: Store, what: string): Promise<void> {
+  if (!store.recordOutbox) return;
+  const st = await syncState(store);
+  const a = administrationOf((k) => st.get(k as SyncStateKey));
+  if (a.mode === 'elsewhere' && a.plain) throw new ApiError(409, [`${a.at} is not a Bivouac team server: ${what} there, not from this copy`]);
+}
 
 const R = RESOURCES.project;
 
@@ -26,6 +41,7 @@ export async function get(ctx: Ctx, id: number): Promise<ProjectRow> {
 
 export async function create(ctx: Ctx, input: Given<NewProjectInput>): Promise<ProjectRow> {
   if (!ctx.caller.admin) throw forbidden('Only administrators can create projects');
+  await refuseOnPlain(ctx.store, 'projects are created');
   const v = validateInput(R, 'create', input, ctx.caller);
   let companyId: number | null = null;
   if (input.company_id !== undefined) {
@@ -52,6 +68,7 @@ export async function create(ctx: Ctx, input: Given<NewProjectInput>): Promise<P
 export async function update(ctx: Ctx, id: number, input: Given<ProjectInput>): Promise<ProjectRow> {
   await get(ctx, id);
   if (!ctx.caller.admin) throw forbidden('Only administrators can change projects');
+  await refuseOnPlain(ctx.store, 'projects are renamed and archived');
   const v = validateInput(R, 'update', input, ctx.caller);
   check(v.errors);
   if (v.values.size) {

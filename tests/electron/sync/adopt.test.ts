@@ -304,32 +304,31 @@ describe.each([['team server', false], ['plain server', true]] as const)('a proj
   let a: Replica | undefined;
   afterEach(async () => { await a?.close(); await proxy?.close(); await remote?.close(); });
 
-  it(plain ? 'goes to the rejected list with a clear message, and the outbox goes on' : 'is created, with its work', async () => {
+  it(plain ? 'is refused at once, in words, with nothing queued (issue #27, D347); a rename too; other work goes on' : 'is created, with its work', async () => {
     remote = await startRemote();
     proxy = await startProxy(remote.url, { plain });
     a = await startReplica(proxy.url, 'ada');
-    const N = loc(await a.req('POST', '/projects.xml', `${XML}<project><name>Made on the replica</name></project>`));
-    loc(await a.req('POST', `/projects/${N}/todo_lists.xml`, `${XML}<todo-list><name>In the new project</name></todo-list>`));
     const P = await idOf(a.req, 'Alpha Ascent');
+    if (plain) {
+      const refused = await a.req('POST', '/projects.xml', `${XML}<project><name>Made on the replica</name></project>`);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatch(/is not a Bivouac team server: projects are created there/);
+      const rename = await a.req('PUT', `/projects/${P}.xml`, `${XML}<project><name>Renamed here</name></project>`);
+      expect(rename.status).toBe(409);
+      expect((JSON.parse((await a.req('GET', '/sync/status')).body) as { pending: number }).pending).toBe(0);
+      expect(await a.store.all("SELECT id FROM projects WHERE name IN ('Made on the replica', 'Renamed here')")).toHaveLength(0);
+    } else {
+      const N = loc(await a.req('POST', '/projects.xml', `${XML}<project><name>Made on the replica</name></project>`));
+      loc(await a.req('POST', `/projects/${N}/todo_lists.xml`, `${XML}<todo-list><name>In the new project</name></todo-list>`));
+    }
     loc(await a.req('POST', `/projects/${P}/todo_lists.xml`, `${XML}<todo-list><name>Elsewhere</name></todo-list>`));
     await a.engine.run();
     const status = JSON.parse((await a.req('GET', '/sync/status')).body) as { pending: number; rejected: number };
     expect(status.pending).toBe(0);
+    expect(status.rejected).toBe(0);
     expect(await remote.store.all("SELECT id FROM todo_lists WHERE name = 'Elsewhere'")).toHaveLength(1);
-    if (plain) {
-      expect(status.rejected).toBe(1);
-      const rej = JSON.parse((await a.req('GET', '/sync/rejected')).body) as { resource: string; status: number; message: string }[];
-      expect(rej).toMatchObject([{ resource: 'project', status: 404 }]);
-      expect(rej[0].message).toMatch(/cannot create projects/);
-      expect(await remote.store.all("SELECT id FROM projects WHERE name = 'Made on the replica'")).toHaveLength(0);
-      // Not lost silently: the project and its list are in the conflict log.
-      const conflicts = JSON.parse((await a.req('GET', '/sync/conflicts')).body) as { resource: string }[];
-      expect(conflicts.map((c) => c.resource).sort()).toEqual(['project', 'todoList']);
-    } else {
-      expect(status.rejected).toBe(0);
-      expect(await remote.store.all("SELECT id FROM projects WHERE name = 'Made on the replica'")).toHaveLength(1);
-      expect(await remote.store.all("SELECT id FROM todo_lists WHERE name = 'In the new project'")).toHaveLength(1);
-    }
+    expect(await remote.store.all("SELECT id FROM projects WHERE name = 'Made on the replica'")).toHaveLength(plain ? 0 : 1);
+    if (!plain) expect(await remote.store.all("SELECT id FROM todo_lists WHERE name = 'In the new project'")).toHaveLength(1);
     expect(await dump(a.req)).toEqual(await dump(remote.as('ada')));
   });
 });
