@@ -6,7 +6,9 @@
 // `resync` of the project when the caller has access now, a delete of the project otherwise.
 
 import { RESOURCES, type ResourceKey } from '../../shared/registry.ts';
-import { feedBounds, feedPage } from '../store/queries/sync.ts';
+import { rewriteIds } from '../../shared/sync/ids.ts';
+import type { WireRow } from '../../shared/sync/wire.ts';
+import { entriesAfter, feedBounds, feedPage } from '../store/queries/sync.ts';
 import { MEMBERS } from '../store/feed.ts';
 import type { Row } from '../store/types.ts';
 import { ApiError, badRequest, type Ctx } from './context.ts';
@@ -96,10 +98,50 @@ export async function changes(ctx: Ctx, since: number, limit: number, items = tr
     if (!row && !ctx.caller.firm && r.shown !== null && Number(r.shown) === 0) continue;
     entries.push(row ? { seq, resource, id, op: 'upsert', row } : { seq, resource, id, op: 'delete' });
   }
+  const cursor = more ? Number(page[page.length - 1].seq) : Math.max(clock, since);
+  if (more) entries.push(...await ahead(ctx, entries, cursor, items));
   // What the client may not see inside the records it sees, as on every other route (D32).
   const byResource = new Map<ResourceKey, Row[]>();
   for (const e of entries) if (e.row) byResource.set(e.resource, [...(byResource.get(e.resource) ?? []), e.row]);
   for (const [resource, rows] of byResource) await redact(ctx, RESOURCES[resource], rows);
-  const cursor = more ? Number(page[page.length - 1].seq) : Math.max(clock, since);
   return { cursor, more, clock: Math.max(clock, since), entries };
+}
+
+/** How many levels of references a page carries ahead at most (an item's list, its project: 2; a comment's item, list, project: 3). */
+const AHEAD_DEPTH = 4;
+
+/**
+ * The records a page's records reference whose own entry comes after the page (D348), as upserts of their
+ * current state (with that entry's seq), and theirs in turn: a page is then whole by itself. A record's entry
+ * moves to its latest change, and every change of a child changes its parents (a project's last-changed-on, a
+ * list's counts, a post's comments): from cursor 0, a project's records came pages before the project, and a
+ * client had to keep nearly the whole account aside until the last page. What the caller cannot see is left
+ * out, as on its own GET; the entry still comes at its place (the same state again, or a newer one).
+ */
+async function ahead(ctx: Ctx, entries: readonly FeedEntry[], cursor: number, items: boolean): Promise<FeedEntry[]> {
+  const out: FeedEntry[] = [];
+  const inPage = new Set(entries.map((e) => `${e.resource}:${e.id}`));
+  let frontier = entries;
+  for (let depth = 0; depth < AHEAD_DEPTH && frontier.length; depth++) {
+    const want = new Map<string, { tbl: string; id: number }>();
+    for (const e of frontier) {
+      if (!e.row) continue;
+      rewriteIds(e.row as WireRow, (r, id) => {
+        const k = `${r}:${id}`;
+        if (!inPage.has(k)) want.set(k, { tbl: RESOURCES[r].table, id });
+        return undefined;
+      });
+    }
+    if (!want.size) break;
+    const next: FeedEntry[] = [];
+    for (const a of await entriesAfter(ctx.store, [...want.values()], cursor)) {
+      const resource = resourceOf(a.tbl)!;
+      inPage.add(`${resource}:${a.id}`);
+      const row = await visible(ctx, resource, a.id, items);
+      if (row) next.push({ seq: a.seq, resource, id: a.id, op: 'upsert', row });
+    }
+    out.push(...next);
+    frontier = next;
+  }
+  return out;
 }

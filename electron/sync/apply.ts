@@ -14,6 +14,7 @@ import { describe, keepInTree, newRestoreTree, saveRestoreTree } from './conflic
 import { forgetPushed, queueNotices } from './notices.ts';
 import { deleteRecord } from '../store/delete-record.ts';
 import { yieldUserName } from '../store/queries/admin.ts';
+import { remoteIdOf } from '../store/queries/notices.ts';
 import { addPending, EDITED, REQUIRED, scopeOf, type PageSet, type Pending, type PhaseEnv, type Pulled, type Shadows } from './phase.ts';
 
 /** What one apply transaction knows: the id map (or the part of it a page needs), pending local edits, who this replica is. */
@@ -30,8 +31,6 @@ export async function applySet(env: PhaseEnv, set: PageSet, prev: Shadows, mappe
   await env.store.write(async (w) => {
     w.outbox?.mute();
     const ctx = { ...(await applyContext(w, mapped)), park: o.park, parked: o.cursor !== undefined && await q.hasParked(w) };
-    // Removing a record held here walks what it holds: that needs the whole id map.
-    if (mapped && set.deletes.some(([r, id]) => ctx.ids.toLocal.has(`${r}:${id}`))) ctx.ids = await q.idMap(w);
     const seen = new Set<string>();
     // The feed's last page: the records parked on earlier pages go with it, each kind after the page's
     // own records of that kind (newer), parents first (D248); what still misses a parent never comes.
@@ -40,17 +39,20 @@ export async function applySet(env: PhaseEnv, set: PageSet, prev: Shadows, mappe
     for (const res of TABLE_ORDER) {
       for (const p of set.items) if (p.resource === res) await applyOne(w, env.refuse, ctx, p, seen);
       if (flush) {
-        for (const p of await q.parkedRows(w, res)) {
-          await applyOne(w, env.refuse, ctx, { resource: res, row: o.round ? { ...p.row, _round: o.round } : p.row, scope: p.scope }, seen);
+        // A batch at a time (D348), what the batch references mapped at once.
+        for await (const batch of q.parkedBatches(w, res)) {
+          await mapRefs(w, ctx.ids, batch.map((p) => ({ res, row: p.row })));
+          for (const p of batch) await applyOne(w, env.refuse, ctx, { resource: res, row: o.round ? { ...p.row, _round: o.round } : p.row, scope: p.scope }, seen);
         }
       }
     }
     if (flush) await q.dropParked(w);
     // Memberships of the visible projects.
     for (const [P, people] of set.members) {
-      const local = ctx.ids.toLocal.get(`project:${P}`);
+      const local = await localOf(w, ctx.ids, 'project', P);
       if (local === undefined) continue;
-      const want = new Set([...people].map((x) => ctx.ids.toLocal.get(`person:${x}`)).filter((x): x is number => x !== undefined));
+      const want = new Set<number>();
+      for (const x of people) { const l = await localOf(w, ctx.ids, 'person', x); if (l !== undefined) want.add(l); }
       for (const m of await q.membersOf(w, local)) if (!want.has(Number(m.person_id))) await q.dropMember(w, local, Number(m.person_id));
       for (const x of want) await q.addMember(w, local, x);
     }
@@ -71,7 +73,7 @@ export async function applySet(env: PhaseEnv, set: PageSet, prev: Shadows, mappe
     gone.sort((a, b) => TABLE_ORDER.indexOf(a[0].split(':')[0] as ResourceKey) - TABLE_ORDER.indexOf(b[0].split(':')[0] as ResourceKey));
     for (const [k] of gone) {
       const [res, rid] = k.split(':');
-      const local = ctx.ids.toLocal.get(k);
+      const local = await localOf(w, ctx.ids, res as ResourceKey, Number(rid));
       if (local !== undefined) await removeLocal(w, ctx, res as ResourceKey, local, 'remote');
       await q.dropShadow(w, res as ResourceKey, Number(rid));
       if (local !== undefined) await q.unmapLocal(w, res as ResourceKey, local);
@@ -83,9 +85,56 @@ export async function applySet(env: PhaseEnv, set: PageSet, prev: Shadows, mappe
   });
 }
 
-/** `mapped`: read only these `resource:remoteId` keys of the id map (null: all of it). */
+/**
+ * The id map an apply reads (D348): the whole of it, or (`asked`, a feed page) the `resource:remoteId` keys
+ * the page's records and their shadows name, read at once; any other id is read from the store when asked
+ * (`localOf`, `remoteOf`, `mapRefs`), so a page's memory and time do not grow with the account.
+ */
+export interface ApplyIds {
+  toLocal: Map<string, number>;
+  toRemote: Map<string, number>;
+  /** A partial map: the `resource:remoteId` keys looked up so far (found or not); null: the whole map was read. */
+  asked: Set<string> | null;
+}
+
+/** The local id of a remote record, from the map read or (a partial map) the store. */
+export async function localOf(w: Writer, ids: ApplyIds, res: ResourceKey, remote: number): Promise<number | undefined> {
+  const k = `${res}:${remote}`;
+  if (ids.asked && !ids.asked.has(k)) await mapKeys(w, ids, [k]);
+  return ids.toLocal.get(k);
+}
+/** The remote id of a local record, from the map read or (a partial map) the store. */
+export async function remoteOf(w: Writer, ids: ApplyIds, res: ResourceKey, local: number): Promise<number | undefined> {
+  const x = ids.toRemote.get(`${res}:${local}`);
+  if (x !== undefined || !ids.asked) return x;
+  const remote = await remoteIdOf(w, res, local);
+  if (remote !== undefined) { ids.toRemote.set(`${res}:${local}`, remote); ids.toLocal.set(`${res}:${remote}`, local); }
+  return remote;
+}
+/** A partial map: read the keys not looked up yet. */
+async function mapKeys(w: Writer, ids: ApplyIds, keys: readonly string[]): Promise<void> {
+  const want = keys.filter((k) => !ids.asked!.has(k));
+  if (!want.length) return;
+  for (const k of want) ids.asked!.add(k);
+  const more = await q.idsByRemote(w, want);
+  for (const [k, v] of more.toLocal) ids.toLocal.set(k, v);
+  for (const [k, v] of more.toRemote) ids.toRemote.set(k, v);
+}
+/** A partial map: read what these rows reference (records applied beyond the page's own, or their shadows). */
+async function mapRefs(w: Writer, ids: ApplyIds, rows: readonly { res: ResourceKey; row: WireRow | undefined }[]): Promise<void> {
+  if (!ids.asked) return;
+  const keys: string[] = [];
+  for (const { res, row } of rows) {
+    if (!row) continue;
+    keys.push(`${res}:${row.id}`);
+    rewriteIds(row, (r, id) => { keys.push(`${r}:${id}`); return undefined; });
+  }
+  await mapKeys(w, ids, keys);
+}
+
+/** `mapped`: read only these `resource:remoteId` keys of the id map, the rest when asked (null: all of it). */
 export async function applyContext(w: Writer, mapped: Set<string> | null = null) {
-  const ids = mapped ? await q.idsByRemote(w, mapped) : await q.idMap(w);
+  const ids: ApplyIds = { ...(mapped ? await q.idsByRemote(w, mapped) : await q.idMap(w)), asked: mapped ? new Set(mapped) : null };
   const pending = new Map<string, Pending>();
   for (const e of await q.outbox(w)) addPending(pending, e.changes);
   const st = await q.state(w);
@@ -180,6 +229,7 @@ export async function applyOne(w: Writer, refuse: PhaseEnv['refuse'], ctx: Apply
     }
   } else {
     const base = await q.shadow(w, res, Number(row.id));
+    await mapRefs(w, ctx.ids, [{ res, row: base }]);
     const baseLocal = base ? localValues(res, base, ctx.ids.toLocal) ?? undefined : undefined;
     const pend = ctx.pending.get(`${R.table}:${local}`);
     const edited = EDITED[res];
@@ -194,7 +244,7 @@ export async function applyOne(w: Writer, refuse: PhaseEnv['refuse'], ctx: Apply
   if (/^p(NaN|null)\//.test(scope)) {
     // Read before its list or parent (a feed page before theirs): its project is known now.
     const lp = (await q.localRow(w, R.table, local))?.project_id;
-    scope = scopeOf(res, row, ctx.ids.toRemote.get(`project:${String(lp)}`) ?? null);
+    scope = scopeOf(res, row, lp === undefined || lp === null ? null : await remoteOf(w, ctx.ids, 'project', Number(lp)) ?? null);
   }
   await q.putShadow(w, res, Number(row.id), scope, row);
 }
@@ -238,7 +288,7 @@ export async function removeLocal(w: Writer, ctx: ApplyCtx, res: ResourceKey, id
     leave: async (r, rid, row, at) => {
       const R = RESOURCES[r];
       const pend = ctx.pending.get(`${R.table}:${rid}`);
-      const remoteId = ctx.ids.toRemote.get(`${r}:${rid}`);
+      const remoteId = await remoteOf(w, ctx.ids, r, rid);
       let logged: Conflict[] = [];
       // A person's credentials never reach the conflict log (D339): their public fields only.
       if (pend?.created && remoteId === undefined) logged = [orphaned(r === 'person' ? withoutSecrets(row as WireRow) : row as WireRow)];

@@ -130,16 +130,17 @@ export async function applyPage(env: PhaseEnv, remote: FeedRemote, page: FeedPag
       if (why || row.id !== c.id) { env.refuse(`the ${c.resource} ${c.id} of the change feed cannot be represented here: ${why ?? 'its record has another id'}`); continue; }
       const P = projectOf(c.resource, row);
       out.items.push({ resource: c.resource, row, scope: scopeOf(c.resource, row, P) });
-      if (c.resource === 'project' && (round !== null || !prev.has(`project:${c.id}`))) await members(env, remote, c.id, out);
+      // Its members: when it is new here, and at its own entry in a resync round; not when a page carries it ahead
+      // of its entry (D348: a team server sends a page's projects with every page of a clone).
+      const aheadOfPage = c.seq > Number(page.cursor);
+      if (c.resource === 'project' && (!prev.has(`project:${c.id}`) || (round !== null && !aheadOfPage))) await members(env, remote, c.id, out);
     }
   }
   if (round !== null) for (const p of out.items) p.row = { ...p.row, _round: round };
-  // A page of upserts alone (no delete, no new project, no resync, not a resync round) maps only the
-  // ids its records and their shadows name (O(changes)); anything else reads the whole id map (D170).
-  // Deletions: their keys too; a deletion of a record held here reads the whole id map (applySet), one of a
-  // record never held (most of an endless feed's) does not.
-  const mapped = round === null && !out.members.size && !out.scopes.size
-    ? new Set([...referencedKeys(out.items, prev), ...out.deletes.map(([r, id]) => `${r}:${id}`)]) : null;
+  // Every page maps only the ids its records and their shadows name, and its deletions (O(page), D170, D348):
+  // any other id the apply needs (what a deletion holds, what a round did not bring, a project's members) is read
+  // from the store when asked, so a clone's memory does not grow with the account.
+  const mapped = new Set([...referencedKeys(out.items, prev), ...out.deletes.map(([r, id]) => `${r}:${id}`)]);
   await applySet(env, out, prev, mapped, { park: !last, round, last, cursor: page.cursor });
 }
 

@@ -3,7 +3,7 @@
 // extension when `GET /sync/capabilities.json` says so (change feed, Idempotency-Key).
 // Every request has a timeout; a network error or timeout is a RemoteUnreachable, never a hang.
 
-import { parseJson, parseXml, type XNode } from '../../shared/codec/in.ts';
+import { jsonTree, parseXml, type XNode } from '../../shared/codec/in.ts';
 import { RESOURCES, type ResourceKey } from '../../shared/registry.ts';
 import { decodeCollection, decodeRecord, type WireRow } from '../../shared/sync/wire.ts';
 
@@ -322,8 +322,7 @@ export class Remote {
       }
       let record: WireRow | undefined;
       if (op === 'upsert' && c.record && typeof c.record === 'object') {
-        const n = parseJson(JSON.stringify(c.record));
-        record = n ? decodeRecord(RESOURCES[res], n) : undefined;
+        record = decodeRecord(RESOURCES[res], jsonTree(c.record));
       }
       changes.push({ seq: c.seq, resource: res, id: c.id as number, op, record });
     }

@@ -139,6 +139,11 @@ export function parseJson(body: string): XNode | null {
   if (body.trim() === '') return null;
   let v: unknown;
   try { v = JSON.parse(body); } catch (e) { throw new BodyError(`malformed JSON: ${(e as Error).message}`); }
+  return jsonTree(v);
+}
+
+/** An already parsed JSON value as parseJson's tree (a feed page's records, parsed with the page: D348). */
+export function jsonTree(v: unknown): XNode {
   if (Array.isArray(v)) return { name: 'request', attrs: {}, children: v.flatMap((x) => fromJson('item', x, 2)), text: '', nil: false };
   if (v === null || typeof v !== 'object') throw new BodyError('a JSON body must be an object or an array');
   return fromJson('request', v, 1)[0];

@@ -110,9 +110,17 @@ export const dropShadow = (db: Queryable, resource: ResourceKey, remote: number)
 // shadows (resource `~<key>`, scope `~<scope>`) until that record came or the feed's last page.
 export const parkRow = (db: Queryable, resource: ResourceKey, remote: number, scope: string, row: WireRow) =>
   putShadow(db, `~${resource}` as ResourceKey, remote, `~${scope}`, row);
-export async function parkedRows(db: Queryable, resource: ResourceKey): Promise<{ remoteId: number; scope: string; row: WireRow }[]> {
-  const rows = await db.all<{ remote_id: number; scope: string; record: string }>('SELECT remote_id, scope, record FROM sync_shadow WHERE resource = ? ORDER BY remote_id', [`~${resource}`]);
-  return rows.map((r) => ({ remoteId: Number(r.remote_id), scope: r.scope.slice(1), row: JSON.parse(r.record) as WireRow }));
+/** The parked records of a resource, a batch at a time (by remote id: each applied one is unparked meanwhile). */
+export async function* parkedBatches(db: Queryable, resource: ResourceKey, batch = 1000): AsyncGenerator<{ remoteId: number; scope: string; row: WireRow }[]> {
+  let after = -1;
+  for (;;) {
+    const rows = await db.all<{ remote_id: number; scope: string; record: string }>(
+      'SELECT remote_id, scope, record FROM sync_shadow WHERE resource = ? AND remote_id > ? ORDER BY remote_id LIMIT ?', [`~${resource}`, after, batch]);
+    if (!rows.length) return;
+    yield rows.map((r) => ({ remoteId: Number(r.remote_id), scope: r.scope.slice(1), row: JSON.parse(r.record) as WireRow }));
+    if (rows.length < batch) return;
+    after = Number(rows[rows.length - 1].remote_id);
+  }
 }
 export const unpark = (db: Queryable, resource: ResourceKey, remote: number) =>
   db.run('DELETE FROM sync_shadow WHERE resource = ? AND remote_id = ?', [`~${resource}`, remote]);

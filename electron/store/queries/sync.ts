@@ -47,6 +47,25 @@ export function feedPage(db: Queryable, c: Caller, since: number, clock: number,
     ORDER BY ch.seq LIMIT ?`, p);
 }
 
+/**
+ * Of these records (table, id), those whose own feed entry (not a member's) comes after `cursor`, with its seq:
+ * a feed page carries them ahead (D348).
+ */
+export async function entriesAfter(db: Queryable, records: readonly { tbl: string; id: number }[], cursor: number): Promise<{ tbl: string; id: number; seq: number }[]> {
+  const byTable = new Map<string, number[]>();
+  for (const r of records) byTable.set(r.tbl, [...(byTable.get(r.tbl) ?? []), r.id]);
+  const out: { tbl: string; id: number; seq: number }[] = [];
+  for (const [tbl, ids] of byTable) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = await db.all<{ record_id: number; seq: number }>(`SELECT record_id, seq FROM changes
+        WHERE tbl = ? AND record_id IN (${chunk.map(() => '?').join(', ')}) AND person_id IS NULL AND seq > ?`, [tbl, ...chunk, cursor]);
+      for (const r of rows) out.push({ tbl, id: Number(r.record_id), seq: Number(r.seq) });
+    }
+  }
+  return out;
+}
+
 // ---- idempotency keys ------------------------------------------------------------------
 
 export interface IdemRow {
