@@ -99,7 +99,7 @@ export async function changes(ctx: Ctx, since: number, limit: number, items = tr
     entries.push(row ? { seq, resource, id, op: 'upsert', row } : { seq, resource, id, op: 'delete' });
   }
   const cursor = more ? Number(page[page.length - 1].seq) : Math.max(clock, since);
-  if (more) entries.push(...await ahead(ctx, entries, cursor, items));
+  if (more) entries.push(...await ahead(ctx, entries, cursor, items, 3 * Math.max(limit, 100)));
   // What the client may not see inside the records it sees, as on every other route (D32).
   const byResource = new Map<ResourceKey, Row[]>();
   for (const e of entries) if (e.row) byResource.set(e.resource, [...(byResource.get(e.resource) ?? []), e.row]);
@@ -116,9 +116,10 @@ const AHEAD_DEPTH = 4;
  * moves to its latest change, and every change of a child changes its parents (a project's last-changed-on, a
  * list's counts, a post's comments): from cursor 0, a project's records came pages before the project, and a
  * client had to keep nearly the whole account aside until the last page. What the caller cannot see is left
- * out, as on its own GET; the entry still comes at its place (the same state again, or a newer one).
+ * out, as on its own GET; the entry still comes at its place (the same state again, or a newer one). At most
+ * `max` records (a page's cost stays a few times its own; what is not carried, a client keeps aside, D248).
  */
-async function ahead(ctx: Ctx, entries: readonly FeedEntry[], cursor: number, items: boolean): Promise<FeedEntry[]> {
+async function ahead(ctx: Ctx, entries: readonly FeedEntry[], cursor: number, items: boolean, max: number): Promise<FeedEntry[]> {
   const out: FeedEntry[] = [];
   const inPage = new Set(entries.map((e) => `${e.resource}:${e.id}`));
   let frontier = entries;
@@ -135,6 +136,7 @@ async function ahead(ctx: Ctx, entries: readonly FeedEntry[], cursor: number, it
     if (!want.size) break;
     const next: FeedEntry[] = [];
     for (const a of await entriesAfter(ctx.store, [...want.values()], cursor)) {
+      if (out.length + next.length >= max) break;
       const resource = resourceOf(a.tbl)!;
       inPage.add(`${resource}:${a.id}`);
       const row = await visible(ctx, resource, a.id, items);
