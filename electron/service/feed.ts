@@ -50,15 +50,17 @@ export const expired = (): ApiError => new ApiError(410, ['Cursor expired: resyn
 
 /**
  * `since`: absent or digits (0 = from the beginning). `limit`: 1..1000, default 500. `items`: absent
- * or `1` (a todo list's record carries its `todo_items`, as its GET), `0` (it does not: D170).
+ * or `1` (a todo list's record carries its `todo_items`, as its GET), `0` (it does not: D170). `ahead`:
+ * absent or `0` (a page carries its entries only), `1` (and the records they reference ahead of their entries, D348).
  */
-export function parseFeedQuery(since: string | undefined, limit: string | undefined, items?: string): { since: number; limit: number; items: boolean } {
+export function parseFeedQuery(since: string | undefined, limit: string | undefined, items?: string, ahead?: string): { since: number; limit: number; items: boolean; ahead: boolean } {
   if (since !== undefined && !/^\d{1,16}$/.test(since)) throw badRequest('since must be a cursor (digits)');
   if (limit !== undefined && (!/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIMIT)) {
     throw badRequest(`limit must be 1..${MAX_LIMIT}`);
   }
   if (items !== undefined && items !== '0' && items !== '1') throw badRequest('items must be 0 or 1');
-  return { since: Number(since ?? 0), limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), items: items !== '0' };
+  if (ahead !== undefined && ahead !== '0' && ahead !== '1') throw badRequest('ahead must be 0 or 1');
+  return { since: Number(since ?? 0), limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), items: items !== '0', ahead: ahead === '1' };
 }
 
 export async function visible(ctx: Ctx, resource: ResourceKey, id: number, items = true): Promise<Row | null> {
@@ -75,7 +77,7 @@ export async function visible(ctx: Ctx, resource: ResourceKey, id: number, items
  * gets each item as its own entry; with them, 100 item edits spread over 30 lists sent every item of
  * those lists: 93 % of the answer, D170).
  */
-export async function changes(ctx: Ctx, since: number, limit: number, items = true): Promise<FeedPage> {
+export async function changes(ctx: Ctx, since: number, limit: number, items = true, withAhead = false): Promise<FeedPage> {
   // The clock first: every entry up to it is committed, so a cursor never skips one.
   const { clock, horizon } = await feedBounds(ctx.store);
   if (since > 0 && (since < horizon || since > clock)) throw expired();
@@ -99,10 +101,14 @@ export async function changes(ctx: Ctx, since: number, limit: number, items = tr
     entries.push(row ? { seq, resource, id, op: 'upsert', row } : { seq, resource, id, op: 'delete' });
   }
   const cursor = more ? Number(page[page.length - 1].seq) : Math.max(clock, since);
-  if (more) entries.push(...await ahead(ctx, entries, cursor, items, 3 * Math.max(limit, 100)));
+  if (more && withAhead) entries.push(...await ahead(ctx, entries, cursor, clock, items, 3 * limit + 10));
   // What the client may not see inside the records it sees, as on every other route (D32).
   const byResource = new Map<ResourceKey, Row[]>();
-  for (const e of entries) if (e.row) byResource.set(e.resource, [...(byResource.get(e.resource) ?? []), e.row]);
+  for (const e of entries) {
+    if (!e.row) continue;
+    const rows = byResource.get(e.resource);
+    if (rows) rows.push(e.row); else byResource.set(e.resource, [e.row]);
+  }
   for (const [resource, rows] of byResource) await redact(ctx, RESOURCES[resource], rows);
   return { cursor, more, clock: Math.max(clock, since), entries };
 }
@@ -118,8 +124,9 @@ const AHEAD_DEPTH = 4;
  * client had to keep nearly the whole account aside until the last page. What the caller cannot see is left
  * out, as on its own GET; the entry still comes at its place (the same state again, or a newer one). At most
  * `max` records (a page's cost stays a few times its own; what is not carried, a client keeps aside, D248).
+ * Only when the caller asks (`ahead=1`): a third-party client may count on a page's entries being its own.
  */
-async function ahead(ctx: Ctx, entries: readonly FeedEntry[], cursor: number, items: boolean, max: number): Promise<FeedEntry[]> {
+async function ahead(ctx: Ctx, entries: readonly FeedEntry[], cursor: number, clock: number, items: boolean, max: number): Promise<FeedEntry[]> {
   const out: FeedEntry[] = [];
   const inPage = new Set(entries.map((e) => `${e.resource}:${e.id}`));
   let frontier = entries;
@@ -135,7 +142,7 @@ async function ahead(ctx: Ctx, entries: readonly FeedEntry[], cursor: number, it
     }
     if (!want.size) break;
     const next: FeedEntry[] = [];
-    for (const a of await entriesAfter(ctx.store, [...want.values()], cursor)) {
+    for (const a of await entriesAfter(ctx.store, [...want.values()], cursor, clock)) {
       if (out.length + next.length >= max) break;
       const resource = resourceOf(a.tbl)!;
       inPage.add(`${resource}:${a.id}`);

@@ -288,11 +288,12 @@ export class Remote {
    */
   async changes(since: string, limit = 500): Promise<{ cursor: string; more: boolean; clock: number | null; changes: FeedChange[]; refused: string[] }> {
     // items=0: todo lists without their embedded items (the client reads items from their own entries and
-    // drops embedded ones anyway; an older server ignores the parameter). D170.
+    // drops embedded ones anyway; an older server ignores the parameter). D170. ahead=1: a page carries the
+    // records its records reference ahead of their entries (D348; an older server ignores it: records then wait, D248).
     let path: string;
     let r: RemoteResponse;
     for (;;) {
-      path = `/sync/changes.json?since=${encodeURIComponent(since)}&limit=${limit}&items=0`;
+      path = `/sync/changes.json?since=${encodeURIComponent(since)}&limit=${limit}&items=0&ahead=1`;
       try {
         r = await this.request('GET', path, null, {}, Math.min(this.maxAnswerBytes, FEED_PAGE_MAX_BYTES));
         break;

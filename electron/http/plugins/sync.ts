@@ -56,8 +56,8 @@ export default async function sync(app: FastifyInstance): Promise<void> {
   route(app, '/sync/changes.xml', {
     style: 'resource',
     GET: async (r) => {
-      const q = parseFeedQuery(r.query('since', true) || undefined, r.query('limit', true), r.query('items', true));
-      const page = await changes(r.ctx, q.since, q.limit, q.items);
+      const q = parseFeedQuery(r.query('since', true) || undefined, r.query('limit', true), r.query('items', true), r.query('ahead', true));
+      const page = await changes(r.ctx, q.since, q.limit, q.items, q.ahead);
       return {
         kind: 'custom', headers: { 'X-Bivouac-Cursor': String(page.cursor) },
         json: () => feedJson(r.ctx.caller, page), xml: () => feedXml(r.ctx.caller, page),

@@ -48,18 +48,21 @@ export function feedPage(db: Queryable, c: Caller, since: number, clock: number,
 }
 
 /**
- * Of these records (table, id), those whose own feed entry (not a member's) comes after `cursor`, with its seq:
- * a feed page carries them ahead (D348).
+ * Of these records (table, id), those whose own feed entry (not a member's) comes after `cursor`, up to `clock`,
+ * with its seq: a feed page carries them ahead (D348).
  */
-export async function entriesAfter(db: Queryable, records: readonly { tbl: string; id: number }[], cursor: number): Promise<{ tbl: string; id: number; seq: number }[]> {
+export async function entriesAfter(db: Queryable, records: readonly { tbl: string; id: number }[], cursor: number, clock: number): Promise<{ tbl: string; id: number; seq: number }[]> {
   const byTable = new Map<string, number[]>();
-  for (const r of records) byTable.set(r.tbl, [...(byTable.get(r.tbl) ?? []), r.id]);
+  for (const r of records) {
+    const ids = byTable.get(r.tbl);
+    if (ids) ids.push(r.id); else byTable.set(r.tbl, [r.id]);
+  }
   const out: { tbl: string; id: number; seq: number }[] = [];
   for (const [tbl, ids] of byTable) {
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
       const rows = await db.all<{ record_id: number; seq: number }>(`SELECT record_id, seq FROM changes
-        WHERE tbl = ? AND record_id IN (${chunk.map(() => '?').join(', ')}) AND person_id IS NULL AND seq > ?`, [tbl, ...chunk, cursor]);
+        WHERE tbl = ? AND record_id IN (${chunk.map(() => '?').join(', ')}) AND person_id IS NULL AND seq > ? AND seq <= ?`, [tbl, ...chunk, cursor, clock]);
       for (const r of rows) out.push({ tbl, id: Number(r.record_id), seq: Number(r.seq) });
     }
   }

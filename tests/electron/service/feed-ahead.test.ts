@@ -1,4 +1,4 @@
-// A feed page is whole by itself (D348): the records its records reference whose own entry comes later (a
+// A feed page asked with `ahead=1` is whole by itself (D348): the records its records reference whose own entry comes later (a
 // record's entry moves to its latest change, and every child's change changes its parents: the project, a
 // list, a commented record) come with the page, as upserts of their current state, and again at their place.
 // Read in small pages from 0 by a firm member and by a client: every reference of every record is a record of
@@ -19,10 +19,10 @@ describe('feed pages carry ahead what they reference (D348)', () => {
   let a: Account;
   freshAccount((x) => { a = x; });
 
-  const pages = async (who: Who, limit: number, since = '0'): Promise<Page[]> => {
+  const pages = async (who: Who, limit: number, since = '0', ahead = true): Promise<Page[]> => {
     const out: Page[] = [];
     for (let cursor = since; ;) {
-      const r = await a.h.req(who, 'GET', `/sync/changes.json?since=${cursor}&limit=${limit}`);
+      const r = await a.h.req(who, 'GET', `/sync/changes.json?since=${cursor}&limit=${limit}${ahead ? '&ahead=1' : ''}`);
       expect(r.status, r.body).toBe(200);
       const p = r.json() as Page;
       out.push(p);
@@ -83,6 +83,13 @@ describe('feed pages carry ahead what they reference (D348)', () => {
 
     // From 0 in small pages: every page whole by itself; some records did come ahead.
     expect(whole(await pages('fran', 3)).ahead).toBeGreaterThan(0);
+    // Without `ahead=1` (a third-party client), a page carries its own entries only, in seq order, the cursor its last.
+    for (const p of await pages('fran', 3, '0', false)) {
+      const seqs = p.changes.map((c) => c.seq);
+      expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+      if (p.more) expect(p.cursor).toBe(String(seqs.at(-1)));
+    }
+    expect((await a.h.req('fran', 'GET', '/sync/changes.json?since=0&ahead=2')).status).toBe(400);
     // The last page (more: false) carries nothing ahead: there is nothing after it.
     const last = (await pages('fran', 1, start)).at(-1)!;
     for (const c of last.changes) expect(c.seq).toBeLessThanOrEqual(Number(last.cursor));
