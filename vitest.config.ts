@@ -30,6 +30,7 @@ export const ON_BOTH = [
   'tests/electron/service/time-entries.test.ts',
   'tests/electron/service/todo-items.test.ts',
   'tests/electron/service/todo-lists.test.ts',
+  'tests/electron/store/feed-touch.test.ts',
   'tests/electron/store/queries/single-reads.test.ts',
   'tests/electron/sync/clone-progressive.test.ts',
   'tests/electron/sync/conflicts.test.ts',

@@ -166,13 +166,18 @@ async function parentsOf(q: Queryable, table: string, id: number, projectId: num
   return parentsFrom(table, row, projectId);
 }
 
+/** A record whose computed fields a change changed (parentsFrom), with the feed scope of its entry. */
+export interface Touched { tbl: string; id: number; pid: number | null }
+
 /**
  * Append one entry (replacing the record's previous one) and an entry for each record whose
- * computed fields it changes; returns the record's sequence number.
+ * computed fields it changes; returns the record's sequence number. `touchParents` a function: those
+ * records are handed to it instead, for the caller to log once, after the transaction's other entries
+ * (`touchAll`: the SQLite Writer, D349).
  */
 export async function appendChange(
   q: Queryable, table: string, id: number, op: ChangeOp, at: string, projectId?: number | null, personId: number | null = null,
-  touchParents = personId === null,
+  touchParents: boolean | ((t: Touched) => void) = personId === null,
 ): Promise<number> {
   const seq = await nextSeq(q);
   const pid = scope(table, id, projectId);
@@ -192,10 +197,25 @@ export async function appendChange(
   }
   await q.run('INSERT INTO changes (seq, tbl, record_id, op, at, project_id, person_id, shown, company_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [seq, table, id, op, at, pid, personId, shown, company]);
-  if (touchParents) {
+  if (typeof touchParents === 'function') {
+    for (const p of await parentsOf(q, table, id, pid)) touchParents({ tbl: p.tbl, id: p.id, pid });
+  } else if (touchParents) {
     for (const p of await parentsOf(q, table, id, pid)) await appendChange(q, p.tbl, p.id, 'update', at, pid, null, false);
   }
   return seq;
+}
+
+/**
+ * Log the records a transaction's changes touched (appendChange's `touchParents` sink), each once, after every
+ * other entry of the transaction, as its entry would have been after the last of them: 1,000 to-dos added to
+ * a list in one transaction give the list and the project one entry each, not a thousand (D349). A record
+ * deleted meanwhile keeps its delete.
+ */
+export async function touchAll(q: Queryable, touched: ReadonlyMap<string, Touched>, at: string): Promise<void> {
+  for (const t of touched.values()) {
+    if (!await q.get(`SELECT 1 AS x FROM ${t.tbl} WHERE id = ?`, [t.id])) continue;
+    await appendChange(q, t.tbl, t.id, 'update', at, t.pid, null, false);
+  }
 }
 
 /** Records whose visibility follows the `private` flag of a post, milestone or todo list. */

@@ -7,7 +7,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { dirname } from 'node:path';
 import { MIGRATIONS, registrySync } from './schema.ts';
-import { afterUpdate, appendChange, cascade, commentRowsName, movesParent, placesRows, rowsName, type ChangeOp } from './feed.ts';
+import { afterUpdate, appendChange, cascade, commentRowsName, movesParent, placesRows, rowsName, touchAll, type ChangeOp, type Touched } from './feed.ts';
 import { repairPrivateFile, securePrivateDir, securePrivateFile } from './files.ts';
 import { StoreVersionError, type Clock, type MemoKey, type Param, type Queryable, type Row, type Store, type Writer } from './types.ts';
 import { DerivedCache } from './derived.ts';
@@ -266,6 +266,7 @@ export class SqliteStore implements Store {
       this.db.exec('BEGIN IMMEDIATE');
       try {
         const out = await fn(w);
+        await w.settle();
         w.finish();
         this.db.exec('COMMIT');
         this.commits++;
@@ -382,8 +383,24 @@ class SqliteWriter implements Writer {
     run: async (sql: string, params?: readonly Param[]) => this.s.runSync(sql, params),
   };
 
+  /** Records the transaction's changes touched (their computed fields changed): logged once, at its end (D349). */
+  private readonly touched = new Map<string, Touched>();
+  private readonly touch1 = (t: Touched): void => {
+    const k = `${t.tbl}:${t.id}`;
+    // Re-inserted: its entry goes after the last change that touched it.
+    this.touched.delete(k);
+    this.touched.set(k, t);
+  };
+
   private log(table: string, id: number, op: ChangeOp, projectId?: number | null): Promise<number> {
-    return appendChange(this.feed, table, id, op, this.now, projectId);
+    return appendChange(this.feed, table, id, op, this.now, projectId, null, this.touch1);
+  }
+
+  /** Before the commit: the touched records' entries (touchAll). */
+  async settle(): Promise<void> {
+    if (!this.touched.size) return;
+    await touchAll(this.feed, this.touched, this.now);
+    this.touched.clear();
   }
 
   async insert(table: string, values: Row, projectId?: number | null): Promise<number> {
