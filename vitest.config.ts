@@ -20,6 +20,7 @@ export const ON_BOTH = [
   'tests/electron/service/categories.test.ts',
   'tests/electron/service/comments.test.ts',
   'tests/electron/service/feed-ahead.test.ts',
+  'tests/electron/store/insert-many.test.ts',
   'tests/electron/service/feed-privacy.test.ts',
   'tests/electron/service/milestones-private.test.ts',
   'tests/electron/service/milestones.test.ts',

@@ -520,12 +520,18 @@ if (!only || only === 'clone') {
   await generateDataset(ts, sizesC);
   const genMs = performance.now() - tg;
   const teamRows = await rowsOf(ts);
+  const { replicaFloor } = await import('./support/clone-floor.ts');
+  mkdirSync(join(tmp, 'clone-floor'), { recursive: true });
+  const floor = await replicaFloor(ts, join(tmp, 'clone-floor', 'bivouac.sqlite'));
   await ts.close();
   say(`\n## clone of a large account (a \`bivouac serve\` team server on SQLite → a \`bivouac serve --remote\` replica, both child processes)`);
   say(`account: ${teamRows} rows in the team server's account tables (the fixture + generateDataset ${JSON.stringify(sizesC)})`);
   // The floor: the generated records written straight into a SQLite store (its Writer: rows and their change-log
   // entries, no HTTP, no sync bookkeeping), in this process.
   say(`floor: the generator wrote its ${teamRows - seedRows} rows straight into a store (no HTTP, no sync) at ${((teamRows - seedRows) / (genMs / 1000)).toFixed(0)} rows/s (${ms(genMs)})`);
+  // The replica's floor (D350): the same records as an ideal replica keeps them (row, feed entry, id-map row, shadow),
+  // written in bulk into a new store, timed alone (bench/support/clone-floor.ts).
+  say(`replica floor: the team server's ${floor.records} records written as an ideal replica keeps them (rows with their feed entries, id-map rows, shadows; multi-row statements, 1,000 a transaction; no HTTP, no decoding, no merge) at ${(floor.records / (floor.ms / 1000)).toFixed(0)} records/s (${ms(floor.ms)})`);
   const team = await serveChild(BIN, teamDir, []);
   const auth = basic(ADA['user-name'], ADA.password);
   const cloneArgs = (url: string) => ['--remote', url, '--remote-user', ADA['user-name']];

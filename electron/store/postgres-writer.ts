@@ -4,7 +4,7 @@
 
 import type pg from 'pg';
 import { cascade, clientVisible, CLIENT_VISIBLE, companyOf, COMPANY_OF, parentsFrom, scope, PARENT_COLUMNS, type ChangeOp } from './feed.ts';
-import type { Param, Row, Writer } from './types.ts';
+import type { NewRow, Param, Row, Writer } from './types.ts';
 import type { PgStore } from './postgres.ts';
 
 /** The table a Writer statement writes; '' for a read; '*' when it cannot tell. */
@@ -135,6 +135,13 @@ export class PgWriter implements Writer {
 
   async logChange(table: string, id: number, op: ChangeOp, projectId?: number | null, personId: number | null = null): Promise<void> {
     this.note(table, id, op, scope(table, id, projectId), personId, false);
+  }
+
+  /** One by one: this Writer logs its entries at commit already (D350). */
+  async insertMany(table: string, rows: readonly NewRow[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const r of rows) ids.push(await this.insert(table, r.values, r.projectId));
+    return ids;
   }
 
   async insert(table: string, values: Row, projectId?: number | null): Promise<number> {

@@ -34,8 +34,16 @@ export interface Queryable {
  * outbox (`sync_outbox`, through `outbox` below, store/outbox.ts, D70): that, not the feed, is
  * what the sync engine pushes.
  */
+/** A record for Writer.insertMany: its values (never an `id`: the store gives it) and its project, as for `insert`. */
+export interface NewRow { readonly values: Row; readonly projectId?: number | null }
+
 export interface Writer extends Queryable {
   insert(table: string, values: Row, projectId?: number | null): Promise<number>;
+  /**
+   * Many new records of one table, in order: the same rows, versions and feed entries as `insert` called for each
+   * (D350); their ids, in order. A store may write them in fewer statements (a clone's page).
+   */
+  insertMany(table: string, rows: readonly NewRow[]): Promise<number[]>;
   update(table: string, id: number, values: Row, projectId?: number | null): Promise<void>;
   remove(table: string, id: number, projectId?: number | null): Promise<void>;
   /**

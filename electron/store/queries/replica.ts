@@ -7,6 +7,7 @@ import type { Conflict } from '../../../shared/sync/merge.ts';
 import type { WireRow } from '../../../shared/sync/wire.ts';
 import type { ResourceKey } from '../../../shared/registry.ts';
 import type { Queryable } from '../types.ts';
+import { batchSizes, rowsPerStatement, valuesOf } from '../batch.ts';
 
 export interface OutboxEntry {
   seq: number; changes: RowChange[]; attempts: number; doneSteps: number; inDoubt: boolean;
@@ -69,6 +70,16 @@ export async function idsByRemote(db: Queryable, keys: Iterable<string>): Promis
 }
 export const mapId = (db: Queryable, resource: ResourceKey, local: number, remote: number) =>
   db.run('INSERT INTO sync_ids (resource, local_id, remote_id) VALUES (?, ?, ?)', [resource, local, remote]);
+/** Id-map rows of many records of one kind at once (a clone's page, D350). */
+export async function mapIds(db: Queryable, resource: ResourceKey, pairs: readonly (readonly [local: number, remote: number])[]): Promise<void> {
+  let j = 0;
+  for (const size of batchSizes(pairs.length, rowsPerStatement(3))) {
+    const params: (string | number)[] = [];
+    for (const [l, r] of pairs.slice(j, j + size)) params.push(resource, l, r);
+    await db.run(`INSERT INTO sync_ids (resource, local_id, remote_id) ${valuesOf('(?, ?, ?)', size)}`, params);
+    j += size;
+  }
+}
 export const unmapLocal = (db: Queryable, resource: ResourceKey, local: number) =>
   db.run('DELETE FROM sync_ids WHERE resource = ? AND local_id = ?', [resource, local]);
 
@@ -103,6 +114,17 @@ export async function putShadow(db: Queryable, resource: ResourceKey, remote: nu
   const u = await db.run('UPDATE sync_shadow SET scope = ?, record = ? WHERE resource = ? AND remote_id = ?', [scope, rec, resource, remote]);
   if (!u.changes) await db.run('INSERT INTO sync_shadow (resource, remote_id, scope, record) VALUES (?, ?, ?, ?)', [resource, remote, scope, rec]);
 }
+/** Shadows of many records of one kind at once, new or replacing theirs (a clone's page, D350). */
+export async function putShadows(db: Queryable, resource: ResourceKey, rows: readonly { remote: number; scope: string; row: WireRow }[]): Promise<void> {
+  let j = 0;
+  for (const size of batchSizes(rows.length, rowsPerStatement(4))) {
+    const params: (string | number)[] = [];
+    for (const r of rows.slice(j, j + size)) params.push(resource, r.remote, r.scope, JSON.stringify(r.row));
+    await db.run(`INSERT INTO sync_shadow (resource, remote_id, scope, record) ${valuesOf('(?, ?, ?, ?)', size)}
+      ON CONFLICT (resource, remote_id) DO UPDATE SET scope = excluded.scope, record = excluded.record`, params);
+    j += size;
+  }
+}
 export const dropShadow = (db: Queryable, resource: ResourceKey, remote: number) =>
   db.run('DELETE FROM sync_shadow WHERE resource = ? AND remote_id = ?', [resource, remote]);
 
@@ -124,6 +146,14 @@ export async function* parkedBatches(db: Queryable, resource: ResourceKey, batch
 }
 export const unpark = (db: Queryable, resource: ResourceKey, remote: number) =>
   db.run('DELETE FROM sync_shadow WHERE resource = ? AND remote_id = ?', [`~${resource}`, remote]);
+/** unpark, for many records of one kind. */
+export async function unparkMany(db: Queryable, resource: ResourceKey, remotes: readonly number[]): Promise<void> {
+  let j = 0;
+  for (const size of batchSizes(remotes.length, 256)) {
+    await db.run(`DELETE FROM sync_shadow WHERE resource = ? AND remote_id IN (${new Array<string>(size).fill('?').join(', ')})`, [`~${resource}`, ...remotes.slice(j, j + size)]);
+    j += size;
+  }
+}
 export const dropParked = (db: Queryable) => db.run("DELETE FROM sync_shadow WHERE resource LIKE '~%'");
 export async function hasParked(db: Queryable): Promise<boolean> {
   return (await db.get("SELECT 1 AS x FROM sync_shadow WHERE resource LIKE '~%' LIMIT 1")) !== undefined;
@@ -185,6 +215,20 @@ export const addRejected = (db: Queryable, seq: number, resource: ResourceKey, r
 export const rejected = (db: Queryable) => db.all('SELECT id, seq, resource, record_id, method, path, status, message, at FROM sync_rejected ORDER BY id');
 
 // ---- local rows as the engine sees them -------------------------------------------------------
+/** The project of each of these rows (`table` → ids), by `table:id` (a page's new comments and to-dos, D350). */
+export async function projectsOf(db: Queryable, wanted: ReadonlyMap<string, ReadonlySet<number>>): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const [table, set] of wanted) {
+    const ids = [...set];
+    let j = 0;
+    for (const size of batchSizes(ids.length, 256)) {
+      const rows = await db.all<{ id: number; project_id: number }>(`SELECT id, project_id FROM ${table} WHERE id IN (${new Array<string>(size).fill('?').join(', ')})`, ids.slice(j, j + size));
+      for (const r of rows) out.set(`${table}:${r.id}`, Number(r.project_id));
+      j += size;
+    }
+  }
+  return out;
+}
 export const localRow = (db: Queryable, table: string, id: number) => db.get<WireRow & Record<string, unknown>>(`SELECT * FROM ${table} WHERE id = ?`, [id]);
 export const childOrder = (db: Queryable, resource: 'todoItem' | 'todoList', parent: number) =>
   db.all<{ id: number }>(resource === 'todoItem'
