@@ -69,13 +69,15 @@ export async function countingProxy(target: string): Promise<Counting> {
 }
 
 /** Until the feed's end was read and the replica's sync is idle after a success (the clone done), reading its status every 100 ms. */
-export async function cloneSettled(s: Served, auth: string, proxy: Counting, timeoutMs = 1_800_000): Promise<void> {
+export async function cloneSettled(s: Served, auth: string, proxy: Counting, timeoutMs = Number(process.env.BENCH_CLONE_SETTLE_MS ?? 1_800_000)): Promise<void> {
   const until = Date.now() + timeoutMs;
+  type Status = { state: string; lastSuccessAt: string | null } | null;
+  let st: Status = null;
   while (Date.now() < until) {
     if (s.child.exitCode !== null || s.child.signalCode !== null) throw new Error(`the replica exited (${s.child.exitCode ?? s.child.signalCode}): ${s.stderr()}`);
-    const st = await fetch(`${s.url}/sync/status`, { headers: { authorization: auth } }).then((r) => r.json()).catch(() => null) as { state: string; lastSuccessAt: string | null } | null;
+    st = await fetch(`${s.url}/sync/status`, { headers: { authorization: auth } }).then((r) => r.json()).catch(() => null) as Status;
     if (proxy.feedEnded && st?.state === 'idle' && st.lastSuccessAt) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the clone did not settle');
+  throw new Error(`the clone did not settle: its status ${JSON.stringify(st)}, the feed ${proxy.feedEnded ? 'ended' : 'not ended'}; the replica's stderr: ${s.stderr().slice(-4000)}`);
 }

@@ -72,7 +72,9 @@ export class SyncEngine implements SyncPort {
     this.clock = {
       timers: o.timers ?? REAL_TIMERS, random: o.random ?? Math.random, backoff: o.backoff ?? BACKOFF,
       fire: () => {
-        if (this.pendingConnect) void this.attemptConnect().catch(() => undefined);
+        // A connect's first sync (the clone) is a sync: a timer it armed (a run bounded by maxPullPages asks for the
+        // next in 1 s) joins it. Taken for the connect's retry, it joined the attempt and was lost (D351).
+        if (this.pendingConnect && !this.firstSync) void this.attemptConnect().catch(() => undefined);
         else void this.run().catch(() => undefined);
       },
     };
@@ -126,6 +128,7 @@ export class SyncEngine implements SyncPort {
     this.remote = linked.remote;
     this.store.recordOutbox = true;
     reset(this.sched);
+    this.firstSync = true;
     try {
       await this.run();
     } catch (e) {
@@ -137,8 +140,13 @@ export class SyncEngine implements SyncPort {
       if (!(await untouchedSince(this.store, linked))) return;
       await this.rollback(linked.before);
       throw firstSyncRefused(e);
+    } finally {
+      this.firstSync = false;
     }
   }
+
+  /** The connect's first sync is running (its link done): the schedule's timers run syncs, not connects. */
+  private firstSync = false;
 
   /** Put the directory back as it was before a connect (D256): data or link, token, engine state. */
   private async rollback(b: Before): Promise<void> {
