@@ -185,14 +185,15 @@ const MANY: ReadonlySet<ResourceKey> = new Set<ResourceKey>(['category', 'milest
  * The records of one kind a set brings (D350). Those new here whose references are all held (nearly every record
  * of a clone) are inserted together (Writer.insertMany), with their id-map rows and shadows, in a few statements:
  * a record at a time, a clone of 55k records ran ten statements each. Any other (held here, a reference not held,
- * a parent not found, a person, a project, a company) goes through applyOne, before them.
+ * a parent not found, a person, a project, a company) goes through applyOne. The order is the set's: the new
+ * records gathered so far are written before any other, so ids and feed entries come as one at a time.
  */
 export async function applyKind(w: Writer, refuse: PhaseEnv['refuse'], ctx: ApplyCtx, res: ResourceKey, items: readonly Pulled[], seen: Set<string>): Promise<void> {
   if (!MANY.has(res)) {
     for (const p of items) await applyOne(w, refuse, ctx, p, seen);
     return;
   }
-  const fresh: { p: Pulled; values: WireRow; parent: readonly [string, number] | null }[] = [];
+  let fresh: Fresh[] = [];
   for (const p of items) {
     const key = `${res}:${p.row.id}`;
     if (!seen.has(key) && !unrepresentable(p.row) && !/^p(NaN|null)\//.test(p.scope) && await localOf(w, ctx.ids, res, Number(p.row.id)) === undefined) {
@@ -205,22 +206,31 @@ export async function applyKind(w: Writer, refuse: PhaseEnv['refuse'], ctx: Appl
         continue;
       }
     }
+    if (fresh.length) { await insertFresh(w, refuse, ctx, res, fresh, seen); fresh = []; }
     await applyOne(w, refuse, ctx, p, seen);
   }
-  if (!fresh.length) return;
+  if (fresh.length) await insertFresh(w, refuse, ctx, res, fresh, seen);
+}
+
+/** A new record applyKind gathered: its local values, and the row whose project it takes. */
+interface Fresh { p: Pulled; values: WireRow; parent: readonly [string, number] | null }
+
+/** New records of one kind, written together: rows and entries, id-map rows, shadows (D350). */
+async function insertFresh(w: Writer, refuse: PhaseEnv['refuse'], ctx: ApplyCtx, res: ResourceKey, fresh: readonly Fresh[], seen: Set<string>): Promise<void> {
   // The project of each record's parent (a comment's, a to-do's list's), read at once (insertValues reads it one by one).
   const wanted = new Map<string, Set<number>>();
   for (const { parent } of fresh) if (parent) (wanted.get(parent[0]) ?? wanted.set(parent[0], new Set()).get(parent[0])!).add(parent[1]);
   const projects = await q.projectsOf(w, wanted);
-  const taken: typeof fresh = [];
+  const taken: Fresh[] = [];
   const rows: NewRow[] = [];
   for (const f of fresh) {
     const values = { ...f.values };
     if (f.parent) {
       const project = projects.get(`${f.parent[0]}:${f.parent[1]}`);
       if (project === undefined) {
+        // Parked, or left out, as one at a time (insertValues finds no parent either: nothing is inserted).
         seen.delete(`${res}:${f.p.row.id}`);
-        await applyOne(w, refuse, ctx, f.p, seen); // parked, or left out, as one at a time
+        await applyOne(w, refuse, ctx, f.p, seen);
         continue;
       }
       values.project_id = project;
@@ -228,6 +238,7 @@ export async function applyKind(w: Writer, refuse: PhaseEnv['refuse'], ctx: Appl
     taken.push(f);
     rows.push({ values, projectId: (values.project_id as number | null | undefined) ?? undefined });
   }
+  if (!rows.length) return;
   const ids = await w.insertMany(RESOURCES[res].table, rows);
   const pairs: [number, number][] = [];
   for (let i = 0; i < ids.length; i++) {
@@ -237,16 +248,18 @@ export async function applyKind(w: Writer, refuse: PhaseEnv['refuse'], ctx: Appl
     ctx.ids.toRemote.set(`${res}:${ids[i]}`, remote);
   }
   await q.mapIds(w, res, pairs);
+  // One row per key (a multi-row upsert may not name a key twice on PostgreSQL): `seen` lets each record in once.
   await q.putShadows(w, res, taken.map((f) => ({ remote: Number(f.p.row.id), scope: f.p.scope, row: f.p.row })));
   if (ctx.parked) await q.unparkMany(w, res, pairs.map(([, r]) => r));
 }
 
 /** The row whose project a new record takes (insertValues): [table, local id]; null: none; undefined: it cannot be told. */
 function parentRow(res: ResourceKey, v: WireRow): readonly [string, number] | null | undefined {
-  if (res === 'todoItem') return ['todo_lists', Number(v.todo_list_id)];
+  const at = (table: string, id: unknown): readonly [string, number] | undefined => (Number.isSafeInteger(id) && Number(id) > 0 ? [table, Number(id)] : undefined);
+  if (res === 'todoItem') return at('todo_lists', v.todo_list_id);
   if (res !== 'comment') return null;
   const parent = commentParent(v.commentable_type);
-  return parent ? [RESOURCES[parent].table, Number(v.commentable_id)] : undefined;
+  return parent ? at(RESOURCES[parent].table, v.commentable_id) : undefined;
 }
 
 export async function applyOne(w: Writer, refuse: PhaseEnv['refuse'], ctx: ApplyCtx, p: Pulled, seen: Set<string>): Promise<void> {

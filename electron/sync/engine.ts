@@ -72,9 +72,11 @@ export class SyncEngine implements SyncPort {
     this.clock = {
       timers: o.timers ?? REAL_TIMERS, random: o.random ?? Math.random, backoff: o.backoff ?? BACKOFF,
       fire: () => {
-        // A connect's first sync (the clone) is a sync: a timer it armed (a run bounded by maxPullPages asks for the
-        // next in 1 s) joins it. Taken for the connect's retry, it joined the attempt and was lost (D351).
-        if (this.pendingConnect && !this.firstSync) void this.attemptConnect().catch(() => undefined);
+        // A timer due during a connect's first sync (the clone; a run bounded by maxPullPages asks for the next in
+        // 1 s, a local write for a push) is kept for when the connect has settled. Taken for the connect's retry,
+        // it joined the attempt and was lost (D351).
+        if (this.pendingConnect && this.firstSync) this.dueAfterConnect = true;
+        else if (this.pendingConnect) void this.attemptConnect().catch(() => undefined);
         else void this.run().catch(() => undefined);
       },
     };
@@ -129,9 +131,13 @@ export class SyncEngine implements SyncPort {
     this.store.recordOutbox = true;
     reset(this.sched);
     this.firstSync = true;
+    this.dueAfterConnect = false;
     try {
       await this.run();
     } catch (e) {
+      // A failure armed its retry (or the connect is refused): a timer kept meanwhile goes (D351).
+      this.firstSync = false;
+      this.dueAfterConnect = false;
       // Linked: the connect stands and the clone (or the push of adopted work) goes on when the remote
       // answers again; the status says why it stopped.
       if (transient(e)) return;
@@ -143,10 +149,17 @@ export class SyncEngine implements SyncPort {
     } finally {
       this.firstSync = false;
     }
+    // Linked and synced: a timer that came due meanwhile runs now, once the connect has settled (a timer is a
+    // task: it fires after the attempt's end, D351).
+    if (this.dueAfterConnect) {
+      this.dueAfterConnect = false;
+      this.nudge(0);
+    }
   }
 
-  /** The connect's first sync is running (its link done): the schedule's timers run syncs, not connects. */
+  /** The connect's first sync is running (its link done): a timer due now waits for the connect's end (D351). */
   private firstSync = false;
+  private dueAfterConnect = false;
 
   /** Put the directory back as it was before a connect (D256): data or link, token, engine state. */
   private async rollback(b: Before): Promise<void> {

@@ -215,7 +215,7 @@ export const addRejected = (db: Queryable, seq: number, resource: ResourceKey, r
 export const rejected = (db: Queryable) => db.all('SELECT id, seq, resource, record_id, method, path, status, message, at FROM sync_rejected ORDER BY id');
 
 // ---- local rows as the engine sees them -------------------------------------------------------
-/** The project of each of these rows (`table` → ids), by `table:id` (a page's new comments and to-dos, D350). */
+/** The project of each of these rows (`table` → ids), by `table:id`, when it has one (a page's new comments and to-dos, D350). */
 export async function projectsOf(db: Queryable, wanted: ReadonlyMap<string, ReadonlySet<number>>): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const [table, set] of wanted) {
@@ -223,7 +223,7 @@ export async function projectsOf(db: Queryable, wanted: ReadonlyMap<string, Read
     let j = 0;
     for (const size of batchSizes(ids.length, 256)) {
       const rows = await db.all<{ id: number; project_id: number }>(`SELECT id, project_id FROM ${table} WHERE id IN (${new Array<string>(size).fill('?').join(', ')})`, ids.slice(j, j + size));
-      for (const r of rows) out.set(`${table}:${r.id}`, Number(r.project_id));
+      for (const r of rows) if (r.project_id !== null && r.project_id !== undefined) out.set(`${table}:${r.id}`, Number(r.project_id));
       j += size;
     }
   }

@@ -4,7 +4,9 @@
 
 import { describe, expect, it } from 'vitest';
 import * as q from '../../../electron/store/queries/replica.ts';
-import { applySet } from '../../../electron/sync/apply.ts';
+import { applyContext, applyOne, applySet } from '../../../electron/sync/apply.ts';
+import { TABLE_ORDER } from '../../../shared/registry.ts';
+import type { Pulled } from '../../../electron/sync/phase.ts';
 import { push } from '../../../electron/sync/push.ts';
 import { reject } from '../../../electron/sync/reject.ts';
 import { emptySet } from '../../../electron/sync/phase.ts';
@@ -91,5 +93,38 @@ describe('reject phase', () => {
     expect(r).toMatchObject({ seq: entry.seq, resource: 'todoItem', record_id: 5, method: 'PUT', status: 403, message: 'Forbidden' });
     // The caller's id map is refreshed from the store.
     expect(ids.toRemote.get('todoItem:5')).toBe(30);
+  });
+
+  it('new records written together (D350) leave exactly what one at a time leaves: rows, ids, versions, feed entries in order, id map, shadows', async () => {
+    // A page mixing new records (to-dos, comments) with a held one changed there, a to-do whose list is not held,
+    // and a comment on a record not held: applied by applySet, and record by record (applyOne) on a twin replica.
+    const item = (id: number, list: number, content: string) => ({ resource: 'todoItem' as const, row: { id, todo_list_id: list, content, due_at: null }, scope: 'p10/items/20' });
+    const comment = (id: number, on: number) => ({ resource: 'comment' as const, row: { id, commentable_type: 'TodoItem', commentable_id: on, body: `c${id}`, author_id: null, created_at: '2026-05-01T00:00:00Z' }, scope: 'p10/comments' });
+    const items: Pulled[] = [item(40, 20, 'A'), item(41, 20, 'B'), { ...item(30, 20, 'Theirs'), row: { ...BASE, content: 'Theirs', due_at: '2026-06-01T00:00:00Z' } }, item(42, 99, 'no list'),
+      item(43, 20, 'C'), comment(50, 30), comment(51, 40), comment(52, 777), comment(53, 43)];
+    const [many, one] = [await replica(), await replica()];
+    const set = emptySet();
+    set.items.push(...items);
+    await applySet(many, set, await q.shadows(many.store), null, { park: false });
+    await one.store.write(async (w) => {
+      w.outbox?.mute();
+      const ctx = { ...(await applyContext(w, null)), park: false, parked: false };
+      const seen = new Set<string>();
+      for (const res of TABLE_ORDER) for (const p of items) if (p.resource === res) await applyOne(w, one.refuse, ctx, p, seen);
+    });
+    const state = async (e: typeof many) => ({
+      items: await e.store.all('SELECT id, todo_list_id, project_id, content, version FROM todo_items ORDER BY id'),
+      comments: await e.store.all('SELECT id, commentable_type, commentable_id, project_id, body, version FROM comments ORDER BY id'),
+      changes: await e.store.all('SELECT seq, tbl, record_id, op, project_id, shown FROM changes ORDER BY seq'),
+      ids: await e.store.all('SELECT resource, local_id, remote_id FROM sync_ids ORDER BY resource, local_id'),
+      shadows: await e.store.all('SELECT resource, remote_id, scope, record FROM sync_shadow ORDER BY resource, remote_id'),
+      conflicts: (await q.conflicts(e.store)).map((c) => [c.resource, c.record_id, c.field]),
+    });
+    const got = await state(many);
+    expect(got).toEqual(await state(one));
+    // What the page brought: four new to-dos (not the one without its list), three comments (not the one on nothing).
+    expect(got.items.map((r) => r.content)).toEqual(['Mine', 'A', 'B', 'C']);
+    expect(got.comments).toHaveLength(3);
+    expect(got.conflicts).toEqual([['todoItem', 5, 'content']]);
   });
 });
