@@ -139,6 +139,7 @@ export class PgWriter implements Writer {
 
   /** One by one: this Writer logs its entries at commit already (D350). */
   async insertMany(table: string, rows: readonly NewRow[]): Promise<number[]> {
+    if (rows.some((r) => 'id' in r.values)) throw new Error(`insertMany(${table}): the store gives the ids`);
     const ids: number[] = [];
     for (const r of rows) ids.push(await this.insert(table, r.values, r.projectId));
     return ids;
