@@ -163,16 +163,13 @@ export function localValues(res: ResourceKey, row: WireRow, toLocal: Map<string,
 
 export async function insertValues(w: Writer, res: ResourceKey, v: WireRow): Promise<WireRow | null> {
   const out = { ...v };
-  if (res === 'comment') {
-    const parentRes = (commentParent(v.commentable_type) ?? undefined);
-    const parent = parentRes ? await q.localRow(w, RESOURCES[parentRes].table, Number(v.commentable_id)) : undefined;
+  // A comment's or a to-do's project is its parent's (parentRow, the one rule applyKind reads too).
+  const at = parentRow(res, v);
+  if (at === undefined) return null;
+  if (at) {
+    const parent = await q.localRow(w, at[0], at[1]);
     if (!parent) return null;
     out.project_id = parent.project_id as number;
-  }
-  if (res === 'todoItem') {
-    const list = await q.localRow(w, 'todo_lists', Number(v.todo_list_id));
-    if (!list) return null;
-    out.project_id = list.project_id as number;
   }
   if (res === 'company' && out.firm === undefined) out.firm = 0;
   return out;
