@@ -20,15 +20,47 @@ const authHeader = (token: string) => `Basic ${Buffer.from(`${token}:X`).toStrin
 
 async function launch(profile: string, packaged = false): Promise<Launched> {
   const spec = launchSpec({ profile, packaged });
-  currentLog = join(profile, 'bivouac', 'logs', 'bivouac.log');
-  const app = await _electron.launch({ ...spec, timeout: 90_000 });
-  const win = await app.firstWindow({ timeout: 90_000 }); // as the launch check: the window waits for the service, slow on a busy machine
-  // The first page after sign-in is the Overview (issue #27); the boards are a click away.
-  await expect(win.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible({ timeout: 60_000 });
-  await win.getByRole('button', { name: 'Todos', exact: true }).click();
-  await expect(win.getByRole('heading', { name: 'Todos', level: 1 })).toBeVisible({ timeout: 30_000 });
-  const session = await win.evaluate(() => ({ origin: window.bivouac.apiBase, token: window.bivouac.token }));
-  return { app, win, spec, session };
+  currentLog = join(profile, packaged ? 'Bivouac' : 'bivouac', 'logs', 'bivouac.log'); // userData: the app's name
+  const app = await step('launching the app', _electron.launch({ ...spec, timeout: 90_000 }));
+  try {
+    // As the launch check: the window waits for the service, slow on a busy machine.
+    const win = await step('waiting for its window', app.firstWindow({ timeout: 90_000 }));
+    // The first page after sign-in is the Overview (issue #27); the boards are a click away.
+    await step('waiting for the Overview', expect(win.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible({ timeout: 60_000 }), win);
+    await win.getByRole('button', { name: 'Todos', exact: true }).click();
+    await step('waiting for the Todos board', expect(win.getByRole('heading', { name: 'Todos', level: 1 })).toBeVisible({ timeout: 30_000 }), win);
+    const session = await win.evaluate(() => ({ origin: window.bivouac.apiBase, token: window.bivouac.token }));
+    return { app, win, spec, session };
+  } catch (e) {
+    try { app.process().kill('SIGKILL'); } catch { /* gone */ }
+    throw e;
+  }
+}
+
+/**
+ * One step of a launch: its error names the step and carries the tail of the app's log and the page's text (CI
+ * shows only the output). An app that logs "could not start" (or an error nothing caught) fails the step at once:
+ * its error box waits for a click that never comes.
+ */
+async function step<T>(what: string, p: Promise<T>, win?: Page): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    timer = setInterval(() => {
+      let log = '';
+      try { log = readFileSync(currentLog, 'utf8'); } catch { /* not written yet */ }
+      const bad = /could not start|unexpected error in the main process/.exec(log);
+      if (bad) reject(new Error(`the app logged "${bad[0]}"`));
+    }, 250);
+  });
+  try {
+    return await Promise.race([p, failed]);
+  } catch (e) {
+    const page = win ? await win.locator('body').innerText({ timeout: 2000 }).catch((x: unknown) => `(no text: ${String(x)})`) : '';
+    throw new Error(`${what}: ${e instanceof Error ? e.message : String(e)}\n${page ? `the page shows:\n${page.slice(0, 1500)}\n` : ''}`
+      + `the app's log (${currentLog}) ends:\n${logTail()}`, { cause: e });
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 function api(s: Session, method: string, path: string, body?: unknown): Promise<Response> {
@@ -304,3 +336,21 @@ test.describe.serial('packaged test build (release/test/linux-unpacked)', () => 
     expect(readFileSync(state.logFile, 'utf8')).toMatch(/stopped\n$/);
   });
 });
+
+test('a service that cannot start: the app logs why at once (its box then says it), not an uncaught error with nothing in the log', async () => {
+  // The test runtime starts the service on BIVOUAC_TEST_NODE: here a program that exits at once. The start command
+  // written to it failed with EPIPE, an uncaught exception in main: Electron's modal box, and no line in the log.
+  const profile = mkdtempSync(join(tmpdir(), 'bivouac-electron-nostart-'));
+  const spec = launchSpec({ profile, env: { BIVOUAC_TEST_NODE: '/bin/false' } });
+  const child = spawn(spec.executablePath, spec.args, { env: spec.env, cwd: spec.cwd, stdio: 'ignore' });
+  try {
+    const log = join(profile, 'bivouac', 'logs', 'bivouac.log');
+    const read = () => { try { return readFileSync(log, 'utf8'); } catch { return ''; } };
+    await expect.poll(read, { timeout: 60_000 }).toMatch(/ERROR could not start Error: the service process exited before it listened \(exit 1\)/);
+    expect(read()).not.toMatch(/unexpected error/);
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+

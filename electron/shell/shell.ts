@@ -49,10 +49,17 @@ export interface ShellDeps {
   readonly portFree?: (port: number) => Promise<boolean>;
   readonly now?: () => number;
   /**
-   * The process's warnings (main.ts gives `process`): written to the log, as a packaged app's stderr is shown
-   * nowhere (the store's checkpoint worker failing, D233, D235).
+   * The process's warnings and its errors that nothing caught (main.ts gives `process`): written to the log, as
+   * a packaged app's stderr is shown nowhere (the store's checkpoint worker failing, D233, D235; D352).
    */
-  readonly warnings?: { on(event: 'warning', listener: (w: Error) => void): unknown };
+  readonly warnings?: ProcessEvents;
+}
+
+/** What the shell hears from its process (Node's `process`). */
+export interface ProcessEvents {
+  on(event: 'warning', listener: (w: Error) => void): unknown;
+  on(event: 'uncaughtException', listener: (e: Error) => void): unknown;
+  on(event: 'unhandledRejection', listener: (reason: unknown) => void): unknown;
 }
 
 /** A crash loop: this many renderer crashes within CRASH_WINDOW_MS stop the automatic reloads. */
@@ -95,6 +102,8 @@ export class Shell {
   private crashes: number[] = [];
   private quitting = false;
   private shutdownDone = false;
+  private serviceStarted = false;
+  private startFailed = false;
   private shutdown: Promise<void> | null = null;
   private quitWatchdog: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
@@ -134,6 +143,8 @@ export class Shell {
       return false;
     }
     this.deps.warnings?.on('warning', (w) => this.log.warn(`process warning: ${w.name}: ${w.message}`));
+    this.deps.warnings?.on('uncaughtException', (e) => this.unexpected(e));
+    this.deps.warnings?.on('unhandledRejection', (reason) => this.unexpected(reason));
     app.setAsDefaultProtocolClient(APP_SCHEME);
     app.onSecondInstance((argv) => this.secondInstance(argv));
     app.onOpenUrl((e, url) => {
@@ -159,6 +170,7 @@ export class Shell {
     }, (m) => this.log.warn(m));
 
     this.service = await this.startService();
+    this.serviceStarted = true;
     this.origin = this.service.url;
     this.secrets.set('localToken', this.service.token);
     this.sync = this.deps.syncSource(this.service);
@@ -213,7 +225,29 @@ export class Shell {
     }
   }
 
+  /**
+   * An error nothing caught in this process (D352). Electron's own answer is a modal box, with nothing in the log
+   * and the app stopped until it is clicked. While the service starts, the start has failed (its promise may
+   * never end); after it, the app goes on, and the window says so.
+   */
+  private unexpected(e: unknown): void {
+    this.log.error('unexpected error in the main process', e);
+    this.log.flush?.();
+    if (!this.serviceStarted) {
+      if (!this.quitting && !this.shutdownDone) this.failed(e);
+      return;
+    }
+    this.notice({ title: 'Bivouac ran into a problem', text: `Your saved work is safe. The log says what happened: ${this.log.file}` });
+  }
+
+  private notice(n: EventContract['shell:notice']): void {
+    if (this.loaded && this.window && !this.window.isDestroyed()) this.send('shell:notice', n);
+    else this.pendingNotices.push(n);
+  }
+
   private failed(e: unknown): void {
+    if (this.startFailed) return; // an error nothing caught during the start, then the start's own
+    this.startFailed = true;
     const msg = e instanceof Error ? e.message : String(e);
     this.log.error('could not start', e);
     this.log.flush?.();

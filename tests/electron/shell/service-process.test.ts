@@ -2,7 +2,7 @@
 // real-Electron tests' entry runs it beside Electron 33 (D259): here on this Node, which has node:sqlite.
 
 import { describe, it, expect, afterEach } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,5 +43,45 @@ describe('the service out of process', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it('a host that exits before it listens fails the start with its exit code; the start request it could not read raises nothing', async () => {
+    // /bin/false exits at once: the start command written to its stdin fails with EPIPE. Unhandled, that error was
+    // an uncaught exception in Electron's main process (a modal box, the app hung with nothing in its log).
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => { uncaught.push(e); };
+    process.on('uncaughtException', onUncaught);
+    try {
+      const lines: string[] = [];
+      const log = { warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
+      // The EPIPE comes when the host is gone before the write is done: a race, so ten starts.
+      for (let i = 0; i < 10; i++) {
+        const start = outOfProcessStarter({ node: '/bin/false', host, uiDir: null, demo: true });
+        await expect(start({ dataDir: join(tmp(), 'data'), port: 0, tokenVault: new MemoryTokenVault(), log }))
+          .rejects.toThrow('the service process exited before it listened (exit 1)');
+      }
+      await new Promise((r) => setTimeout(r, 100)); // what a late write error would raise
+      expect(uncaught).toEqual([]);
+      expect(lines).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+
+  it('a Node that is not there fails the start with ENOENT', async () => {
+    const start = outOfProcessStarter({ node: join(tmp(), 'no-node'), host, uiDir: null, demo: true });
+    await expect(start({ dataDir: join(tmp(), 'data'), port: 0, tokenVault: new MemoryTokenVault() })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a host that exits after it listened: logged, and a later export or close fails at once (no write to a gone process, no wait)', async () => {
+    const dir = tmp();
+    const fakeHost = join(dir, 'host.mjs'); // listens (says so), then exits
+    writeFileSync(fakeHost, `process.stdin.once('data', () => { console.log(JSON.stringify({ t: 'ready', url: 'http://127.0.0.1:9', token: 'x' })); process.exit(3); });`);
+    const lines: string[] = [];
+    const log = { warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
+    const svc = await outOfProcessStarter({ node: process.execPath, host: fakeHost, uiDir: null, demo: true })({ dataDir: join(dir, 'data'), port: 0, tokenVault: new MemoryTokenVault(), log });
+    await expect.poll(() => lines).toEqual(['error the service process exited unexpectedly (exit 3)']);
+    await expect(svc.exportBackup(join(dir, 'backup.json'))).rejects.toThrow('the service process exited (3)');
+    await expect(svc.close({ graceMs: 0 })).rejects.toThrow('the service process exited (3)');
   });
 });

@@ -96,6 +96,38 @@ describe('lifecycle', () => {
     expect(log.lines).toContain('warn process warning: Warning: the SQLite checkpoint worker failed (boom): checkpoints run in the request thread');
   });
 
+  it('an error nothing caught in the main process is written to the log; after the start the app goes on and the window is told, without a box that blocks it', async () => {
+    const { fake, log, warnings } = await boot();
+    fake.window.ready();
+    warnings.emit('uncaughtException', new Error('write EPIPE'));
+    warnings.emit('unhandledRejection', new Error('a promise nobody awaited'));
+    expect(log.lines.filter((l) => l.startsWith('error'))).toEqual(['error unexpected error in the main process', 'error unexpected error in the main process']);
+    expect(fake.errorBoxes).toEqual([]);
+    expect(fake.exited).toBeNull();
+    const told = { title: 'Bivouac ran into a problem', text: `Your saved work is safe. The log says what happened: ${log.file}` };
+    expect(fake.window.contents.events('shell:notice')).toEqual([told, told]);
+  });
+
+  it('an error nothing caught while the service starts is a start that failed: reported in a dialog, once, and the app exits', async () => {
+    const fake = new FakeElectron();
+    fakes.push(fake);
+    const log = new MemoryLog(join(fake.dir, 'l.log'));
+    const proc = new EventEmitter();
+    let fail: (e: Error) => void = () => undefined;
+    const shell = new Shell({ port: fake.port, startService: () => new Promise((_, reject) => { fail = reject; }), syncSource: () => new FakeSync([]),
+      log, warnings: proc }, { argv: [], env: {}, preload: '', windowIcon: null, trayIcon: '', apiDocsUrl: '' });
+    shell.start();
+    fake.ready();
+    await vi.waitFor(() => expect(log.lines.some((l) => l.startsWith('info starting Bivouac'))).toBe(true));
+    proc.emit('uncaughtException', new Error('write EPIPE'));
+    fail(new Error('the service process exited before it listened (exit 1)')); // the start's own error, after it
+    await shell.ready;
+    await vi.waitFor(() => expect(fake.exited).toBe(1));
+    expect(fake.errorBoxes).toEqual([['Bivouac could not start', expect.stringMatching(/^write EPIPE\n/)]]);
+    expect(log.lines.filter((l) => l.startsWith('error'))).toEqual(['error unexpected error in the main process', 'error could not start']);
+    expect(fake.windows).toHaveLength(0);
+  });
+
   it('--hidden (start at login) starts in the tray without showing the window', async () => {
     const { fake } = await boot({ argv: ['bivouac', '--hidden'] });
     fake.window.ready();
