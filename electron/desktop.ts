@@ -186,7 +186,7 @@ export function startDesktop(startService: (paths: AppPaths) => StartService): S
     port,
     startService: startService({ appRoot, uiDir: existsSync(uiDir) ? uiDir : null }),
     syncSource: (svc) => new HttpSyncStatusSource(svc.url, svc.token),
-    warnings: process,
+    processEvents: process,
   }, {
     argv: process.argv,
     env: process.env,

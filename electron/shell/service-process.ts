@@ -44,17 +44,18 @@ const asError = (d: { name: string; message: string; stack?: string }): Error =>
 export function outOfProcessStarter(o: OutOfProcessOptions): StartService {
   return ({ dataDir, port, tokenVault, log }) => new Promise<LocalService>((resolve, reject) => {
     const child = spawn(o.node, [o.host], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: undefined } });
+    let gone: { code: number | null } | null = null;
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => { gone = { code }; r(code); }));
     // A host that is gone fails a write with EPIPE: its exit (below) reports it, so that error is dropped.
     // Unhandled, that error is an uncaught exception in Electron's main process (a modal box; the app hangs).
     child.stdin.on('error', (e) => { if ((e as NodeJS.ErrnoException).code !== 'EPIPE') log?.warn('service process: its input failed', e); });
     const send = (c: HostCommand) => {
-      if (child.stdin.writable && child.exitCode === null && child.signalCode === null) child.stdin.write(`${JSON.stringify(c)}\n`);
+      // Not started (ENOENT: `error` reports it), or gone (`exit` does).
+      if (child.pid !== undefined && gone === null && child.stdin.writable) child.stdin.write(`${JSON.stringify(c)}\n`);
     };
     const replies = new Map<number, (m: Extract<HostMessage, { t: 'reply' }>) => void>();
     let nextId = 1;
     let started = false;
-    let gone: { code: number | null } | null = null;
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => { gone = { code }; r(code); }));
     const startTimer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`the service process did not start within ${(o.startTimeoutMs ?? 30_000) / 1000} s`));

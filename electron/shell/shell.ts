@@ -10,61 +10,20 @@ import { APP_SCHEME, LOCAL_ONLY, appLinkHash, type EventChannel, type EventContr
 import { guardPermissions, lockDown, externalUrl } from './guards.ts';
 import { registerIpc, type InvokeHandlers } from './ipc.ts';
 import { RotatingLog, type Log } from './log.ts';
+import type { ShellDeps, ShellOptions } from './options.ts';
 import { appMenu, trayMenu, trayTooltip } from './menus.ts';
-import type { ElectronPort, LocalService, Preventable, StartService, SyncStatusSource, TrayPort, WindowPort } from './port.ts';
+import type { ElectronPort, LocalService, Preventable, SyncStatusSource, TrayPort, WindowPort } from './port.ts';
 import { Secrets } from './secrets.ts';
 import { SettingsFile, currentSettings, defaultSettings, loginItems, readJson, writeFileAtomic, type LoginItems } from './settings.ts';
 import { MIN_SIZE, parseWindowState, rememberBounds, restoreBounds } from './window-state.ts';
 
-export interface ShellOptions {
-  readonly argv: readonly string[];
-  readonly env: NodeJS.ProcessEnv;
-  /** The compiled preload (dist/electron/preload.cjs). */
-  readonly preload: string;
-  readonly windowIcon: string | null;
-  readonly trayIcon: string;
-  /** The API reference: a file (opened with the system's viewer) or an http(s) address. */
-  readonly apiDocsUrl: string;
-  /** Longest wait for a running sync on quit (default 15 s). */
-  readonly syncWaitMs?: number;
-  /** Longest wait for requests in flight on quit (default 5 s). */
-  readonly requestGraceMs?: number;
-  /** How often the sync state is read (default 5 s). */
-  readonly syncPollMs?: number;
-  /** How long a window may hang before it is reloaded (default 10 s). */
-  readonly hangReloadMs?: number;
-  /**
-   * The longest a quit may take, all of it (default 45 s: the sync's wait, the requests' grace, the
-   * service's own stop, and a margin). Past it the app exits anyway: a quit never hangs.
-   */
-  readonly quitDeadlineMs?: number;
-}
-
-export interface ShellDeps {
-  readonly port: ElectronPort;
-  readonly startService: StartService;
-  readonly syncSource: (service: LocalService) => SyncStatusSource;
-  readonly log?: Log & { readonly file: string };
-  /** True when nothing listens on the port (default: try to listen on 127.0.0.1). */
-  readonly portFree?: (port: number) => Promise<boolean>;
-  readonly now?: () => number;
-  /**
-   * The process's warnings and its errors that nothing caught (main.ts gives `process`): written to the log, as
-   * a packaged app's stderr is shown nowhere (the store's checkpoint worker failing, D233, D235; D352).
-   */
-  readonly warnings?: ProcessEvents;
-}
-
-/** What the shell hears from its process (Node's `process`). */
-export interface ProcessEvents {
-  on(event: 'warning', listener: (w: Error) => void): unknown;
-  on(event: 'uncaughtException', listener: (e: Error) => void): unknown;
-  on(event: 'unhandledRejection', listener: (reason: unknown) => void): unknown;
-}
+export type { ProcessEvents, ShellDeps, ShellOptions } from './options.ts';
 
 /** A crash loop: this many renderer crashes within CRASH_WINDOW_MS stop the automatic reloads. */
 const CRASH_LIMIT = 3;
 const CRASH_WINDOW_MS = 60_000;
+/** Errors nothing caught after the start: at most one notice in this time (D352). */
+const PROBLEM_NOTICE_MS = 5 * 60_000;
 
 export function listenable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -104,6 +63,7 @@ export class Shell {
   private shutdownDone = false;
   private serviceStarted = false;
   private startFailed = false;
+  private problemNoticeAt: number | null = null;
   private shutdown: Promise<void> | null = null;
   private quitWatchdog: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
@@ -142,9 +102,9 @@ export class Shell {
       app.quit();
       return false;
     }
-    this.deps.warnings?.on('warning', (w) => this.log.warn(`process warning: ${w.name}: ${w.message}`));
-    this.deps.warnings?.on('uncaughtException', (e) => this.unexpected(e));
-    this.deps.warnings?.on('unhandledRejection', (reason) => this.unexpected(reason));
+    this.deps.processEvents?.on('warning', (w) => this.log.warn(`process warning: ${w.name}: ${w.message}`));
+    this.deps.processEvents?.on('uncaughtException', (e) => this.unexpected(e));
+    this.deps.processEvents?.on('unhandledRejection', (reason) => this.unexpected(reason));
     app.setAsDefaultProtocolClient(APP_SCHEME);
     app.onSecondInstance((argv) => this.secondInstance(argv));
     app.onOpenUrl((e, url) => {
@@ -169,7 +129,12 @@ export class Shell {
       windowContentsId: () => (this.window && !this.window.isDestroyed() ? this.window.contents.id : null),
     }, (m) => this.log.warn(m));
 
-    this.service = await this.startService();
+    const service = await this.startService();
+    if (this.startFailed) { // an error nothing caught failed the start meanwhile: this service is not used
+      await service.close({ graceMs: 0 }).catch((e: unknown) => this.log.warn('closing the service of a failed start', e));
+      return;
+    }
+    this.service = service;
     this.serviceStarted = true;
     this.origin = this.service.url;
     this.secrets.set('localToken', this.service.token);
@@ -234,9 +199,14 @@ export class Shell {
     this.log.error('unexpected error in the main process', e);
     this.log.flush?.();
     if (!this.serviceStarted) {
-      if (!this.quitting && !this.shutdownDone) this.failed(e);
+      // Its box once the app is ready (before, Electron only prints it); during a quit, the log is enough.
+      if (!this.quitting && !this.shutdownDone) void this.port.app.whenReady().then(() => this.failed(e));
       return;
     }
+    // One notice in PROBLEM_NOTICE_MS, however many errors (each is in the log).
+    const now = this.now();
+    if (this.problemNoticeAt !== null && now - this.problemNoticeAt < PROBLEM_NOTICE_MS) return;
+    this.problemNoticeAt = now;
     this.notice({ title: 'Bivouac ran into a problem', text: `Your saved work is safe. The log says what happened: ${this.log.file}` });
   }
 

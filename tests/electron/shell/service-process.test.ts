@@ -45,22 +45,32 @@ describe('the service out of process', () => {
     }
   });
 
-  it('a host that exits before it listens fails the start with its exit code; the start request it could not read raises nothing', async () => {
-    // /bin/false exits at once: the start command written to its stdin fails with EPIPE. Unhandled, that error was
-    // an uncaught exception in Electron's main process (a modal box, the app hung with nothing in its log).
+  it('a host that exits before it listens fails the start with its exit code', async () => {
+    const start = outOfProcessStarter({ node: '/bin/false', host, uiDir: null, demo: true });
+    await expect(start({ dataDir: join(tmp(), 'data'), port: 0, tokenVault: new MemoryTokenVault() }))
+      .rejects.toThrow('the service process exited before it listened (exit 1)');
+  });
+
+  it('a write to a host that no longer reads (EPIPE) raises nothing: the host\'s exit says what happened', async () => {
+    // The host closes its input, then asks for the token: the answer is written to a pipe nobody reads. Unhandled,
+    // that EPIPE was an uncaught exception in Electron's main process (a modal box, the app hung, nothing logged).
+    const dir = tmp();
+    const fakeHost = join(dir, 'host.mjs');
+    writeFileSync(fakeHost, `import { closeSync } from 'node:fs';
+closeSync(0);
+console.log(JSON.stringify({ t: 'vault', id: 1, op: 'read' }));
+setTimeout(() => process.exit(1), 500);`);
     const uncaught: unknown[] = [];
     const onUncaught = (e: unknown) => { uncaught.push(e); };
     process.on('uncaughtException', onUncaught);
     try {
       const lines: string[] = [];
       const log = { warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
-      // The EPIPE comes when the host is gone before the write is done: a race, so ten starts.
-      for (let i = 0; i < 10; i++) {
-        const start = outOfProcessStarter({ node: '/bin/false', host, uiDir: null, demo: true });
-        await expect(start({ dataDir: join(tmp(), 'data'), port: 0, tokenVault: new MemoryTokenVault(), log }))
-          .rejects.toThrow('the service process exited before it listened (exit 1)');
-      }
-      await new Promise((r) => setTimeout(r, 100)); // what a late write error would raise
+      let asked = 0;
+      const tokenVault = Object.assign(new MemoryTokenVault(), { read: async () => { asked++; return null; } });
+      await expect(outOfProcessStarter({ node: process.execPath, host: fakeHost, uiDir: null, demo: true })({ dataDir: join(dir, 'data'), port: 0, tokenVault, log }))
+        .rejects.toThrow('the service process exited before it listened (exit 1)');
+      expect(asked).toBe(1);
       expect(uncaught).toEqual([]);
       expect(lines).toEqual([]);
     } finally {
@@ -68,9 +78,13 @@ describe('the service out of process', () => {
     }
   });
 
-  it('a Node that is not there fails the start with ENOENT', async () => {
+  it('a Node that is not there fails the start with ENOENT, and nothing else is logged', async () => {
+    const lines: string[] = [];
+    const log = { warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
     const start = outOfProcessStarter({ node: join(tmp(), 'no-node'), host, uiDir: null, demo: true });
-    await expect(start({ dataDir: join(tmp(), 'data'), port: 0, tokenVault: new MemoryTokenVault() })).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(start({ dataDir: join(tmp(), 'data'), port: 0, tokenVault: new MemoryTokenVault(), log })).rejects.toMatchObject({ code: 'ENOENT' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lines).toEqual([]);
   });
 
   it('a host that exits after it listened: logged, and a later export or close fails at once (no write to a gone process, no wait)', async () => {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node
 import { join } from 'node:path';
 import { Shell, type ShellOptions } from '../../../electron/shell/shell.ts';
 import { Secrets } from '../../../electron/shell/secrets.ts';
-import type { SyncStatusSource } from '../../../electron/shell/port.ts';
+import type { LocalService, SyncStatusSource } from '../../../electron/shell/port.ts';
 import { LOCAL_ONLY, SESSION_CHANNEL, type SettingsResult, type ShellState, type SyncStatus } from '../../../shared/ipc.ts';
 import { DISPLAY_1, DISPLAY_2, FakeElectron, FakeOs, fakeStarter, type FakeOptions } from '../../support/shell-fake.ts';
 import { SqliteStore } from '../../../electron/store/sqlite.ts';
@@ -51,6 +51,7 @@ interface Boot extends FakeOptions {
   ready?: boolean;
   /** The shell's own log (RotatingLog, which asks for the secrets on every line), not a MemoryLog. */
   ownLog?: boolean;
+  now?: () => number;
 }
 
 async function boot(o: Boot = {}) {
@@ -61,7 +62,7 @@ async function boot(o: Boot = {}) {
   const sync = new FakeSync(events, o.sync);
   const log = new MemoryLog(join(fake.dir, 'logs', 'bivouac.log'));
   const warnings = new EventEmitter();
-  const shell = new Shell({ port: fake.port, startService: starter.start, syncSource: () => sync, log: o.ownLog ? undefined : log, portFree: async (p) => p !== 5555, warnings }, {
+  const shell = new Shell({ port: fake.port, startService: starter.start, syncSource: () => sync, log: o.ownLog ? undefined : log, portFree: async (p) => p !== 5555, processEvents: warnings, now: o.now }, {
     argv: o.argv ?? [], env: { XDG_CONFIG_HOME: join(fake.dir, 'config'), ...o.env }, preload: '/app/dist/electron/preload.cjs',
     windowIcon: null, trayIcon: '/app/tray.png', apiDocsUrl: 'https://docs.example/api', syncPollMs: 60_000, ...o.opts,
   });
@@ -96,8 +97,9 @@ describe('lifecycle', () => {
     expect(log.lines).toContain('warn process warning: Warning: the SQLite checkpoint worker failed (boom): checkpoints run in the request thread');
   });
 
-  it('an error nothing caught in the main process is written to the log; after the start the app goes on and the window is told, without a box that blocks it', async () => {
-    const { fake, log, warnings } = await boot();
+  it('an error nothing caught in the main process is written to the log; after the start the app goes on and the window is told (once in 5 minutes), without a box that blocks it', async () => {
+    let t = 1_000_000;
+    const { fake, log, warnings } = await boot({ now: () => t });
     fake.window.ready();
     warnings.emit('uncaughtException', new Error('write EPIPE'));
     warnings.emit('unhandledRejection', new Error('a promise nobody awaited'));
@@ -105,28 +107,40 @@ describe('lifecycle', () => {
     expect(fake.errorBoxes).toEqual([]);
     expect(fake.exited).toBeNull();
     const told = { title: 'Bivouac ran into a problem', text: `Your saved work is safe. The log says what happened: ${log.file}` };
+    expect(fake.window.contents.events('shell:notice')).toEqual([told]);
+    t += 5 * 60_000 - 1;
+    warnings.emit('uncaughtException', new Error('again'));
+    expect(fake.window.contents.events('shell:notice')).toEqual([told]);
+    t += 1;
+    warnings.emit('uncaughtException', new Error('and again'));
     expect(fake.window.contents.events('shell:notice')).toEqual([told, told]);
+    expect(log.lines.filter((l) => l.startsWith('error'))).toHaveLength(4);
   });
 
-  it('an error nothing caught while the service starts is a start that failed: reported in a dialog, once, and the app exits', async () => {
-    const fake = new FakeElectron();
-    fakes.push(fake);
-    const log = new MemoryLog(join(fake.dir, 'l.log'));
-    const proc = new EventEmitter();
-    let fail: (e: Error) => void = () => undefined;
-    const shell = new Shell({ port: fake.port, startService: () => new Promise((_, reject) => { fail = reject; }), syncSource: () => new FakeSync([]),
-      log, warnings: proc }, { argv: [], env: {}, preload: '', windowIcon: null, trayIcon: '', apiDocsUrl: '' });
-    shell.start();
-    fake.ready();
-    await vi.waitFor(() => expect(log.lines.some((l) => l.startsWith('info starting Bivouac'))).toBe(true));
-    proc.emit('uncaughtException', new Error('write EPIPE'));
-    fail(new Error('the service process exited before it listened (exit 1)')); // the start's own error, after it
-    await shell.ready;
-    await vi.waitFor(() => expect(fake.exited).toBe(1));
-    expect(fake.errorBoxes).toEqual([['Bivouac could not start', expect.stringMatching(/^write EPIPE\n/)]]);
-    expect(log.lines.filter((l) => l.startsWith('error'))).toEqual(['error unexpected error in the main process', 'error could not start']);
-    expect(fake.windows).toHaveLength(0);
-  });
+  for (const late of ['fails', 'starts'] as const) {
+    it(`an error nothing caught while the service starts is a start that failed: one dialog, the app exits (the start then ${late === 'fails' ? 'fails too' : 'ends: that service is closed'})`, async () => {
+      const fake = new FakeElectron();
+      fakes.push(fake);
+      const log = new MemoryLog(join(fake.dir, 'l.log'));
+      const proc = new EventEmitter();
+      let settle: { resolve: (s: LocalService) => void; reject: (e: Error) => void } | undefined;
+      const shell = new Shell({ port: fake.port, startService: () => new Promise((resolve, reject) => { settle = { resolve, reject }; }), syncSource: () => new FakeSync([]),
+        log, processEvents: proc }, { argv: [], env: {}, preload: '', windowIcon: null, trayIcon: '', apiDocsUrl: '' });
+      shell.start();
+      fake.ready();
+      await vi.waitFor(() => expect(settle).toBeDefined());
+      proc.emit('uncaughtException', new Error('write EPIPE'));
+      const closed: number[] = [];
+      if (late === 'fails') settle!.reject(new Error('the service process exited before it listened (exit 1)'));
+      else settle!.resolve({ url: 'http://127.0.0.1:4817', token: 't', exportBackup: async () => undefined, close: async ({ graceMs }) => { closed.push(graceMs); return { drained: true }; } });
+      await shell.ready;
+      await vi.waitFor(() => expect(fake.exited).toBe(1));
+      expect(fake.errorBoxes).toEqual([['Bivouac could not start', expect.stringMatching(/^write EPIPE\n/)]]);
+      expect(log.lines.filter((l) => l.startsWith('error'))).toEqual(['error unexpected error in the main process', 'error could not start']);
+      expect(fake.windows).toHaveLength(0);
+      expect(closed).toEqual(late === 'fails' ? [] : [0]);
+    });
+  }
 
   it('--hidden (start at login) starts in the tray without showing the window', async () => {
     const { fake } = await boot({ argv: ['bivouac', '--hidden'] });
