@@ -23,6 +23,9 @@
 // PostgreSQL cannot be installed, those tests are skipped with the reason, and under CI=true that
 // counts as a failure.
 //
+// At the end: the summary of the steps, then each failed test with the first lines of its error
+// (scripts/failure-lines.mjs: CI shows only the tail of the output), then the line `N passed, N failed`.
+//
 // Options: --only a,b  run only these steps;  --skip a,b  leave these out.
 // Runs on the Node that runs it (node_modules/.bin/node, Node 24, under npm).
 
@@ -31,6 +34,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster } from './pg-cluster.mjs';
+import { failureBlock, playwrightFailures, vitestFailures } from './failure-lines.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -145,7 +149,7 @@ async function unit() {
   const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
   const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0) + (!pg && process.env.CI === 'true' ? 1 : 0);
   const note = [!pg ? 'PostgreSQL tests skipped' : '', brokenFiles ? `${brokenFiles} file(s) failed to run` : '', j.numPendingTests || j.numTodoTests ? `${j.numPendingTests + j.numTodoTests} skipped` : ''].filter(Boolean).join(', ');
-  return { passed: j.numPassedTests, failed, note };
+  return { passed: j.numPassedTests, failed, note, failures: vitestFailures(j) };
 }
 
 async function ui() {
@@ -235,7 +239,7 @@ function playwrightCounts(report, code, extra = { passed: 0, failed: 0, note: ''
   const errors = (j.errors ?? []).length;
   const failed = s.unexpected + errors + (code !== 0 && s.unexpected + errors === 0 ? 1 : 0);
   const note = [extra.note, s.flaky ? `${s.flaky} flaky` : '', s.skipped ? `${s.skipped} skipped` : '', errors ? `${errors} error(s) outside tests` : ''].filter(Boolean).join(', ');
-  return { passed: extra.passed + s.expected + s.flaky, failed: extra.failed + failed, note };
+  return { passed: extra.passed + s.expected + s.flaky, failed: extra.failed + failed, note, failures: playwrightFailures(j) };
 }
 
 /** The desktop app in a real Electron: the packaged directories (launched), then the _electron suite. */
@@ -329,5 +333,8 @@ out(`\n======== summary (${Math.round((Date.now() - t0) / 1000)} s) ========`);
 for (const r of results) {
   out(`${r.failed ? 'FAIL' : 'ok  '}  ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed  ${String(r.secs).padStart(6)} s${r.note ? `  ${r.note}` : ''}`);
 }
+// The failed tests and the first lines of their errors, last: CI shows only the tail of the output.
+const block = failureBlock(results);
+if (block.length) out(['-------- failed tests (the first lines of their errors; each step\'s output above has all)', ...block].join('\n'));
 out(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;
